@@ -1,0 +1,81 @@
+/**
+ * Per-request database handle on the Neon serverless driver.
+ *
+ * - `db.query(text, params)` runs one statement through `neon()` (one HTTP round trip, no
+ *   connection set-up): the path for every read and for single-statement writes.
+ * - `db.transaction(fn)` opens a `Pool` lazily (WebSocket, the Postgres wire protocol), runs
+ *   BEGIN/fn/COMMIT on one client and rolls back on any throw. The pool is ended through
+ *   `ctx.waitUntil` once the request is done, so nothing outlives the request (Workers forbid
+ *   sharing I/O objects between requests).
+ * - Inside `fn` use only the `tx` it receives: on the embedded PGlite stack every connection shares
+ *   one backend, so a second connection awaited inside a transaction would wait forever.
+ *
+ * Against a local stack (`NEON_LOCAL_PROXY=host:port`) the driver is pointed at the Neon-compatible
+ * proxy in tools/stack; production leaves `neonConfig` at its defaults.
+ */
+import { neon, neonConfig, Pool, type PoolClient } from '@neondatabase/serverless';
+import type { Env } from './env.ts';
+
+export type Row = Record<string, unknown>;
+
+export interface Queryable {
+  query<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+export interface Db extends Queryable {
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: { isolation?: 'read committed' | 'repeatable read' | 'serializable' }): Promise<T>;
+  /** Ends the pool if one was opened. Called through waitUntil by the middleware. */
+  close(): Promise<void>;
+}
+
+let configuredFor: string | undefined;
+
+/** Points the driver at a local Neon-compatible proxy when the env names one (idempotent). */
+export function configureNeon(env: Pick<Env, 'NEON_LOCAL_PROXY'>): void {
+  const proxy = env.NEON_LOCAL_PROXY;
+  if (!proxy || configuredFor === proxy) return;
+  configuredFor = proxy;
+  neonConfig.wsProxy = (host, port) => `${proxy}/v2?address=${host}:${port}`;
+  neonConfig.useSecureWebSocket = false;
+  neonConfig.pipelineTLS = false;
+  neonConfig.pipelineConnect = false;
+  neonConfig.fetchEndpoint = () => `http://${proxy}/sql`;
+}
+
+export function createDb(env: Pick<Env, 'DATABASE_URL' | 'NEON_LOCAL_PROXY'>): Db {
+  if (!env.DATABASE_URL) throw new Error('DATABASE_URL is not configured');
+  configureNeon(env);
+  const sql = neon(env.DATABASE_URL);
+  let pool: Pool | undefined;
+
+  return {
+    async query<T = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+      return (await sql.query(text, params as unknown[])) as T[];
+    },
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: { isolation?: string }): Promise<T> {
+      pool ??= new Pool({ connectionString: env.DATABASE_URL, max: 1 });
+      const client: PoolClient = await pool.connect();
+      try {
+        await client.query(opts?.isolation ? `BEGIN ISOLATION LEVEL ${opts.isolation.toUpperCase()}` : 'BEGIN');
+        const tx: Queryable = {
+          async query<R = Row>(text: string, params: readonly unknown[] = []): Promise<R[]> {
+            return (await client.query(text, params as unknown[])).rows as R[];
+          },
+        };
+        const result = await fn(tx);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async close(): Promise<void> {
+      const p = pool;
+      pool = undefined;
+      if (p) await p.end();
+    },
+  };
+}

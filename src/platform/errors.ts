@@ -1,0 +1,101 @@
+/**
+ * Typed errors and the four response dialects (DESIGN.md convention 4).
+ *
+ * Handlers throw `HttpError` (or a subclass) for expected failures; each app installs one
+ * `onError` built by `errorHandler(dialect)` that renders it in the service's own shape. Anything
+ * else is logged and answered with a generic 500 in the same shape, never a stack trace.
+ *
+ * Dialects:
+ *  - insights:    deps.dev style `{"error": "..."}` (what deps.dev clients decode)
+ *  - marketplace: `{data: {error}, time, method}` (the original's documented envelope)
+ *  - pipeline:    FastAPI `{"detail": ...}`; validation failures are 422 like FastAPI's
+ *  - ultracart:   `{error: {developer_message, user_message, error_code, ...}, success: false, ...}`
+ *                 plus the `UC-REST-ERROR` header
+ */
+import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+export type Dialect = 'insights' | 'marketplace' | 'pipeline' | 'ultracart';
+
+export class HttpError extends Error {
+  readonly status: ContentfulStatusCode;
+  /** Extra fields merged into the error body (dialect permitting). */
+  readonly extra: Record<string, unknown> | undefined;
+  /** For the pipeline dialect, a structured `detail` replacing the message. */
+  readonly detail: unknown;
+  constructor(status: ContentfulStatusCode, message: string, opts: { extra?: Record<string, unknown>; detail?: unknown } = {}) {
+    super(message);
+    this.name = 'HttpError';
+    this.status = status;
+    this.extra = opts.extra;
+    this.detail = opts.detail;
+  }
+}
+
+/** Input that failed validation; rendered as 400 (422 in the pipeline dialect). */
+export class ValidationError extends HttpError {
+  readonly issues: ValidationIssue[];
+  constructor(issues: ValidationIssue[], message = formatIssues(issues)) {
+    super(400, message);
+    this.name = 'ValidationError';
+    this.issues = issues;
+  }
+}
+
+export interface ValidationIssue {
+  path: (string | number)[];
+  message: string;
+  code?: string;
+  /** Where the input came from: json, query, param, header, form. */
+  location?: string;
+}
+
+export function formatIssues(issues: ValidationIssue[]): string {
+  return issues
+    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
+}
+
+/** The body and status of an error in a dialect. */
+export function renderError(dialect: Dialect, c: Context, status: ContentfulStatusCode, message: string, err?: HttpError): Response {
+  switch (dialect) {
+    case 'insights':
+      return c.json({ error: message, ...(err?.extra ?? {}) }, status);
+    case 'marketplace':
+      return c.json({ data: { error: message, ...(err?.extra ?? {}) }, time: new Date().toISOString(), method: `${c.req.method} ${c.req.path}` }, status);
+    case 'pipeline': {
+      if (err instanceof ValidationError) {
+        return c.json({ detail: err.issues.map((i) => ({ type: i.code ?? 'value_error', loc: [i.location ?? 'body', ...i.path], msg: i.message })) }, 422);
+      }
+      return c.json({ detail: err?.detail ?? message, ...(err?.extra ?? {}) }, status);
+    }
+    case 'ultracart': {
+      c.header('UC-REST-ERROR', message.slice(0, 200));
+      return c.json({
+        error: { developer_message: message, user_message: message, error_code: String(status), more_info: null, object_id: null, ...(err?.extra ?? {}) },
+        metadata: {},
+        success: false,
+        warning: null,
+      }, status);
+    }
+  }
+}
+
+export function errorHandler(dialect: Dialect): ErrorHandler {
+  return (err, c) => {
+    if (err instanceof HttpError) return renderError(dialect, c, err.status, err.message, err);
+    if (err instanceof HTTPException) {
+      const status = err.status as ContentfulStatusCode;
+      if (status >= 500) console.error('http exception', err);
+      return renderError(dialect, c, status, err.message || 'bad request');
+    }
+    if (err instanceof SyntaxError) return renderError(dialect, c, 400, 'malformed JSON body');
+    console.error(`unhandled error in ${c.req.method} ${c.req.path}:`, err);
+    return renderError(dialect, c, 500, 'internal server error');
+  };
+}
+
+export function notFoundHandler(dialect: Dialect): NotFoundHandler {
+  return (c) => renderError(dialect, c, 404, dialect === 'pipeline' ? 'Not Found' : `no route for ${c.req.method} ${c.req.path}`);
+}

@@ -1,0 +1,93 @@
+/**
+ * A mail catcher implementing the project's mail API (Resend-compatible `POST /emails`, bearer key),
+ * keeping messages in memory: `GET /api/messages` (newest first, `{id, from, to, subject, text, html,
+ * receivedAt}`), `GET /api/messages/<id>`, `DELETE /api/messages`, and a web page at `/` that lists
+ * them (mail HTML is shown in a sandboxed iframe, so nothing in a message runs).
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+
+export interface CaughtMail {
+  id: string;
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  receivedAt: string;
+}
+
+export interface MailCatcher {
+  server: Server;
+  port: number;
+  url: string;
+  messages: CaughtMail[];
+  close(): Promise<void>;
+}
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function page(messages: CaughtMail[]): string {
+  const rows = messages.map((m) => `<article><h2>${esc(m.subject)}</h2><p class="meta">${esc(m.receivedAt)} · from ${esc(m.from)} · to ${esc(m.to.join(', '))}</p>
+<iframe sandbox="" srcdoc="${esc(m.html)}"></iframe><details><summary>text</summary><pre>${esc(m.text)}</pre></details></article>`).join('\n');
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Mail catcher (${messages.length})</title>
+<meta http-equiv="refresh" content="10"><style>body{font:15px system-ui;margin:2rem;max-width:60rem}article{border:1px solid #ccc;border-radius:6px;padding:1rem;margin:1rem 0}
+.meta{color:#555}iframe{width:100%;height:14rem;border:1px solid #eee}</style></head>
+<body><h1>Mail catcher</h1><p>${messages.length} message(s), newest first. JSON at <a href="/api/messages">/api/messages</a>.</p>${rows || '<p>No mail yet.</p>'}</body></html>`;
+}
+
+export async function startMailCatcher(port: number, opts: { apiKey?: string; host?: string } = {}): Promise<MailCatcher> {
+  const messages: CaughtMail[] = [];
+  const server = createServer(async (req, res) => {
+    const send = (status: number, body: unknown, type = 'application/json') => {
+      res.writeHead(status, { 'content-type': type });
+      res.end(type === 'application/json' ? JSON.stringify(body) : String(body));
+    };
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (req.method === 'POST' && path === '/emails') {
+      if (opts.apiKey && req.headers.authorization !== `Bearer ${opts.apiKey}`) return send(401, { statusCode: 401, name: 'missing_api_key', message: 'Missing or invalid API key' });
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      let body: Partial<{ from: string; to: string | string[]; subject: string; text: string; html: string }>;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        return send(422, { statusCode: 422, name: 'validation_error', message: 'body is not JSON' });
+      }
+      const to = Array.isArray(body.to) ? body.to : body.to ? [body.to] : [];
+      if (!body.from || !to.length || !body.subject || (!body.text && !body.html)) {
+        return send(422, { statusCode: 422, name: 'validation_error', message: 'from, to, subject and text or html are required' });
+      }
+      const mail: CaughtMail = { id: randomUUID(), from: body.from, to, subject: body.subject, text: body.text ?? '', html: body.html ?? '', receivedAt: new Date().toISOString() };
+      messages.unshift(mail);
+      return send(200, { id: mail.id });
+    }
+    if (req.method === 'GET' && path === '/api/messages') return send(200, messages);
+    if (req.method === 'DELETE' && path === '/api/messages') {
+      messages.length = 0;
+      return send(200, { deleted: true });
+    }
+    const one = /^\/api\/messages\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && one) {
+      const m = messages.find((x) => x.id === one[1]);
+      return m ? send(200, m) : send(404, { error: 'not found' });
+    }
+    if (req.method === 'GET' && path === '/') return send(200, page(messages), 'text/html; charset=utf-8');
+    return send(404, { error: 'not found' });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const actual = (server.address() as { port: number }).port;
+  return {
+    server,
+    port: actual,
+    url: `http://${opts.host ?? '127.0.0.1'}:${actual}`,
+    messages,
+    async close() {
+      await new Promise<void>((r) => server.close(() => r()));
+      server.closeAllConnections?.();
+    },
+  };
+}
