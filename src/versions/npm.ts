@@ -1,0 +1,430 @@
+/**
+ * npm versions and ranges, following node-semver 7 (the library npm itself uses) in loose mode.
+ *
+ * Versions: `[v=\s]*MAJOR.MINOR.PATCH[-?PRERELEASE][+BUILD]` after trimming, numbers up to
+ * Number.MAX_SAFE_INTEGER, leading zeros allowed (loose). Numeric prerelease identifiers compare as
+ * numbers (`alpha.006` == `alpha.6`), numeric < alphanumeric, a release sorts after its prereleases,
+ * build metadata is ignored by ordering.
+ * Deviation (deps.dev): short versions `1` and `1.2` (optionally followed by `-pre`/`+build`) are
+ * accepted and read as `1.0.0` / `1.2.0`; node-semver rejects them. deps.dev's Compare and Canon use
+ * them and they cannot be confused with anything else.
+ *
+ * Ranges: `||`-separated comparator sets; each set is a hyphen range or space-separated comparators
+ * (`<`, `<=`, `>`, `>=`, `=`, `~`, `~>`, `^`, x-ranges `1.x`, `1.2.*`, `*`, partial versions).
+ * Each is desugared exactly as node-semver's replaceCaret/replaceTilde/replaceXRange/hyphenReplace
+ * do, into primitive comparators (`>=1.2.3`, `<2.0.0-0`, ...). Matching (Range#test / testSet):
+ * every comparator of some set holds, and a prerelease candidate additionally needs a comparator in
+ * that set whose version is a prerelease of the same MAJOR.MINOR.PATCH, unless includePrerelease.
+ * Dist-tags (`latest`, `beta`) are not versions: they are rejected with an error.
+ * Deviations: node-semver in loose mode silently drops unparsable comparators; here any unparsable
+ * token makes the whole requirement invalid (satisfies -> false), which is what strict mode does.
+ *
+ * Exports beyond the Scheme: parseNpmVersion, parseNpmRange (sets of primitive comparators) for
+ * resolvers that want intervals.
+ */
+import type { ParseResult, RequirementOptions, Scheme } from './types.ts';
+import { MAX_SAFE, isDigitCode, isIdentCode } from './semver-ids.ts';
+
+export interface NpmVersion {
+  readonly major: number;
+  readonly minor: number;
+  readonly patch: number;
+  readonly pre: readonly (string | number)[];
+  readonly build: readonly string[];
+}
+
+/** Primitive comparator; `v === null` means "any version" (node-semver's ANY). */
+export interface NpmComparator {
+  readonly op: '' | '<' | '<=' | '>' | '>=';
+  readonly v: NpmVersion | null;
+}
+
+function isWs(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12;
+}
+
+function toPreId(id: string): string | number {
+  for (let i = 0; i < id.length; i++) if (!isDigitCode(id.charCodeAt(i))) return id;
+  const n = Number(id);
+  return n < MAX_SAFE ? n : id;
+}
+
+function scanIdents(s: string, start: number, end: number): string[] | null {
+  if (start >= end) return null;
+  const out: string[] = [];
+  let from = start;
+  for (let i = start; i <= end; i++) {
+    if (i === end || s.charCodeAt(i) === 46) {
+      if (i === from) return null;
+      out.push(s.slice(from, i));
+      from = i + 1;
+    } else if (!isIdentCode(s.charCodeAt(i))) {
+      return null;
+    }
+  }
+  return out;
+}
+
+/**
+ * Core scanner. `allowX` accepts x-range parts (x, X, *) and returns null parts for them;
+ * `allowShortPre` lets `1.2-pre` through (deps.dev version spelling).
+ */
+interface Scanned {
+  parts: (number | null)[];
+  pre: string[];
+  build: string[];
+}
+
+function scan(s: string, allowX: boolean, allowShortPre: boolean): Scanned | null {
+  let i = 0;
+  const n = s.length;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c === 118 || c === 61 || isWs(c)) i++;
+    else break;
+  }
+  const parts: (number | null)[] = [];
+  for (;;) {
+    if (i >= n) return null;
+    const c = s.charCodeAt(i);
+    if (allowX && (c === 120 || c === 88 || c === 42)) {
+      parts.push(null);
+      i++;
+    } else {
+      const st = i;
+      while (i < n && isDigitCode(s.charCodeAt(i))) i++;
+      if (i === st) return null;
+      const num = i - st > 16 ? Infinity : Number(s.slice(st, i));
+      if (num > MAX_SAFE) return null;
+      parts.push(num);
+    }
+    if (parts.length < 3 && i < n && s.charCodeAt(i) === 46) {
+      i++;
+      continue;
+    }
+    break;
+  }
+  let pre: string[] = [];
+  let build: string[] = [];
+  if (i < n) {
+    const c = s.charCodeAt(i);
+    let preStart = -1;
+    if (c === 45) preStart = i + 1;
+    else if (parts.length === 3 && c !== 43 && isIdentCode(c)) preStart = i; // loose: 1.2.3beta
+    if (preStart >= 0) {
+      if (parts.length < 3 && !allowShortPre) return null;
+      let j = preStart;
+      while (j < n && s.charCodeAt(j) !== 43) j++;
+      const ids = scanIdents(s, preStart, j);
+      if (!ids) return null;
+      pre = ids;
+      i = j;
+    }
+    if (i < n) {
+      if (s.charCodeAt(i) !== 43) return null;
+      const ids = scanIdents(s, i + 1, n);
+      if (!ids) return null;
+      build = ids;
+      i = n;
+    }
+  }
+  return { parts, pre, build };
+}
+
+export function parseNpmVersion(text: string): NpmVersion | null {
+  if (typeof text !== 'string') return null;
+  const r = scan(text.trim(), false, true);
+  if (!r) return null;
+  return {
+    major: r.parts[0]!,
+    minor: r.parts[1] ?? 0,
+    patch: r.parts[2] ?? 0,
+    pre: r.pre.map(toPreId),
+    build: r.build,
+  };
+}
+
+function cmpId(a: string | number, b: string | number): number {
+  if (a === b) return 0;
+  const an = typeof a === 'number';
+  const bn = typeof b === 'number';
+  if (an && !bn) return -1;
+  if (bn && !an) return 1;
+  return a < b ? -1 : 1;
+}
+
+export function compareNpm(a: NpmVersion, b: NpmVersion): number {
+  if (a.major !== b.major) return a.major < b.major ? -1 : 1;
+  if (a.minor !== b.minor) return a.minor < b.minor ? -1 : 1;
+  if (a.patch !== b.patch) return a.patch < b.patch ? -1 : 1;
+  const ap = a.pre;
+  const bp = b.pre;
+  if (ap.length === 0) return bp.length === 0 ? 0 : 1;
+  if (bp.length === 0) return -1;
+  const n = Math.min(ap.length, bp.length);
+  for (let i = 0; i < n; i++) {
+    const c = cmpId(ap[i]!, bp[i]!);
+    if (c !== 0) return c;
+  }
+  return ap.length === bp.length ? 0 : ap.length < bp.length ? -1 : 1;
+}
+
+function canonNpm(v: NpmVersion): string {
+  let s = `${v.major}.${v.minor}.${v.patch}`;
+  if (v.pre.length) s += '-' + v.pre.join('.');
+  if (v.build.length) s += '+' + v.build.join('.');
+  return s;
+}
+
+// ---- ranges ------------------------------------------------------------------------------
+
+const ANY: NpmComparator = { op: '', v: null };
+const ZERO_PRE: readonly (string | number)[] = [0];
+
+function ver(major: number, minor: number, patch: number, pre: readonly (string | number)[] = []): NpmVersion {
+  return { major, minor, patch, pre, build: [] };
+}
+function c(op: NpmComparator['op'], v: NpmVersion): NpmComparator {
+  return { op, v };
+}
+const NULL_SET: NpmComparator = c('<', ver(0, 0, 0, ZERO_PRE));
+
+interface XR {
+  M: number | null;
+  m: number | null;
+  p: number | null;
+  pre: (string | number)[];
+}
+
+function parseXR(s: string): XR | null {
+  const r = scan(s, true, false);
+  if (!r) return null;
+  // node-semver: once a part is X, later parts are ignored (1.x.3 == 1.x).
+  const M = r.parts[0] ?? null;
+  const m = M === null ? null : (r.parts[1] ?? null);
+  const p = m === null ? null : (r.parts[2] ?? null);
+  if (r.pre.length && (M === null || m === null || p === null || r.parts.length < 3)) {
+    if (r.parts.length < 3) return null;
+  }
+  return { M, m, p, pre: r.pre.map(toPreId) };
+}
+
+function caret(x: XR, incPre: boolean): NpmComparator[] | null {
+  const { M, m, p, pre } = x;
+  const z = incPre ? ZERO_PRE : [];
+  if (M === null) return [ANY];
+  if (m === null) return [c('>=', ver(M, 0, 0, z)), c('<', ver(M + 1, 0, 0, ZERO_PRE))];
+  if (p === null) {
+    if (M === 0) return [c('>=', ver(M, m, 0, z)), c('<', ver(M, m + 1, 0, ZERO_PRE))];
+    return [c('>=', ver(M, m, 0, z)), c('<', ver(M + 1, 0, 0, ZERO_PRE))];
+  }
+  const lo = pre.length ? ver(M, m, p, pre) : ver(M, m, p, M === 0 ? z : []);
+  if (M === 0) {
+    if (m === 0) return [c('>=', lo), c('<', ver(M, m, p + 1, ZERO_PRE))];
+    return [c('>=', lo), c('<', ver(M, m + 1, 0, ZERO_PRE))];
+  }
+  return [c('>=', lo), c('<', ver(M + 1, 0, 0, ZERO_PRE))];
+}
+
+function tilde(x: XR): NpmComparator[] {
+  const { M, m, p, pre } = x;
+  if (M === null) return [ANY];
+  if (m === null) return [c('>=', ver(M, 0, 0)), c('<', ver(M + 1, 0, 0, ZERO_PRE))];
+  if (p === null) return [c('>=', ver(M, m, 0)), c('<', ver(M, m + 1, 0, ZERO_PRE))];
+  return [c('>=', ver(M, m, p, pre)), c('<', ver(M, m + 1, 0, ZERO_PRE))];
+}
+
+function xrange(gtlt: string, x: XR, incPre: boolean): NpmComparator[] {
+  let { M, m, p } = x;
+  const xM = M === null;
+  const xm = xM || m === null;
+  const anyX = xm || p === null;
+  if (gtlt === '=' && anyX) gtlt = '';
+  let pr: readonly (string | number)[] = incPre ? ZERO_PRE : [];
+  if (xM) {
+    if (gtlt === '>' || gtlt === '<') return [NULL_SET];
+    return [ANY];
+  }
+  let MM = M as number;
+  if (gtlt && anyX) {
+    let mm = xm ? 0 : (m as number);
+    let pp = 0;
+    if (gtlt === '>') {
+      gtlt = '>=';
+      if (xm) {
+        MM = MM + 1;
+        mm = 0;
+        pp = 0;
+      } else {
+        mm = mm + 1;
+        pp = 0;
+      }
+    } else if (gtlt === '<=') {
+      gtlt = '<';
+      if (xm) MM = MM + 1;
+      else mm = mm + 1;
+    }
+    if (gtlt === '<') pr = ZERO_PRE;
+    return [c(gtlt as NpmComparator['op'], ver(MM, mm, pp, pr))];
+  }
+  if (xm) return [c('>=', ver(MM, 0, 0, pr)), c('<', ver(MM + 1, 0, 0, ZERO_PRE))];
+  if (anyX) return [c('>=', ver(MM, m as number, 0, pr)), c('<', ver(MM, (m as number) + 1, 0, ZERO_PRE))];
+  const v = ver(MM, m as number, p as number, x.pre);
+  return [c((gtlt === '=' ? '' : gtlt) as NpmComparator['op'], v)];
+}
+
+function hyphen(from: XR, to: XR, incPre: boolean): NpmComparator[] {
+  const out: NpmComparator[] = [];
+  const z = incPre ? ZERO_PRE : [];
+  if (from.M !== null) {
+    if (from.m === null) out.push(c('>=', ver(from.M, 0, 0, z)));
+    else if (from.p === null) out.push(c('>=', ver(from.M, from.m, 0, z)));
+    else if (from.pre.length) out.push(c('>=', ver(from.M, from.m, from.p, from.pre)));
+    else out.push(c('>=', ver(from.M, from.m, from.p, z)));
+  }
+  if (to.M !== null) {
+    if (to.m === null) out.push(c('<', ver(to.M + 1, 0, 0, ZERO_PRE)));
+    else if (to.p === null) out.push(c('<', ver(to.M, to.m + 1, 0, ZERO_PRE)));
+    else if (to.pre.length) out.push(c('<=', ver(to.M, to.m, to.p, to.pre)));
+    else if (incPre) out.push(c('<', ver(to.M, to.m, to.p + 1, ZERO_PRE)));
+    else out.push(c('<=', ver(to.M, to.m, to.p)));
+  }
+  return out.length ? out : [ANY];
+}
+
+const OP_TRIM = /(<=|>=|<|>|=|~>|~|\^)\s+/g;
+const HYPHEN = /^(\S+) - (\S+)$/;
+
+function parseToken(tok: string, incPre: boolean): NpmComparator[] | string {
+  let i = 0;
+  let kind: string;
+  const c0 = tok.charCodeAt(0);
+  if (c0 === 126) {
+    kind = '~';
+    i = tok.charCodeAt(1) === 62 ? 2 : 1;
+  } else if (c0 === 94) {
+    kind = '^';
+    i = 1;
+  } else if (c0 === 60 || c0 === 62) {
+    i = tok.charCodeAt(1) === 61 ? 2 : 1;
+    kind = tok.slice(0, i);
+  } else if (c0 === 61) {
+    kind = '=';
+    i = 1;
+  } else {
+    kind = '';
+  }
+  const body = tok.slice(i);
+  const x = parseXR(body);
+  if (!x) return `invalid comparator \`${tok}\``;
+  if (kind === '~') return tilde(x);
+  if (kind === '^') return caret(x, incPre) ?? `invalid comparator \`${tok}\``;
+  return xrange(kind, x, incPre);
+}
+
+function isNullSet(cmp: NpmComparator): boolean {
+  const v = cmp.v;
+  return (
+    cmp.op === '<' && v !== null && v.major === 0 && v.minor === 0 && v.patch === 0 && v.pre.length === 1 && v.pre[0] === 0
+  );
+}
+
+/** Parses a range into comparator sets (a union of intersections), or an error message. */
+export function parseNpmRange(text: string, incPre = false): NpmComparator[][] | string {
+  if (typeof text !== 'string') return 'range must be a string';
+  const parts = text.split('||');
+  let sets: NpmComparator[][] = [];
+  for (const raw of parts) {
+    const part = raw.trim().split(/\s+/).join(' ');
+    let set: NpmComparator[] = [];
+    if (part === '') {
+      set = [ANY];
+    } else {
+      const h = HYPHEN.exec(part);
+      const from = h ? parseXR(h[1]!) : null;
+      const to = h ? parseXR(h[2]!) : null;
+      if (from && to) {
+        set = hyphen(from, to, incPre);
+      } else {
+        const toks = part.replace(OP_TRIM, '$1').split(' ');
+        for (const tok of toks) {
+          const r = parseToken(tok, incPre);
+          if (typeof r === 'string') return r;
+          for (const cmp of r) set.push(cmp);
+        }
+      }
+    }
+    const nul = set.find(isNullSet);
+    if (nul) set = [nul];
+    else if (set.length > 1) {
+      const real = set.filter((x) => x.v !== null);
+      set = real.length ? real : [ANY];
+    }
+    sets.push(set);
+  }
+  if (sets.length > 1) {
+    const nonNull = sets.filter((s) => !isNullSet(s[0]!));
+    sets = nonNull.length ? nonNull : [sets[0]!];
+    const any = sets.find((s) => s.length === 1 && s[0]!.v === null);
+    if (any) sets = [any];
+  }
+  return sets;
+}
+
+function testComparator(cmp: NpmComparator, v: NpmVersion): boolean {
+  if (cmp.v === null) return true;
+  const r = compareNpm(v, cmp.v);
+  switch (cmp.op) {
+    case '':
+      return r === 0;
+    case '<':
+      return r < 0;
+    case '<=':
+      return r <= 0;
+    case '>':
+      return r > 0;
+    default:
+      return r >= 0;
+  }
+}
+
+export function testNpmSets(sets: readonly (readonly NpmComparator[])[], v: NpmVersion, incPre: boolean): boolean {
+  outer: for (const set of sets) {
+    for (const cmp of set) if (!testComparator(cmp, v)) continue outer;
+    if (v.pre.length && !incPre) {
+      for (const cmp of set) {
+        const cv = cmp.v;
+        if (cv !== null && cv.pre.length > 0 && cv.major === v.major && cv.minor === v.minor && cv.patch === v.patch) {
+          return true;
+        }
+      }
+      continue;
+    }
+    return true;
+  }
+  return false;
+}
+
+function parseRequirement(text: string, opts: RequirementOptions): ParseResult {
+  const incPre = opts.includePrerelease === true;
+  const sets = parseNpmRange(text, incPre);
+  if (typeof sets === 'string') return { ok: false, error: sets };
+  return {
+    ok: true,
+    requirement: {
+      text,
+      matches(version: string): boolean {
+        const v = parseNpmVersion(version);
+        return v !== null && testNpmSets(sets, v, incPre);
+      },
+    },
+  };
+}
+
+export const NPM: Scheme<NpmVersion> = {
+  parse: parseNpmVersion,
+  compare: compareNpm,
+  canon: canonNpm,
+  isPrerelease: (v) => v.pre.length > 0,
+  parseRequirement,
+};

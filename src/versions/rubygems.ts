@@ -1,0 +1,180 @@
+/**
+ * RubyGems versions and requirements, following Gem::Version and Gem::Requirement.
+ *
+ * Versions: Gem::Version::ANCHORED_VERSION_PATTERN after stripping whitespace
+ * (`N(.[0-9A-Za-z]+)*(-[0-9A-Za-z-]+(.[0-9A-Za-z-]+)*)?`); `-` is read as `.pre.`. Segments are the
+ * runs of digits (integers) and letters (strings). Ordering is Gem::Version#<=> on
+ * canonical_segments (trailing zeros dropped from the numeric part and from each part after the
+ * first string): pairwise, string < number, numbers numerically, strings bytewise, missing = 0.
+ * A version is a prerelease when it contains a letter. Deviation (deps.dev): the empty string is
+ * rejected (Gem::Version reads it as "0", deprecated).
+ * Canonical spelling (deps.dev): the numeric release padded to three components, then `-` and the
+ * rest split into digit/letter runs joined by `.` (`6.0.0.beta1` -> `6.0.0-beta.1`, `1.0.0-a-b` ->
+ * `1.0.0-a.pre.b`). That spelling is deps.dev's; compare() works on the input as RubyGems reads it.
+ *
+ * Requirements: comma-separated `[op] version` with op in `=`, `!=`, `>`, `<`, `>=`, `<=`, `~>`
+ * (default `=`); all must hold; the empty requirement is `>= 0`. `~> X` is `>= X` and
+ * `release < X.bump` (bump: drop string segments, drop the last segment if more than one, increment
+ * the last). Requirement matching does not exclude prereleases (that is a resolver policy).
+ */
+import type { ParseResult, Scheme } from './types.ts';
+
+export interface GemVersion {
+  readonly text: string; // stripped input
+  readonly segments: readonly (number | string)[];
+  readonly canonical: readonly (number | string)[];
+  readonly prerelease: boolean;
+}
+
+const VERSION_RE = /^[0-9]+(?:\.[0-9a-zA-Z]+)*(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+
+function segmentsOf(v: string): (number | string)[] {
+  const s = v.replace(/-/g, '.pre.');
+  const out: (number | string)[] = [];
+  const re = /[0-9]+|[a-z]+/gi;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(s)) !== null) out.push(/^[0-9]/.test(m[0]) ? Number(m[0]) : m[0]);
+  return out;
+}
+
+function canonicalSegments(segs: readonly (number | string)[]): (number | string)[] {
+  const idx = segs.findIndex((s) => typeof s === 'string');
+  const numeric = idx < 0 ? segs.slice() : segs.slice(0, idx);
+  const strings = idx < 0 ? [] : segs.slice(idx);
+  const trim = (a: (number | string)[]): (number | string)[] => {
+    let n = a.length;
+    while (n > 0 && a[n - 1] === 0) n--;
+    return a.slice(0, n);
+  };
+  return [...trim(numeric), ...trim(strings)];
+}
+
+function make(text: string): GemVersion {
+  const segments = segmentsOf(text);
+  return { text, segments, canonical: canonicalSegments(segments), prerelease: /[a-zA-Z]/.test(text) };
+}
+
+export function parseGemVersion(input: string): GemVersion | null {
+  if (typeof input !== 'string') return null;
+  const text = input.trim();
+  if (!VERSION_RE.test(text)) return null;
+  return make(text);
+}
+
+export function compareGem(a: GemVersion, b: GemVersion): number {
+  const l = a.canonical;
+  const r = b.canonical;
+  const n = Math.max(l.length, r.length);
+  for (let i = 0; i < n; i++) {
+    const x = l[i] ?? 0;
+    const y = r[i] ?? 0;
+    if (x === y) continue;
+    const xs = typeof x === 'string';
+    const ys = typeof y === 'string';
+    if (xs && !ys) return -1;
+    if (!xs && ys) return 1;
+    return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+function canonGem(v: GemVersion): string {
+  const m = /^([0-9]+(?:\.[0-9]+)*)(.*)$/.exec(v.text)!;
+  const nums = m[1]!.split('.').map((x) => String(Number(x)));
+  while (nums.length < 3) nums.push('0');
+  let rest = m[2]!;
+  if (rest === '') return nums.join('.');
+  if (rest[0] === '.' || rest[0] === '-') rest = rest.slice(1);
+  const parts: string[] = [];
+  for (const p of rest.replace(/-/g, '.pre.').split('.')) {
+    const runs = p.match(/[0-9]+|[a-zA-Z]+/g);
+    if (runs) parts.push(...runs);
+  }
+  return nums.join('.') + '-' + parts.join('.');
+}
+
+function release(v: GemVersion): GemVersion {
+  if (!v.prerelease) return v;
+  const idx = v.segments.findIndex((s) => typeof s === 'string');
+  const nums = v.segments.slice(0, idx < 0 ? undefined : idx);
+  return make(nums.join('.') || '0');
+}
+
+function bump(v: GemVersion): GemVersion {
+  const segs = v.segments.slice();
+  while (segs.some((s) => typeof s === 'string')) segs.pop();
+  if (segs.length > 1) segs.pop();
+  segs[segs.length - 1] = (segs[segs.length - 1] as number) + 1;
+  return make(segs.join('.'));
+}
+
+export type GemOp = '=' | '!=' | '>' | '<' | '>=' | '<=' | '~>';
+
+export interface GemConstraint {
+  readonly op: GemOp;
+  readonly version: GemVersion;
+}
+
+const REQ_RE = /^\s*(=|!=|>=|<=|>|<|~>)?\s*(\S+)\s*$/;
+
+export function parseGemRequirement(text: string): GemConstraint[] | string {
+  if (typeof text !== 'string') return 'requirement must be a string';
+  if (text.trim() === '') return [];
+  const parts = text.split(',');
+  const out: GemConstraint[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
+    if (p.trim() === '') return i === parts.length - 1 && i > 0 ? `missing item after comma in \`${text}\`` : `unexpected comma in \`${text}\``;
+    const m = REQ_RE.exec(p);
+    if (!m) return `missing comma in RubyGems in \`${text}\``;
+    const v = parseGemVersion(m[2]!);
+    if (!v) return `illformed requirement \`${p.trim()}\``;
+    out.push({ op: (m[1] ?? '=') as GemOp, version: v });
+  }
+  return out;
+}
+
+export function gemConstraintMatches(c: GemConstraint, v: GemVersion): boolean {
+  const r = compareGem(v, c.version);
+  switch (c.op) {
+    case '=':
+      return r === 0;
+    case '!=':
+      return r !== 0;
+    case '>':
+      return r > 0;
+    case '<':
+      return r < 0;
+    case '>=':
+      return r >= 0;
+    case '<=':
+      return r <= 0;
+    case '~>':
+      return r >= 0 && compareGem(release(v), bump(c.version)) < 0;
+  }
+}
+
+function parseRequirement(text: string): ParseResult {
+  const req = parseGemRequirement(text);
+  if (typeof req === 'string') return { ok: false, error: req };
+  return {
+    ok: true,
+    requirement: {
+      text,
+      matches(version: string): boolean {
+        const v = parseGemVersion(version);
+        if (v === null) return false;
+        for (const c of req) if (!gemConstraintMatches(c, v)) return false;
+        return true;
+      },
+    },
+  };
+}
+
+export const RUBYGEMS: Scheme<GemVersion> = {
+  parse: parseGemVersion,
+  compare: compareGem,
+  canon: canonGem,
+  isPrerelease: (v) => v.prerelease,
+  parseRequirement,
+};
