@@ -8,6 +8,8 @@
  * `book_status_changed`, `book_unlisted`, `task_finished`, `report_published`.
  */
 import type { Queryable } from '../platform/db.ts';
+import type { Env } from '../platform/env.ts';
+import { publish } from '../platform/queue.ts';
 
 export interface EmittedEvent {
   /** Event name, e.g. `book_posted`. */
@@ -20,4 +22,17 @@ export interface EmittedEvent {
 
 export async function emitEvent(tx: Queryable, event: EmittedEvent): Promise<void> {
   await tx.query('INSERT INTO webhooks.outbox (event_name, object_id, payload) VALUES ($1, $2, $3)', [event.name, event.objectId, JSON.stringify(event.payload)]);
+}
+
+/**
+ * After the transaction that emitted events has committed, ask the delivery function to drain the
+ * outbox now (deduplicated per second). Best effort: a scheduled sweep drains whatever a lost
+ * notification left behind, so a failure here only delays delivery. Call it through waitUntil.
+ */
+export async function notifyOutbox(env: Env): Promise<void> {
+  try {
+    await publish(env, { path: '/webhooks/drain', body: { reason: 'outbox' }, deduplicationId: `webhooks-drain-${Math.floor(Date.now() / 1000)}` });
+  } catch (err) {
+    console.warn('webhook outbox notification failed (the sweep will pick the events up):', (err as Error).message);
+  }
 }
