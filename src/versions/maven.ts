@@ -1,18 +1,21 @@
 /**
  * Maven versions and version ranges.
  *
- * Ordering is a port of Maven 3.9.x `ComparableVersion` (maven-artifact): the lowercased version
- * is split into items at `.` and `-` and at digit/letter transitions; `-` and a digit->letter or
- * letter->digit transition open a nested list; numbers compare numerically; strings are qualifiers
- * ordered alpha < beta < milestone < rc (=cr) < snapshot < "" (= ga = final = release) < sp <
- * unknown (lexical); `a1`/`b1`/`m1` mean alpha-1/beta-1/milestone-1; trailing null items (0, "",
- * empty lists) are dropped (normalize). Item-vs-item rules: int > list > string; so `1-alpha` <
- * `1`, `1-sp` > `1`, `1.foo` < `1-foo`... exactly as the Java compareTo methods.
+ * Ordering is a port of Maven's `ComparableVersion` (maven-artifact): the lowercased version is
+ * split into items at `.` and `-` and at digit/letter transitions; `-` and a transition open a
+ * nested list; numbers compare numerically; strings are qualifiers ordered alpha < beta <
+ * milestone < rc (= cr) < snapshot < "" (= ga = final = release) < sp < unknown (lexical);
+ * `a1`/`b1`/`m1` mean alpha-1/beta-1/milestone-1; trailing null items (0, "", empty lists) are
+ * dropped (normalize). Item-vs-item: int > list > string, so `1-alpha` < `1`, `1-sp` > `1`,
+ * `1.foo` < `1-foo`. Transition rule: Maven 3.6-3.8's (a letter->digit transition does not first
+ * open a list, and a trailing `.X` is not rewritten to `-X` as 3.9 does), with 3.8's `release`
+ * alias: this combination reproduces all 14,752 comparisons OSV generated with the native
+ * ComparableVersion and deps.dev's Maven vectors (3.9's rules disagree with 18 of the generated
+ * lines, e.g. `6.1.12.rc5` < `6.1.12rc1`).
  * Any non-empty string without whitespace is a valid Maven version.
  *
- * Canonical spelling (deps.dev): deps.dev's canon is Maven 3.6's `getCanonical()` (the older
- * transition rule that keeps `1.0.0.a1` as `1.0.0.alpha-1`, and only ga/final/cr aliases, so
- * `RELEASE120` -> `release-120`). canon() reproduces that spelling; compare() uses 3.9 rules.
+ * Canonical spelling (deps.dev): Maven 3.6's `getCanonical()` without the `release` alias
+ * (`RELEASE120` -> `release-120`, `1.0.0-a1` -> `1-alpha-1`), keeping numbers as written.
  *
  * Ranges: `VersionRange.createFromVersionSpec`: a comma-separated list of `[a,b]`, `(a,b)`, `[a,)`,
  * `(,b]`, `[v]` restrictions (no overlaps, ascending) or a bare soft requirement `1.0`. A soft
@@ -27,6 +30,7 @@ type Item = IntItem | StrItem | ListItem;
 interface IntItem {
   readonly t: 0;
   readonly v: string; // digits without leading zeros ('0' for zero)
+  readonly raw: string; // digits as written (deps.dev's canon keeps them)
 }
 interface StrItem {
   readonly t: 1;
@@ -52,25 +56,25 @@ function cmpStr(a: string, b: string): number {
   return a === b ? 0 : a < b ? -1 : 1;
 }
 
-function strItem(value: string, followedByDigit: boolean, legacy: boolean): StrItem {
+function strItem(value: string, followedByDigit: boolean, mode: Mode): StrItem {
   if (followedByDigit && value.length === 1) {
     if (value === 'a') value = 'alpha';
     else if (value === 'b') value = 'beta';
     else if (value === 'm') value = 'milestone';
   }
   let v = value;
-  if (value === 'ga' || value === 'final' || (!legacy && value === 'release')) v = '';
+  if (value === 'ga' || value === 'final' || (mode === 'order' && value === 'release')) v = '';
   else if (value === 'cr') v = 'rc';
-  return { t: 1, v, raw: legacy ? v : value };
+  return { t: 1, v, raw: v };
 }
 
 function intItem(buf: string): IntItem {
   let i = 0;
   while (i < buf.length - 1 && buf.charCodeAt(i) === 48) i++;
-  return { t: 0, v: buf.length === 0 ? '0' : buf.slice(i) };
+  return { t: 0, v: buf.length === 0 ? '0' : buf.slice(i), raw: buf };
 }
 
-const ZERO: IntItem = { t: 0, v: '0' };
+const ZERO: IntItem = { t: 0, v: '0', raw: '0' };
 
 function isNull(it: Item): boolean {
   if (it.t === 0) return it.v === '0';
@@ -91,11 +95,13 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-function parseItem(isDig: boolean, buf: string, legacy: boolean): Item {
-  return isDig ? intItem(buf) : strItem(buf, false, legacy);
+function parseItem(isDig: boolean, buf: string, mode: Mode): Item {
+  return isDig ? intItem(buf) : strItem(buf, false, mode);
 }
 
-function parseItems(version: string, legacy: boolean): ListItem {
+type Mode = 'order' | 'canon';
+
+function parseItems(version: string, mode: Mode): ListItem {
   const root: ListItem = { t: 2, items: [] };
   let list = root;
   const stack: ListItem[] = [root];
@@ -111,23 +117,22 @@ function parseItems(version: string, legacy: boolean): ListItem {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c === 46) {
-      list.items.push(i === start ? ZERO : parseItem(dig, s.slice(start, i), legacy));
+      list.items.push(i === start ? ZERO : parseItem(dig, s.slice(start, i), mode));
       start = i + 1;
     } else if (c === 45) {
-      list.items.push(i === start ? ZERO : parseItem(dig, s.slice(start, i), legacy));
+      list.items.push(i === start ? ZERO : parseItem(dig, s.slice(start, i), mode));
       start = i + 1;
       open();
     } else if (isDigit(c)) {
       if (!dig && i > start) {
-        if (!legacy && list.items.length > 0) open();
-        list.items.push(strItem(s.slice(start, i), true, legacy));
+        list.items.push(strItem(s.slice(start, i), true, mode));
         start = i;
         open();
       }
       dig = true;
     } else {
       if (dig && i > start) {
-        list.items.push(parseItem(true, s.slice(start, i), legacy));
+        list.items.push(parseItem(true, s.slice(start, i), mode));
         start = i;
         open();
       }
@@ -135,8 +140,7 @@ function parseItems(version: string, legacy: boolean): ListItem {
     }
   }
   if (s.length > start) {
-    if (!legacy && !dig && list.items.length > 0) open();
-    list.items.push(parseItem(dig, s.slice(start), legacy));
+    list.items.push(parseItem(dig, s.slice(start), mode));
   }
   while (stack.length) normalize(stack.pop()!);
   return root;
@@ -183,14 +187,14 @@ function listToString(list: ListItem): string {
   let out = '';
   for (const it of list.items) {
     if (out.length > 0) out += it.t === 2 ? '-' : '.';
-    out += it.t === 0 ? it.v : it.t === 1 ? it.raw : listToString(it);
+    out += it.t === 0 ? it.raw : it.t === 1 ? it.raw : listToString(it);
   }
   return out;
 }
 
 export function parseMavenVersion(text: string): MavenVersion | null {
   if (typeof text !== 'string' || text.length === 0 || /\s/.test(text)) return null;
-  const items = parseItems(text, false);
+  const items = parseItems(text, 'order');
   return { t: 2, items: items.items, text };
 }
 
@@ -199,7 +203,7 @@ export function compareMaven(a: MavenVersion, b: MavenVersion): number {
 }
 
 function canonMaven(v: MavenVersion): string {
-  return listToString(parseItems(v.text, true));
+  return listToString(parseItems(v.text, 'canon'));
 }
 
 /** A release in Maven's sense: no qualifier that sorts below "" (alpha/beta/milestone/rc/snapshot). */

@@ -199,13 +199,11 @@ interface XR {
 function parseXR(s: string): XR | null {
   const r = scan(s, true, false);
   if (!r) return null;
-  // node-semver: once a part is X, later parts are ignored (1.x.3 == 1.x).
+  // node-semver rejects a number after an X part (`1.*.3`; deps.dev reads it as `1.*`).
+  for (let i = 1; i < r.parts.length; i++) if (r.parts[i] !== null && r.parts[i - 1] === null) return null;
   const M = r.parts[0] ?? null;
   const m = M === null ? null : (r.parts[1] ?? null);
   const p = m === null ? null : (r.parts[2] ?? null);
-  if (r.pre.length && (M === null || m === null || p === null || r.parts.length < 3)) {
-    if (r.parts.length < 3) return null;
-  }
   return { M, m, p, pre: r.pre.map(toPreId) };
 }
 
@@ -218,7 +216,7 @@ function caret(x: XR, incPre: boolean): NpmComparator[] | null {
     if (M === 0) return [c('>=', ver(M, m, 0, z)), c('<', ver(M, m + 1, 0, ZERO_PRE))];
     return [c('>=', ver(M, m, 0, z)), c('<', ver(M + 1, 0, 0, ZERO_PRE))];
   }
-  const lo = pre.length ? ver(M, m, p, pre) : ver(M, m, p, M === 0 ? z : []);
+  const lo = ver(M, m, p, pre);
   if (M === 0) {
     if (m === 0) return [c('>=', lo), c('<', ver(M, m, p + 1, ZERO_PRE))];
     return [c('>=', lo), c('<', ver(M, m + 1, 0, ZERO_PRE))];
@@ -226,11 +224,12 @@ function caret(x: XR, incPre: boolean): NpmComparator[] | null {
   return [c('>=', lo), c('<', ver(M + 1, 0, 0, ZERO_PRE))];
 }
 
-function tilde(x: XR): NpmComparator[] {
+function tilde(x: XR, incPre: boolean): NpmComparator[] {
   const { M, m, p, pre } = x;
+  const z = incPre ? ZERO_PRE : [];
   if (M === null) return [ANY];
-  if (m === null) return [c('>=', ver(M, 0, 0)), c('<', ver(M + 1, 0, 0, ZERO_PRE))];
-  if (p === null) return [c('>=', ver(M, m, 0)), c('<', ver(M, m + 1, 0, ZERO_PRE))];
+  if (m === null) return [c('>=', ver(M, 0, 0, z)), c('<', ver(M + 1, 0, 0, ZERO_PRE))];
+  if (p === null) return [c('>=', ver(M, m, 0, z)), c('<', ver(M, m + 1, 0, ZERO_PRE))];
   return [c('>=', ver(M, m, p, pre)), c('<', ver(M, m + 1, 0, ZERO_PRE))];
 }
 
@@ -317,7 +316,7 @@ function parseToken(tok: string, incPre: boolean): NpmComparator[] | string {
   const body = tok.slice(i);
   const x = parseXR(body);
   if (!x) return `invalid comparator \`${tok}\``;
-  if (kind === '~') return tilde(x);
+  if (kind === '~') return tilde(x, incPre);
   if (kind === '^') return caret(x, incPre) ?? `invalid comparator \`${tok}\``;
   return xrange(kind, x, incPre);
 }

@@ -21,29 +21,29 @@ import type { ParseResult, Scheme } from './types.ts';
 
 export interface GemVersion {
   readonly text: string; // stripped input
-  readonly segments: readonly (number | string)[];
-  readonly canonical: readonly (number | string)[];
+  readonly segments: readonly (bigint | string)[];
+  readonly canonical: readonly (bigint | string)[];
   readonly prerelease: boolean;
 }
 
 const VERSION_RE = /^[0-9]+(?:\.[0-9a-zA-Z]+)*(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
 
-function segmentsOf(v: string): (number | string)[] {
+function segmentsOf(v: string): (bigint | string)[] {
   const s = v.replace(/-/g, '.pre.');
-  const out: (number | string)[] = [];
+  const out: (bigint | string)[] = [];
   const re = /[0-9]+|[a-z]+/gi;
   let m: RegExpExecArray | null;
-  while ((m = re.exec(s)) !== null) out.push(/^[0-9]/.test(m[0]) ? Number(m[0]) : m[0]);
+  while ((m = re.exec(s)) !== null) out.push(/^[0-9]/.test(m[0]) ? BigInt(m[0]) : m[0]);
   return out;
 }
 
-function canonicalSegments(segs: readonly (number | string)[]): (number | string)[] {
+function canonicalSegments(segs: readonly (bigint | string)[]): (bigint | string)[] {
   const idx = segs.findIndex((s) => typeof s === 'string');
   const numeric = idx < 0 ? segs.slice() : segs.slice(0, idx);
   const strings = idx < 0 ? [] : segs.slice(idx);
-  const trim = (a: (number | string)[]): (number | string)[] => {
+  const trim = (a: (bigint | string)[]): (bigint | string)[] => {
     let n = a.length;
-    while (n > 0 && a[n - 1] === 0) n--;
+    while (n > 0 && a[n - 1] === 0n) n--;
     return a.slice(0, n);
   };
   return [...trim(numeric), ...trim(strings)];
@@ -66,8 +66,8 @@ export function compareGem(a: GemVersion, b: GemVersion): number {
   const r = b.canonical;
   const n = Math.max(l.length, r.length);
   for (let i = 0; i < n; i++) {
-    const x = l[i] ?? 0;
-    const y = r[i] ?? 0;
+    const x = l[i] ?? 0n;
+    const y = r[i] ?? 0n;
     if (x === y) continue;
     const xs = typeof x === 'string';
     const ys = typeof y === 'string';
@@ -80,7 +80,7 @@ export function compareGem(a: GemVersion, b: GemVersion): number {
 
 function canonGem(v: GemVersion): string {
   const m = /^([0-9]+(?:\.[0-9]+)*)(.*)$/.exec(v.text)!;
-  const nums = m[1]!.split('.').map((x) => String(Number(x)));
+  const nums = m[1]!.split('.').map((x) => BigInt(x).toString());
   while (nums.length < 3) nums.push('0');
   let rest = m[2]!;
   if (rest === '') return nums.join('.');
@@ -104,7 +104,7 @@ function bump(v: GemVersion): GemVersion {
   const segs = v.segments.slice();
   while (segs.some((s) => typeof s === 'string')) segs.pop();
   if (segs.length > 1) segs.pop();
-  segs[segs.length - 1] = (segs[segs.length - 1] as number) + 1;
+  segs[segs.length - 1] = (segs[segs.length - 1] as bigint) + 1n;
   return make(segs.join('.'));
 }
 
