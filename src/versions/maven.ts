@@ -12,7 +12,9 @@
  * alias: this combination reproduces all 14,752 comparisons OSV generated with the native
  * ComparableVersion and deps.dev's Maven vectors (3.9's rules disagree with 18 of the generated
  * lines, e.g. `6.1.12.rc5` < `6.1.12rc1`).
- * Any non-empty string without whitespace is a valid Maven version.
+ * Any non-empty string without whitespace is a valid Maven version. Like Maven's own class, the
+ * order is not transitive for some letter-first oddities (`post`, `post0.alpha`, `post.x0`); it is
+ * for versions that start with a number, which the property tests check.
  *
  * Canonical spelling (deps.dev): Maven 3.6's `getCanonical()` without the `release` alias
  * (`RELEASE120` -> `release-120`, `1.0.0-a1` -> `1-alpha-1`), keeping numbers as written.
@@ -65,7 +67,8 @@ function strItem(value: string, followedByDigit: boolean, mode: Mode): StrItem {
   let v = value;
   if (value === 'ga' || value === 'final' || (mode === 'order' && value === 'release')) v = '';
   else if (value === 'cr') v = 'rc';
-  return { t: 1, v, raw: v };
+  // canon prints a kept null qualifier (`0.ga.1`) as written so the spelling re-parses the same.
+  return { t: 1, v, raw: v === '' ? value : v };
 }
 
 function intItem(buf: string): IntItem {
@@ -203,7 +206,8 @@ export function compareMaven(a: MavenVersion, b: MavenVersion): number {
 }
 
 function canonMaven(v: MavenVersion): string {
-  return listToString(parseItems(v.text, 'canon'));
+  // A version whose items all normalise away (`0`, `ga`) keeps its (lowercased) spelling.
+  return listToString(parseItems(v.text, 'canon')) || v.text.toLowerCase();
 }
 
 /** A release in Maven's sense: no qualifier that sorts below "" (alpha/beta/milestone/rc/snapshot). */
