@@ -1,0 +1,64 @@
+/**
+ * The marketplace's mail and after-commit work. Mail is only published to the queue here (the
+ * delivery function sends it); every mail has a stable key so a repeated publish is sent once.
+ * `afterCommit` runs publishes through waitUntil, logging failures without the addresses' secrets.
+ */
+import type { Context } from 'hono';
+import type { AppEnv, Env } from '../platform/env.ts';
+import { queueMail } from '../platform/mail-queue.ts';
+import { notifyOutbox } from '../webhooks/events.ts';
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  key: string;
+}
+
+export function baseUrl(env: Env): string {
+  return String(env.MARKETPLACE_URL ?? 'http://127.0.0.1:8788').replace(/\/+$/, '');
+}
+
+export function ownerEmails(env: Env): string[] {
+  return String(env.OWNER_EMAILS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+}
+
+export async function queueAll(env: Env, mails: readonly OutgoingMail[]): Promise<void> {
+  const results = await Promise.allSettled(mails.map((m) => queueMail(env, { to: m.to, subject: m.subject, text: m.text, key: m.key })));
+  for (const r of results) if (r.status === 'rejected') console.warn('marketplace: queueing a mail failed:', (r.reason as Error).message);
+}
+
+/** After the transaction committed: queue the mails and wake the webhook outbox, off the response path. */
+export function afterCommit(c: Context<AppEnv>, mails: readonly OutgoingMail[] = [], events = true): void {
+  c.executionCtx.waitUntil(Promise.all([queueAll(c.env, mails), events ? notifyOutbox(c.env) : Promise.resolve()]));
+}
+
+export const MAIL = {
+  confirm: (to: string, link: string, token: string): OutgoingMail => ({
+    to, key: `market-signup-${token.slice(0, 24)}`, subject: '[BarterOut] Confirm your e-mail address',
+    text: `Welcome to BarterOut!\n\nConfirm your address to create your account (the link expires in 24 hours):\n${link}\n`,
+  }),
+  reset: (to: string, link: string, token: string): OutgoingMail => ({
+    to, key: `market-reset-${token.slice(0, 24)}`, subject: '[BarterOut] Password reset',
+    text: `Someone asked to reset the password of your BarterOut account. If it was you, follow this link within an hour:\n${link}\n\nIf not, ignore this message.`,
+  }),
+  match: (to: string, requestName: string, bookName: string, key: string): OutgoingMail => ({
+    to, key, subject: '[BarterOut] Match found for you',
+    text: `A book matching your request "${requestName}" was just posted: "${bookName}". Log in to BarterOut to buy it before someone else does.`,
+  }),
+  purchase: (to: string, txId: string, total: string, names: string[]): OutgoingMail => ({
+    to, key: `market-purchase-${txId}`, subject: '[BarterOut] Purchase Initiated',
+    text: `Thanks for your purchase of ${names.map((n) => `"${n}"`).join(', ')}. You will receive a Venmo request for $${total} once we have checked the condition of the books.`,
+  }),
+  sold: (to: string, txId: string, sellerId: string, names: string[]): OutgoingMail => ({
+    to, key: `market-sold-${txId}-${sellerId}`, subject: '[BarterOut] We found a buyer',
+    text: `Good news: we found a buyer for ${names.map((n) => `"${n}"`).join(', ')}. Please bring the book(s) to us so we can check the condition.`,
+  }),
+  status: (to: string, bookId: string, status: number, text: string): OutgoingMail => ({
+    to, key: `market-status-${bookId}-${status}`, subject: '[BarterOut] Book update', text,
+  }),
+  unlisted: (to: string, key: string, names: string[]): OutgoingMail => ({
+    to, key, subject: '[BarterOut] Book Deactivation',
+    text: `These books were posted more than two months ago and have been unlisted: ${names.map((n) => `"${n}"`).join(', ')}.\nLog in to relist (reactivate) them or delete them.`,
+  }),
+};

@@ -1,0 +1,216 @@
+/**
+ * SQL for books for sale and requested books, including matching (the predicate of matching.ts:
+ * equal ISBN-13, or equal normalised course, or one normalised name containing the other with the
+ * shorter at least MIN_NAME_MATCH long) and ranked full-text search over the `search` tsvector
+ * (GIN index; name and ISBN weight A, course weight B).
+ */
+import type { Queryable } from '../platform/db.ts';
+import { IN_CART_MARKER } from './book-status.ts';
+import { MIN_NAME_MATCH } from './matching.ts';
+
+export interface BookRow {
+  id: string;
+  owner_id: string;
+  name: string;
+  edition: number;
+  course: string;
+  price: string;
+  condition: string;
+  comments: string | null;
+  isbn: string | null;
+  status: number;
+  buyer_id: string | null;
+  posted_at: Date;
+  in_cart?: boolean;
+}
+
+export const BOOK_COLS = `b.id::text, b.owner_id::text, b.name, b.edition, b.course, b.price::text, b.condition, b.comments, b.isbn,
+  b.status, b.buyer_id::text, b.posted_at`;
+
+/** A book as the original's Textbook document; in-cart books carry the original's marker status 42. */
+export function publicBook(b: BookRow) {
+  return {
+    _id: b.id,
+    name: b.name,
+    edition: b.edition,
+    course: b.course,
+    price: Number(b.price),
+    condition: b.condition,
+    comments: b.comments ?? '',
+    ISBN: b.isbn,
+    date: new Date(b.posted_at).getTime(),
+    status: b.in_cart ? IN_CART_MARKER : b.status,
+    owner: b.owner_id,
+    buyer: b.buyer_id ?? '',
+  };
+}
+
+export interface RequestRow {
+  id: string;
+  owner_id: string;
+  name: string;
+  course: string;
+  isbn: string | null;
+  status: number;
+  requested_at: Date;
+}
+
+export function publicRequest(r: RequestRow) {
+  return { _id: r.id, name: r.name, course: r.course, ISBN: r.isbn, status: r.status, owner: r.owner_id, date: new Date(r.requested_at).getTime() };
+}
+
+const IN_CART = (param: string) => `EXISTS (SELECT 1 FROM market.cart_items ci WHERE ci.book_id = b.id AND ci.user_id = ${param}) AS in_cart`;
+
+/** Listed books, newest first; with a viewer, the viewer's own books are left out and cart items marked. */
+export async function listedBooks(db: Queryable, viewer: string | undefined, limit: number, offset: number): Promise<BookRow[]> {
+  if (!viewer) {
+    return db.query<BookRow>(`SELECT ${BOOK_COLS} FROM market.books b WHERE b.status = 0 ORDER BY b.posted_at DESC, b.id DESC LIMIT $1 OFFSET $2`, [limit, offset]);
+  }
+  return db.query<BookRow>(
+    `SELECT ${BOOK_COLS}, ${IN_CART('$1')} FROM market.books b WHERE b.status = 0 AND b.owner_id <> $1
+     ORDER BY b.posted_at DESC, b.id DESC LIMIT $2 OFFSET $3`, [viewer, limit, offset]);
+}
+
+export const SEARCH_SQL = `SELECT ${BOOK_COLS}, ts_rank(b.search, q) AS rank
+  FROM market.books b, to_tsquery('simple', $1) q
+  WHERE b.search @@ q AND b.status = 0 AND ($2::bigint IS NULL OR b.owner_id <> $2)
+  ORDER BY rank DESC, b.posted_at DESC, b.id DESC LIMIT $3`;
+
+export async function searchBooks(db: Queryable, tsquery: string, viewer: string | undefined, limit: number): Promise<BookRow[]> {
+  return db.query<BookRow>(SEARCH_SQL, [tsquery, viewer ?? null, limit]);
+}
+
+export async function bookById(db: Queryable, id: string): Promise<BookRow | undefined> {
+  return (await db.query<BookRow>(`SELECT ${BOOK_COLS} FROM market.books b WHERE b.id = $1`, [id]))[0];
+}
+
+export async function booksOfOwner(db: Queryable, owner: string, statuses: readonly number[]): Promise<BookRow[]> {
+  return db.query<BookRow>(`SELECT ${BOOK_COLS} FROM market.books b WHERE b.owner_id = $1 AND b.status = ANY($2::smallint[])
+    ORDER BY b.posted_at DESC, b.id DESC LIMIT 500`, [owner, statuses]);
+}
+
+export async function booksBoughtBy(db: Queryable, buyer: string): Promise<BookRow[]> {
+  return db.query<BookRow>(`SELECT ${BOOK_COLS} FROM market.books b WHERE b.buyer_id = $1 AND b.status IN (1, 2, 3)
+    ORDER BY b.status_changed_at DESC, b.id DESC LIMIT 500`, [buyer]);
+}
+
+/** Listed books matched to the user's open requests, newest first, cart items marked. */
+export async function matchedBooks(db: Queryable, userId: string): Promise<BookRow[]> {
+  return db.query<BookRow>(
+    `SELECT ${BOOK_COLS}, ${IN_CART('$1')} FROM market.books b
+     WHERE b.status = 0 AND b.owner_id <> $1 AND b.id IN (
+       SELECT m.book_id FROM market.matches m JOIN market.requests r ON r.id = m.request_id WHERE r.owner_id = $1 AND r.status = 0)
+     ORDER BY b.posted_at DESC, b.id DESC LIMIT 200`, [userId]);
+}
+
+export interface NewBook {
+  owner: string;
+  name: string;
+  nameNorm: string;
+  edition: number;
+  course: string;
+  courseNorm: string;
+  price: number;
+  condition: string;
+  comments: string | null;
+  isbn: string | null;
+}
+
+export async function insertBook(tx: Queryable, b: NewBook): Promise<BookRow> {
+  const [row] = await tx.query<BookRow>(
+    `INSERT INTO market.books AS b (owner_id, name, name_norm, edition, course, course_norm, price, condition, comments, isbn)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${BOOK_COLS}`,
+    [b.owner, b.name, b.nameNorm, b.edition, b.course, b.courseNorm, b.price, b.condition, b.comments, b.isbn]);
+  return row!;
+}
+
+const NAME_MATCH = (a: string, b: string) => `(CASE WHEN length(${a}) <= length(${b}) THEN length(${a}) >= ${MIN_NAME_MATCH} AND strpos(${b}, ${a}) > 0
+  ELSE length(${b}) >= ${MIN_NAME_MATCH} AND strpos(${a}, ${b}) > 0 END)`;
+
+export interface MatchRow {
+  request_id: string;
+  request_name: string;
+  book_id: string;
+  book_name: string;
+  user_id: string;
+  email: string;
+}
+
+/** Records matches of a new book against other users' open requests; returns them. */
+export async function matchNewBook(tx: Queryable, book: { id: string; owner: string; nameNorm: string; courseNorm: string; isbn: string | null }): Promise<MatchRow[]> {
+  return tx.query<MatchRow>(
+    `WITH hits AS (
+       INSERT INTO market.matches (request_id, book_id)
+       SELECT r.id, $1 FROM market.requests r
+       WHERE r.status = 0 AND r.owner_id <> $2
+         AND ((r.isbn IS NOT NULL AND r.isbn = $5) OR r.course_norm = $4 OR ${NAME_MATCH('r.name_norm', '$3::text')})
+       ON CONFLICT DO NOTHING RETURNING request_id, book_id)
+     SELECT h.request_id::text, r.name AS request_name, h.book_id::text, b.name AS book_name, u.id::text AS user_id, u.email
+     FROM hits h JOIN market.requests r ON r.id = h.request_id JOIN market.users u ON u.id = r.owner_id JOIN market.books b ON b.id = h.book_id`,
+    [book.id, book.owner, book.nameNorm, book.courseNorm, book.isbn]);
+}
+
+/** Records matches of a request (new, or still open when recomputing) against listed books of others. */
+export async function matchRequest(tx: Queryable, requestId: string): Promise<MatchRow[]> {
+  return tx.query<MatchRow>(
+    `WITH req AS (SELECT * FROM market.requests WHERE id = $1 AND status = 0),
+     hits AS (
+       INSERT INTO market.matches (request_id, book_id)
+       SELECT req.id, b.id FROM req JOIN market.books b ON b.status = 0 AND b.owner_id <> req.owner_id
+         AND ((req.isbn IS NOT NULL AND b.isbn = req.isbn) OR b.course_norm = req.course_norm OR ${NAME_MATCH('b.name_norm', 'req.name_norm')})
+       ON CONFLICT DO NOTHING RETURNING request_id, book_id)
+     SELECT h.request_id::text, r.name AS request_name, h.book_id::text, b.name AS book_name, u.id::text AS user_id, u.email
+     FROM hits h JOIN market.requests r ON r.id = h.request_id JOIN market.users u ON u.id = r.owner_id JOIN market.books b ON b.id = h.book_id`,
+    [requestId]);
+}
+
+export interface NewRequest {
+  owner: string;
+  name: string;
+  nameNorm: string;
+  course: string;
+  courseNorm: string;
+  isbn: string | null;
+}
+
+export const REQUEST_COLS = 'id::text, owner_id::text, name, course, isbn, status, requested_at';
+
+export async function insertRequest(tx: Queryable, r: NewRequest): Promise<RequestRow> {
+  const [row] = await tx.query<RequestRow>(
+    `INSERT INTO market.requests (owner_id, name, name_norm, course, course_norm, isbn) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${REQUEST_COLS}`,
+    [r.owner, r.name, r.nameNorm, r.course, r.courseNorm, r.isbn]);
+  return row!;
+}
+
+export async function requestsOf(db: Queryable, owner: string): Promise<RequestRow[]> {
+  return db.query<RequestRow>(`SELECT ${REQUEST_COLS} FROM market.requests WHERE owner_id = $1 ORDER BY requested_at DESC, id DESC LIMIT 500`, [owner]);
+}
+
+/** Deletes one of the owner's requests; its matches go with it (ON DELETE CASCADE), others stay. */
+export async function deleteRequest(db: Queryable, owner: string, id: string): Promise<boolean> {
+  return (await db.query('DELETE FROM market.requests WHERE id = $1 AND owner_id = $2 RETURNING id', [id, owner])).length === 1;
+}
+
+/** Deletes the owner's book if it is listed or unlisted (sold books keep their record). */
+export async function deleteBook(tx: Queryable, owner: string, id: string): Promise<{ deleted: boolean; status?: number }> {
+  const [b] = await tx.query<{ status: number; owner_id: string }>('SELECT status, owner_id::text FROM market.books WHERE id = $1 FOR UPDATE', [id]);
+  if (!b || b.owner_id !== owner) return { deleted: false };
+  if (b.status !== 0 && b.status !== 5) return { deleted: false, status: b.status };
+  await tx.query('DELETE FROM market.books WHERE id = $1', [id]);
+  return { deleted: true, status: b.status };
+}
+
+/**
+ * Moves a book from one status to another if it is still in `from` (compare-and-set); the listing
+ * date restarts when a book is relisted so the unlisting job does not catch it again at once.
+ */
+export async function moveStatus(tx: Queryable, id: string, from: number, to: number, owner?: string): Promise<BookRow | undefined> {
+  return (await tx.query<BookRow>(
+    `UPDATE market.books b SET status = $3, status_changed_at = now(), posted_at = CASE WHEN $3 = 0 THEN now() ELSE posted_at END
+     WHERE b.id = $1 AND b.status = $2 AND ($4::bigint IS NULL OR b.owner_id = $4) RETURNING ${BOOK_COLS}`,
+    [id, from, to, owner ?? null]))[0];
+}
+
+export async function removeFromAllCarts(tx: Queryable, bookIds: readonly string[]): Promise<void> {
+  await tx.query('DELETE FROM market.cart_items WHERE book_id = ANY($1::bigint[])', [bookIds]);
+}

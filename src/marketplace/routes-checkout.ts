@@ -1,0 +1,48 @@
+/**
+ * Checkout (`POST /api/user/checkout`, alias `/api/books/checkoutCart`): the transaction of
+ * queries-cart.ts `checkout`, then notifications and events in the same transaction, and mail to the
+ * buyer and each seller after commit. A deadlock or serialisation failure (which the ordered locks
+ * should prevent) is retried; a taken book is a 409 listing the unavailable ids.
+ */
+import type { Context } from 'hono';
+import type { AppEnv } from '../platform/env.ts';
+import { emitEvent } from '../webhooks/events.ts';
+import { me } from './auth.ts';
+import { ok } from './envelope.ts';
+import { afterCommit, MAIL, type OutgoingMail } from './mailer.ts';
+import { checkout, publicTransaction, type CheckoutResult } from './queries-cart.ts';
+import { addNotifications } from './queries-users.ts';
+
+const RETRYABLE = new Set(['40P01', '40001']);
+
+export async function checkoutHandler(c: Context<AppEnv>): Promise<Response> {
+  const buyer = me(c).id;
+  let result: CheckoutResult | undefined;
+  for (let attempt = 1; !result; attempt++) {
+    try {
+      result = await c.get('db').transaction(async (tx) => {
+        const r = await checkout(tx, buyer);
+        const t = publicTransaction(r.transaction);
+        const sellers = [...new Set(r.books.map((b) => b.owner_id))];
+        await addNotifications(tx, [buyer, ...sellers], [
+          `Thanks for your purchase! You will be charged $${t.totalCharged.toFixed(2)} once the books are checked.`,
+          ...sellers.map((s) => `Someone bought your book(s): ${r.books.filter((b) => b.owner_id === s).map((b) => `"${b.name}"`).join(', ')}.`),
+        ]);
+        await emitEvent(tx, { name: 'cart_checked_out', objectId: t._id, payload: t });
+        for (const b of r.books) await emitEvent(tx, { name: 'book_status_changed', objectId: b.id, payload: { bookId: b.id, from: 0, to: 1, buyer } });
+        return r;
+      });
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (attempt >= 3 || !code || !RETRYABLE.has(code)) throw err;
+    }
+  }
+  const t = publicTransaction(result.transaction);
+  const mails: OutgoingMail[] = [MAIL.purchase(result.buyerEmail, t._id, t.totalCharged.toFixed(2), result.books.map((b) => b.name))];
+  for (const seller of new Set(result.books.map((b) => b.owner_id))) {
+    const sold = result.books.filter((b) => b.owner_id === seller);
+    mails.push(MAIL.sold(sold[0]!.owner_email, t._id, seller, sold.map((b) => b.name)));
+  }
+  afterCommit(c, mails);
+  return ok(c, { transaction: t });
+}

@@ -1,0 +1,138 @@
+/**
+ * /api/dashboard: admin (permissionType >= 1) and owner (2) tools. Status moves go through
+ * book-status.ts (409 for anything not legal from the book's current status); confirmBook charges
+ * the buyer (1 -> 2), setBookPaid pays the seller (2 -> 3). Owner only: make/remove admins and
+ * "unlist old books" (jobs/unlisting.ts, also the cron job).
+ */
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../platform/env.ts';
+import { HttpError } from '../platform/errors.ts';
+import { validate } from '../platform/validate.ts';
+import { emitEvent } from '../webhooks/events.ts';
+import { me, requireRole, requireUser } from './auth.ts';
+import { canStaffMove, STATUS, VALID_STATUSES } from './book-status.ts';
+import { body, ok } from './envelope.ts';
+import { afterCommit, MAIL, type OutgoingMail } from './mailer.ts';
+import { unlistDays, unlistOldBooks } from './jobs/unlisting.ts';
+import * as books from './queries-books.ts';
+import { publicTransaction } from './queries-cart.ts';
+import * as dash from './queries-dashboard.ts';
+import { addNotification, publicUser, userByEmail } from './queries-users.ts';
+import { idSchema, pageSchema, setStatusSchema, unlistSchema, userIdSchema } from './schemas.ts';
+
+export const dashboardRoutes = new Hono<AppEnv>();
+dashboardRoutes.use('*', requireUser);
+
+// Before the admin gate: any user may ask for their own level (the client decides what to show).
+dashboardRoutes.get('/permissionLv', (c) => ok(c, { permissionType: me(c).permissionType }));
+dashboardRoutes.use('*', requireRole(1));
+
+dashboardRoutes.get('/isAdmin', (c) => ok(c, { isAdmin: true, permissionType: me(c).permissionType }));
+dashboardRoutes.get('/getStatistics', async (c) => ok(c, await dash.statistics(c.get('db'))));
+
+const userQuery = pageSchema.extend({ q: z.string().trim().min(1).max(100).optional() });
+dashboardRoutes.get('/getUsers', validate('query', userQuery), async (c) => {
+  const { q, limit, skip } = c.req.valid('query');
+  return ok(c, await dash.users(c.get('db'), q, limit, skip));
+});
+
+dashboardRoutes.get('/getSpecificUser', validate('query', z.object({ email: z.string().trim().min(3).max(254) })), async (c) => {
+  const u = await userByEmail(c.get('db'), c.req.valid('query').email);
+  if (!u) throw new HttpError(404, 'User not found');
+  return ok(c, publicUser(u));
+});
+
+const nameParams = z.object({ firstName: z.string().min(1).max(50), lastName: z.string().min(1).max(50) });
+dashboardRoutes.get('/getTransactionsByName/:firstName/:lastName', validate('param', nameParams), async (c) => {
+  const { firstName, lastName } = c.req.valid('param');
+  return ok(c, (await dash.transactionsByName(c.get('db'), firstName, lastName)).map(publicTransaction));
+});
+
+const statusParam = z.object({ status: z.coerce.number().int().refine((s) => VALID_STATUSES.includes(s), 'Invalid status') });
+dashboardRoutes.get('/getBooksWithStatus/:status', validate('param', statusParam), validate('query', pageSchema), async (c) => {
+  const { limit, skip } = c.req.valid('query');
+  return ok(c, (await dash.booksWithStatus(c.get('db'), c.req.valid('param').status, limit, skip)).map(books.publicBook));
+});
+dashboardRoutes.get('/getPurchasedBooks', validate('query', pageSchema), async (c) => {
+  const { limit, skip } = c.req.valid('query');
+  return ok(c, (await dash.booksWithStatus(c.get('db'), STATUS.VERIFIED, limit, skip)).map(books.publicBook));
+});
+
+for (const [path, status] of [['/getAllTransactions', undefined], ['/getPendingTransactions', 0], ['/getCompletedTransactions', 1]] as const) {
+  dashboardRoutes.get(path, validate('query', pageSchema), async (c) => {
+    const { limit, skip } = c.req.valid('query');
+    return ok(c, (await dash.transactions(c.get('db'), status, limit, skip)).map(publicTransaction));
+  });
+}
+
+const MOVE_TEXT: Record<number, (name: string) => string> = {
+  2: (n) => `We checked the condition of "${n}" and charged your payment.`,
+  3: (n) => `"${n}" was delivered and we sent you the payment.`,
+  5: (n) => `"${n}" was unlisted by staff.`,
+  0: (n) => `"${n}" is listed again.`,
+};
+
+/** One legal staff move with its notification, event and mail (buyer for 2, seller otherwise). */
+async function staffMove(c: Context<AppEnv>, bookId: string, to: number): Promise<Response> {
+  const db = c.get('db');
+  const current = await books.bookById(db, bookId);
+  if (!current) throw new HttpError(404, 'Book not found');
+  if (!canStaffMove(current.status, to)) throw new HttpError(409, `A book with status ${current.status} cannot move to ${to}`);
+  const moved = await db.transaction(async (tx) => {
+    const b = await books.moveStatus(tx, bookId, current.status, to);
+    if (!b) return undefined;
+    const recipient = to === STATUS.VERIFIED ? b.buyer_id : b.owner_id;
+    if (recipient) await addNotification(tx, recipient, MOVE_TEXT[to]!(b.name));
+    if (to === STATUS.UNLISTED) await books.removeFromAllCarts(tx, [b.id]);
+    await emitEvent(tx, { name: to === STATUS.UNLISTED ? 'book_unlisted' : 'book_status_changed', objectId: b.id, payload: { book: books.publicBook(b), from: current.status, to } });
+    return { book: b, recipient };
+  });
+  if (!moved) throw new HttpError(409, 'The book changed status meanwhile; reload and try again');
+  const email = await dash.emailOf(db, moved.recipient);
+  const mails: OutgoingMail[] = email ? [MAIL.status(email, moved.book.id, to, MOVE_TEXT[to]!(moved.book.name))] : [];
+  afterCommit(c, mails);
+  return ok(c, { book: books.publicBook(moved.book) });
+}
+
+dashboardRoutes.post('/confirmBook', body(idSchema), (c) => staffMove(c, c.req.valid('json').id, STATUS.VERIFIED));
+dashboardRoutes.post('/setBookPaid', body(idSchema), (c) => staffMove(c, c.req.valid('json').id, STATUS.PAID));
+dashboardRoutes.post('/setBookStatus', body(setStatusSchema), (c) => {
+  const { bookID, status } = c.req.valid('json');
+  if (!VALID_STATUSES.includes(status)) throw new HttpError(400, 'Invalid status');
+  return staffMove(c, bookID, status);
+});
+
+dashboardRoutes.post('/confirmTransaction', body(idSchema), async (c) => {
+  const { id } = c.req.valid('json');
+  const db = c.get('db');
+  const t = await db.transaction((tx) => dash.confirmTransaction(tx, id));
+  if (!t) {
+    if (!(await dash.transactionExists(db, id))) throw new HttpError(404, 'Transaction not found');
+    throw new HttpError(409, 'Transaction is already completed');
+  }
+  return ok(c, { transaction: publicTransaction(t) });
+});
+
+// Owner only from here on.
+const owner = requireRole(2);
+
+async function changePermission(c: Context<AppEnv>, userId: string, from: readonly number[], to: number, refusal: string): Promise<Response> {
+  if (userId === me(c).id) throw new HttpError(409, 'You cannot change your own permission');
+  const r = await c.get('db').transaction((tx) => dash.setPermission(tx, userId, from, to));
+  if (r.before === undefined) throw new HttpError(404, 'User not found');
+  if (!r.changed) throw new HttpError(409, refusal);
+  return ok(c, { userID: userId, permissionType: to });
+}
+
+for (const method of ['put', 'post'] as const) {
+  dashboardRoutes[method]('/makeAdmin', owner, body(userIdSchema), (c) => changePermission(c, c.req.valid('json').userID, [0], 1, 'Only a regular user can be made an admin'));
+  dashboardRoutes[method]('/removeAdmin', owner, body(userIdSchema), (c) => changePermission(c, c.req.valid('json').userID, [1], 0, 'This user is not an admin'));
+}
+
+dashboardRoutes.post('/deactivateBooks', owner, validate('json', unlistSchema), async (c) => {
+  const days = c.req.valid('json')?.days ?? unlistDays(c.env);
+  const r = await c.get('db').transaction((tx) => unlistOldBooks(tx, days));
+  afterCommit(c, r.mails, r.unlisted.length > 0);
+  return ok(c, { unlisted: r.unlisted.length, owners: r.owners, days });
+});
