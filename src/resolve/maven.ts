@@ -1,0 +1,234 @@
+/**
+ * Maven resolver, following Maven 3 mediation as deps.dev's util/resolve/maven models Maven 3.6.3:
+ *  - breadth-first from the root; the nearest declaration of a package (group:artifact plus
+ *    classifier and non-jar type) wins, and on equal depth the first declared wins;
+ *  - one version per package: all requirements met so far are kept in encounter order and the
+ *    chosen version is the first soft requirement (bare version) meeting every hard range, or, at
+ *    the position of the first hard range, the highest listed version meeting them all; a later
+ *    hard requirement the selection does not meet restarts the resolution with it known (<=100x);
+ *  - the root's dependencyManagement overrides transitive (never direct) requirements;
+ *  - the root keeps its test/provided/optional dependencies; below it test, provided and optional
+ *    ones are dropped (not transitive); war/ear/rar artifacts include their dependencies;
+ *  - exclusions (`g:a`, `g:*`, `*:a`, `*:*`) accumulate down each path;
+ *  - `blocked` versions are unlisted (not in maven-metadata) yet exist for soft requirements;
+ *  - registries: versions carry `registries` (fetch ids, `dep:` declared repositories,
+ *    `default:`); when some version is only reachable through a repository the path did not
+ *    declare, the graph is resolved again with visibility limits and a difference is reported as
+ *    the graph error "multi-registry resolution differ: missing repository configuration".
+ * Parent POM inheritance, interpolation, imported BOMs and relocations are applied when requirements
+ * are produced (ingestion), so a version's requirements here are already effective.
+ */
+import { compare, parseRequirement } from '../versions/index.ts';
+import { isSoftRequirement } from '../versions/maven.ts';
+import { addEdge, addError, addNode, canon, newGraph } from './graph.ts';
+import type { Client, Dependency, Graph, VersionInfo } from './types.ts';
+import { has } from './types.ts';
+
+interface Todo {
+  name: string;
+  version: string;
+  pkey: string;
+  includesDependencies: boolean;
+  exclusions: Set<string> | null;
+  repositories: string[];
+}
+
+class Incompatible extends Error {}
+
+const MAX_RETRIES = 100;
+
+function packageKey(d: { name: string; attrs: Record<string, string> }): string {
+  const cls = d.attrs.mavenclassifier ?? '';
+  const typ = d.attrs.mavenartifacttype && d.attrs.mavenartifacttype !== 'jar' ? d.attrs.mavenartifacttype : '';
+  return `${d.name}\u0000${cls}\u0000${typ}`;
+}
+
+function parseRegistries(v: VersionInfo | undefined): { def: string; fetch: string[]; dep: string[] } {
+  const out = { def: '', fetch: [] as string[], dep: [] as string[] };
+  const r = v?.attrs.registries;
+  if (r === undefined) return out;
+  for (const raw of r.split('|')) {
+    const rr = raw.trim();
+    if (rr.startsWith('default:')) out.def = rr.slice(8);
+    else if (rr.startsWith('dep:')) out.dep.push(rr.slice(4));
+    else out.fetch.push(rr);
+  }
+  return out;
+}
+
+function parseExclusions(s: string | undefined): Set<string> | null {
+  if (!s) return null;
+  return new Set(s.split(/[|,]/).filter((x) => x !== ''));
+}
+
+function isExcluded(excl: Set<string> | null, name: string): boolean {
+  if (!excl) return false;
+  if (excl.has('*:*') || excl.has(name)) return true;
+  const [g, a] = name.split(':');
+  return excl.has(`${g}:*`) || excl.has(`*:${a}`);
+}
+
+const CENTRAL = /^https?:\/\/repo\.maven\.apache\.org\/maven2\/?$/;
+
+export async function resolveMaven(client: Client, name: string, version: string): Promise<Graph> {
+  const requirements = new Map<string, Dependency[]>();
+  let res = await resolveOnce(client, name, version, requirements, false);
+  for (let i = 0; i < MAX_RETRIES && res === 'incompatible'; i++) {
+    res = await resolveOnce(client, name, version, requirements, false);
+  }
+  if (res === 'incompatible') {
+    const g = newGraph(name, version);
+    g.error = 'could not resolve: incompatible requirements';
+    return g;
+  }
+  if (!res.hasMulti) return res.g;
+  const multi = await resolveOnce(client, name, version, requirements, true);
+  if (multi !== 'incompatible' && JSON.stringify(canon(multi.g)) !== JSON.stringify(canon(res.g))) {
+    const e = 'multi-registry resolution differ: missing repository configuration';
+    res.g.error = res.g.error ? `${res.g.error}; ${e}` : e;
+  }
+  return res.g;
+}
+
+async function findMatch(client: Client, name: string, reqs: Dependency[]): Promise<VersionInfo | 'nomatch' | string> {
+  const all = await client.versions(name);
+  const softs: string[] = [];
+  const hards: ((v: string) => boolean)[] = [];
+  let hardIdx = -1;
+  let listed: VersionInfo[] = [];
+  for (const [i, r] of reqs.entries()) {
+    const p = parseRequirement('MAVEN', r.requirement);
+    if (!p.ok) return `invalid requirement ${r.requirement} for package ${name}`;
+    if (isSoftRequirement(r.requirement)) {
+      softs.push(r.requirement.trim());
+      continue;
+    }
+    if (hardIdx === -1) {
+      hardIdx = i;
+      listed = all.filter((v) => !has(v.attrs, 'blocked')).sort((a, b) => compare('MAVEN', b.version, a.version));
+    }
+    if (!listed.some((v) => p.requirement.matches(v.version))) {
+      return `could not find a version that satisfies requirement ${r.requirement} for package ${name}`;
+    }
+    hards.push((v) => p.requirement.matches(v));
+  }
+  const matchesAll = (v: string) => hards.every((h) => h(v));
+  for (const [i, soft] of softs.entries()) {
+    if (i === hardIdx) {
+      const hit = listed.find((v) => matchesAll(v.version));
+      if (hit) return hit;
+    }
+    if (matchesAll(soft)) {
+      const hit = all.find((v) => v.version === soft);
+      return hit ?? `could not find a version that satisfies requirement ${soft} for package ${name}`;
+    }
+  }
+  if (softs.length === hardIdx) {
+    const hit = listed.find((v) => matchesAll(v.version));
+    if (hit) return hit;
+  }
+  return 'nomatch';
+}
+
+async function resolveOnce(
+  client: Client, rootName: string, rootVersion: string, requirements: Map<string, Dependency[]>, multi: boolean,
+): Promise<{ g: Graph; hasMulti: boolean } | 'incompatible'> {
+  const g = newGraph(rootName, rootVersion);
+  let hasMulti = false;
+  const rootInfo = (await client.versions(rootName)).find((v) => v.version === rootVersion);
+  const rootRegs = parseRegistries(rootInfo);
+  const rootPkey = packageKey({ name: rootName, attrs: {} });
+  const todo: Todo[] = [{
+    name: rootName, version: rootVersion, pkey: rootPkey, includesDependencies: false, exclusions: null,
+    repositories: rootRegs.dep.length > 0 ? [...rootRegs.dep, ...rootRegs.fetch] : rootRegs.fetch,
+  }];
+  const resolvedPackages = new Set([rootPkey]);
+  const concrete = new Map<string, number>([[`${rootPkey}\u0001${rootVersion}`, 0]]);
+  const nodes = new Map<string, number>([[`${rootName}\u0000${rootVersion}`, 0]]);
+  const rootDeps = (await client.requirements(rootName, rootVersion)) ?? [];
+  const mgt = new Map<string, string>();
+  for (const d of rootDeps) if (d.attrs.mavendependencyorigin === 'management') mgt.set(packageKey(d), d.requirement);
+
+  for (let first = true; todo.length > 0; first = false) {
+    const cur = todo.shift()!;
+    if (cur.includesDependencies) continue;
+    const curId = concrete.get(`${cur.pkey}\u0001${cur.version}`)!;
+    const imps = first ? rootDeps : await client.requirements(cur.name, cur.version);
+    if (!imps) continue;
+    for (const imp of imps) {
+      if (has(imp.attrs, 'mavendependencyorigin')) continue;
+      if (!first && (has(imp.attrs, 'test') || has(imp.attrs, 'opt') || imp.attrs.scope === 'provided')) continue;
+      if (isExcluded(cur.exclusions, imp.name)) continue;
+      const pkey = packageKey(imp);
+      const managed = mgt.get(pkey);
+      const d: Dependency = !first && managed !== undefined ? { ...imp, requirement: managed } : imp;
+      const reqs = requirements.get(pkey) ?? [];
+      if (!reqs.some((r) => r.name === d.name && r.requirement === d.requirement)) reqs.push(d);
+      requirements.set(pkey, reqs);
+
+      const match = await findMatch(client, d.name, reqs);
+      if (match === 'nomatch') {
+        const list = reqs.map((r) => r.requirement).sort();
+        addError(g, curId, d.name, d.requirement, `could not find a version that satisfies requirements [${list.join(' ')}] for package ${d.name}`);
+        continue;
+      }
+      if (typeof match === 'string') {
+        addError(g, curId, d.name, d.requirement, match);
+        continue;
+      }
+      const ckey = `${pkey}\u0001${match.version}`;
+      const existing = concrete.get(ckey);
+      if (existing !== undefined) {
+        addEdge(g, curId, existing, d.requirement, { ...d.attrs });
+        continue;
+      }
+      if (resolvedPackages.has(pkey)) {
+        reqs.push(d);
+        return 'incompatible';
+      }
+      let reachable = false;
+      if (!hasMulti || multi) {
+        const regs = parseRegistries(match);
+        let keep = regs.fetch.length === 0;
+        for (const reg of regs.fetch) {
+          if (reg === '' || (rootRegs.def === '' ? CENTRAL.test(reg) : reg === rootRegs.def) || cur.repositories.includes(reg)) {
+            keep = true;
+            break;
+          }
+        }
+        if (multi && keep) reachable = true;
+        if (!keep) hasMulti = true;
+      }
+      if (multi && !reachable) {
+        if (d.attrs.scope === 'provided') continue;
+        addError(g, curId, d.name, d.requirement, `could not find a version that satisfies requirement ${d.requirement} for package ${d.name}`);
+        continue;
+      }
+      const nkey = `${match.name}\u0000${match.version}`;
+      const known = nodes.get(nkey);
+      if (known !== undefined) {
+        addEdge(g, curId, known, d.requirement, { ...d.attrs });
+        continue;
+      }
+      const id = addNode(g, match.name, match.version);
+      nodes.set(nkey, id);
+      addEdge(g, curId, id, d.requirement, { ...d.attrs, selector: '' });
+      concrete.set(ckey, id);
+      resolvedPackages.add(pkey);
+      const t = d.attrs.mavenartifacttype;
+      let exclusions = cur.exclusions;
+      const own = parseExclusions(d.attrs.mavenexclusions);
+      if (own) {
+        for (const e of cur.exclusions ?? []) own.add(e);
+        exclusions = own;
+      }
+      const declared = parseRegistries(match).dep;
+      todo.push({
+        name: match.name, version: match.version, pkey, exclusions,
+        includesDependencies: t === 'ear' || t === 'war' || t === 'rar',
+        repositories: declared.length > 0 ? [...cur.repositories, ...declared] : cur.repositories,
+      });
+    }
+  }
+  return { g, hasMulti };
+}
