@@ -1,0 +1,150 @@
+/**
+ * Delivery, driven by QStash messages to the delivery function (see delivery.ts).
+ *
+ * drain: fans unfanned outbox events (event_id order, under an advisory lock so queue order
+ *   follows event order) into per-webhook queues, then asks for a delivery run per webhook touched.
+ * deliver(webhook): takes the webhook's lease (one batch in flight per webhook); while pending rows
+ *   remain and the time budget lasts: re-sends the in-flight batch if there is one (same batch id =
+ *   same `webhook-id`), else cuts a new batch from the head of the queue; sends it; on 2xx marks its
+ *   rows delivered and resets the failure state; otherwise counts the failure, sets next_retry_after
+ *   (backoff with jitter), releases the lease and publishes one delayed retry carrying a retry
+ *   token (only that message may run before next_retry_after). 410 or a run of
+ *   WEBHOOK_DISABLE_AFTER_FAILURES failures disables the webhook. After releasing the lease the run
+ *   re-checks pending rows, so rows queued while it held the lease are never stranded.
+ * sweep: drains what a lost notification left in the outbox and restarts webhooks whose messages
+ *   were lost (pending rows, no live lease, no retry waiting).
+ *
+ * No event is lost: rows leave `pending` only on a 2xx for their batch; every failure path either
+ * schedules a retry or leaves the webhook for the sweep.
+ */
+import { createDb, type Db } from '../platform/db.ts';
+import type { Env } from '../platform/env.ts';
+import { publish } from '../platform/queue.ts';
+import { retryDelaySeconds, retryPolicy, shouldDisable } from './backoff.ts';
+import { buildBody, takeBatch } from './payload.ts';
+import {
+  acquireLease, apiUserSigningKeyEnc, assignBatch, batchRows, clearInflight, extendLease, fanOut, headOfQueue,
+  insertLog, markDelivered, markFailed, pendingCount, releaseLease, stalledWebhooks, unfannedCount, type BatchRow, type LeasedWebhook,
+} from './queries-delivery.ts';
+import { buildRequest, cut, headersForLog, send } from './send.ts';
+
+const LEASE_SECONDS = 90;
+const RUN_BUDGET_MS = 20_000;
+const FANOUT_CHUNK = 500;
+
+export async function scheduleDelivery(env: Env, webhookOid: number, opts: { retryToken?: string; delaySeconds?: number } = {}): Promise<void> {
+  await publish(env, { path: '/webhooks/deliver', body: { webhook_oid: webhookOid, ...(opts.retryToken ? { retry_token: opts.retryToken } : {}) }, delaySeconds: opts.delaySeconds, retries: 5 });
+}
+
+export async function drainOutbox(env: Env, db: Db): Promise<{ events: number; webhooks: number[] }> {
+  const touched = new Set<number>();
+  let events = 0;
+  const started = Date.now();
+  for (;;) {
+    const r = await db.transaction((tx) => fanOut(tx, FANOUT_CHUNK));
+    events += r.events;
+    for (const w of r.webhooks) touched.add(w);
+    if (r.events < FANOUT_CHUNK || Date.now() - started > RUN_BUDGET_MS) break;
+  }
+  for (const oid of touched) await scheduleDelivery(env, oid);
+  if (events === FANOUT_CHUNK && (await unfannedCount(db)) > 0) await publish(env, { path: '/webhooks/drain', body: { reason: 'continue' } });
+  return { events, webhooks: [...touched] };
+}
+
+async function nextBatch(db: Db, w: LeasedWebhook): Promise<{ id: string; rows: BatchRow[] } | undefined> {
+  if (w.inflight_batch) {
+    const rows = await batchRows(db, w.webhook_oid, w.inflight_batch);
+    if (rows.length) return { id: w.inflight_batch, rows };
+    await clearInflight(db, w.webhook_oid);
+  }
+  const head = await headOfQueue(db, w.webhook_oid, w.maximum_events);
+  const rows = takeBatch(head, w.maximum_events, w.maximum_size);
+  if (!rows.length) return undefined;
+  const id = `msg_${crypto.randomUUID().replace(/-/g, '')}`;
+  await db.transaction((tx) => assignBatch(tx, w.webhook_oid, id, rows.map((r) => r.queue_id)));
+  return { id, rows };
+}
+
+export type RunResult = { state: 'skipped' } | { state: 'done'; batches: number } | { state: 'retry'; batches: number; delaySeconds: number } | { state: 'disabled'; batches: number } | { state: 'continue'; batches: number };
+
+/** One delivery run for a webhook (see the header). */
+export async function deliverWebhook(env: Env, db: Db, oid: number, retryToken: string | null): Promise<RunResult> {
+  const lease = `lease_${crypto.randomUUID()}`;
+  let w = await acquireLease(db, oid, lease, retryToken, LEASE_SECONDS);
+  if (!w) return { state: 'skipped' };
+  const policy = retryPolicy(env);
+  const started = Date.now();
+  let batches = 0;
+  const keyEnc = w.authentication_type === 'api user' && w.api_user_oid !== null ? await apiUserSigningKeyEnc(db, w.api_user_oid) : undefined;
+  try {
+    for (;;) {
+      const batch = await nextBatch(db, w);
+      if (!batch) break;
+      const now = new Date();
+      const body = await buildBody(batch.rows, w.compress_events);
+      const req = await buildRequest(env, w, body, batch.id, now, keyEnc);
+      const attempt = await send(env, w.webhook_url, req);
+      const success = attempt.status >= 200 && attempt.status < 300;
+      const oldest = Math.min(...batch.rows.map((r) => new Date(r.created_at).getTime()));
+      const log = {
+        requestId: crypto.randomUUID(),
+        webhookOid: oid,
+        batchId: batch.id,
+        duration: attempt.durationMs,
+        queueDelay: Math.max(0, now.getTime() - oldest),
+        request: cut(attempt.requestBody),
+        requestHeaders: headersForLog(attempt.requestHeaders),
+        response: cut(attempt.responseBody),
+        responseHeaders: headersForLog(attempt.responseHeaders),
+        statusCode: attempt.status,
+        success,
+        uri: attempt.uri,
+        eventCount: batch.rows.length,
+      };
+      batches++;
+      if (success) {
+        await db.transaction(async (tx) => {
+          await insertLog(tx, log);
+          await markDelivered(tx, oid, batch.id);
+        });
+        w = { ...w, inflight_batch: null, consecutive_failures: 0 };
+        if (Date.now() - started > RUN_BUDGET_MS || !(await extendLease(db, oid, lease, LEASE_SECONDS))) {
+          await releaseLease(db, oid, lease);
+          await scheduleDelivery(env, oid);
+          return { state: 'continue', batches };
+        }
+        continue;
+      }
+      const failures = w.consecutive_failures + 1;
+      const disable = shouldDisable(attempt.status, failures, policy);
+      const delaySeconds = retryDelaySeconds(failures, policy);
+      const token = `retry_${crypto.randomUUID()}`;
+      await db.transaction(async (tx) => {
+        await insertLog(tx, log);
+        await markFailed(tx, oid, { delaySeconds, retryToken: token, disable });
+      });
+      if (disable) return { state: 'disabled', batches };
+      await scheduleDelivery(env, oid, { retryToken: token, delaySeconds });
+      return { state: 'retry', batches, delaySeconds };
+    }
+  } catch (err) {
+    await releaseLease(db, oid, lease).catch(() => undefined);
+    throw err;
+  }
+  await releaseLease(db, oid, lease);
+  if ((await pendingCount(db, oid)) > 0) await scheduleDelivery(env, oid);
+  return { state: 'done', batches };
+}
+
+/** The scheduled sweep (wired to a cron by the platform): safe to call any time, from anywhere. */
+export async function sweepWebhooks(env: Env): Promise<{ drained: number; restarted: number }> {
+  const db = createDb(env);
+  try {
+    const drained = (await unfannedCount(db)) > 0 ? (await drainOutbox(env, db)).events : 0;
+    const stalled = await stalledWebhooks(db, 1000);
+    for (const s of stalled) await scheduleDelivery(env, s.webhook_oid, s.retry_token ? { retryToken: s.retry_token } : {});
+    return { drained, restarted: stalled.length };
+  } finally {
+    await db.close();
+  }
+}
