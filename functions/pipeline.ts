@@ -1,7 +1,9 @@
 /** The `pipeline` worker: insight-pipeline admin API, report pages, RSS feed, and the webhook resource. */
 import { createApp } from '../src/platform/app.ts';
+import type { Env, ExecutionContextLike } from '../src/platform/env.ts';
 import { healthRoutes } from '../src/platform/health.ts';
 import { pipelineRoutes } from '../src/pipeline/routes.ts';
+import { runScheduled } from '../src/pipeline/scheduled.ts';
 import { webhookRoutes } from '../src/webhooks/routes.ts';
 
 export const app = createApp('pipeline');
@@ -9,4 +11,9 @@ app.route('/', healthRoutes('pipeline'));
 app.route('/', webhookRoutes);
 app.route('/', pipelineRoutes);
 
-export default { fetch: app.fetch };
+export default {
+  fetch: app.fetch,
+  async scheduled(_event: { cron: string; scheduledTime: number }, env: Env, ctx: ExecutionContextLike): Promise<void> {
+    ctx.waitUntil(runScheduled(env).then(() => undefined));
+  },
+};

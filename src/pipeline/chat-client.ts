@@ -1,0 +1,79 @@
+/**
+ * OpenAI-compatible chat completions client (`POST {base_url}/chat/completions`, Bearer key,
+ * `{model, messages, temperature, max_tokens}` -> `choices[0].message.content`), as the original's
+ * provider test and report stages use it. Retries up to `max_retry` times on 408/409/429/5xx and
+ * network errors (like the original), with a short backoff; every attempt is counted so a run can
+ * record honestly how many calls it took. All calls go through the outbound-URL guard.
+ */
+import type { Env } from '../platform/env.ts';
+import { guardedFetch, OutboundError } from '../platform/url-guard.ts';
+
+export interface ChatSettings {
+  base_url: string;
+  model: string;
+  api_key: string | null;
+  timeout_sec: number;
+  max_retry: number;
+  temperature: number;
+  max_output_tokens: number;
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface ChatAnswer {
+  content: string;
+  model: string;
+  attempts: number;
+  latency_ms: number;
+}
+
+export class ChatError extends Error {
+  readonly attempts: number;
+  constructor(message: string, attempts: number) {
+    super(message);
+    this.name = 'ChatError';
+    this.attempts = attempts;
+  }
+}
+
+const RETRYABLE = new Set([408, 409, 429]);
+
+export async function chat(env: Env, s: ChatSettings, messages: ChatMessage[], overrides: { temperature?: number; max_output_tokens?: number; backoffMs?: number } = {}): Promise<ChatAnswer> {
+  const started = Date.now();
+  const url = `${s.base_url.replace(/\/+$/, '')}/chat/completions`;
+  const body = JSON.stringify({ model: s.model, messages, temperature: overrides.temperature ?? s.temperature, max_tokens: overrides.max_output_tokens ?? s.max_output_tokens });
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (s.api_key) headers.authorization = `Bearer ${s.api_key}`;
+  let last = 'no attempt made';
+  const tries = Math.max(0, s.max_retry) + 1;
+  for (let attempt = 1; attempt <= tries; attempt++) {
+    let retryable = false;
+    try {
+      const res = await guardedFetch(env, url, { method: 'POST', headers, body }, { timeoutMs: s.timeout_sec * 1000, maxBytes: 2 * 1024 * 1024, maxRedirects: 0 });
+      if (res.status >= 200 && res.status < 300) {
+        let doc: { model?: string; choices?: { message?: { content?: unknown } }[] };
+        try {
+          doc = JSON.parse(res.text());
+        } catch {
+          throw new ChatError('Provider returned invalid JSON', attempt);
+        }
+        const content = doc.choices?.[0]?.message?.content;
+        if (typeof content !== 'string') throw new ChatError('Provider response has no choices[0].message.content', attempt);
+        return { content, model: typeof doc.model === 'string' ? doc.model : s.model, attempts: attempt, latency_ms: Date.now() - started };
+      }
+      last = `Provider returned HTTP ${res.status}`;
+      retryable = RETRYABLE.has(res.status) || res.status >= 500;
+    } catch (err) {
+      if (err instanceof ChatError) throw err;
+      if (!(err instanceof OutboundError)) throw err;
+      last = err.message.startsWith('refused') ? `Invalid provider URL: ${err.message}` : `Network error: ${err.message}`;
+      retryable = !err.message.startsWith('refused');
+    }
+    if (!retryable || attempt === tries) throw new ChatError(last, attempt);
+    await new Promise((r) => setTimeout(r, (overrides.backoffMs ?? 200) * attempt));
+  }
+  throw new ChatError(last, tries);
+}

@@ -1,0 +1,290 @@
+/**
+ * Monitor runs as queued steps: `collect` -> `report` -> `publish:<destination>` (one per bound
+ * destination, in parallel). Each step is its own queue message to `/pipeline/monitor-runs/step`, so a
+ * failing step is retried by the queue (up to STEP_RETRIES) without redoing the steps before it.
+ *
+ * Invariants:
+ * - A run is a task row (trigger manual|scheduled, run_id = id) plus one `run_steps` row per step;
+ *   `attempts` counts every delivery that started the step, `error` keeps the last failure.
+ * - A step runs only while `pending|running`; a success is committed before the next steps are
+ *   published (with deduplication ids `<run>:<step>`), and a redelivered finished step re-publishes its
+ *   successors, so a lost publish cannot strand a run.
+ * - The last attempt of a step that still fails marks it `failed` (no more retries); the `report` step
+ *   falls back to the extractive writer instead, so a run with collected articles always has a report.
+ * - Finishing a step and deciding the run's end happen in one transaction holding the task row lock:
+ *   all steps success -> success; report stored but a publish failed -> partial_success; collect or
+ *   report failed -> failed; cancel requested -> cancelled. `task_finished` is emitted then, and
+ *   `report_published` when the report is stored.
+ */
+import type { Db, Queryable } from '../platform/db.ts';
+import type { Env } from '../platform/env.ts';
+import { HttpError } from '../platform/errors.ts';
+import { publish } from '../platform/queue.ts';
+import { emitEvent } from '../webhooks/events.ts';
+import { chat, ChatError } from './chat-client.ts';
+import { collect } from './collectors/index.ts';
+import { nextRun, monitorSchedule } from './cron.ts';
+import { publishNotion } from './publishers/notion.ts';
+import { publishObsidian } from './publishers/obsidian.ts';
+import type { PublishInput, PublishOutcome } from './publishers/types.ts';
+import { getMonitor, touchMonitorRun, type MonitorRow } from './queries-monitors.ts';
+import { getReportByRun, insertReport, recordPublish, type ReportRow } from './queries-reports.ts';
+import { getDestination, getProvider } from './queries-settings.ts';
+import { articlesByIds, articlesInWindow, getSources, setSourceStatus, storeArticles } from './queries-sources.ts';
+import { appendTrace, beginStep, finishStep, getSteps, getTask, insertSteps, insertTask, noteStepError, recordEvent, type StepRow, type TaskRow } from './queries-tasks.ts';
+import { extractiveReport, modelReport, reportPrompt, reportTitle, type WrittenReport } from './report-writer.ts';
+import { chatSettings, destinationSecret } from './settings.ts';
+import { finishTask } from './task-runner.ts';
+import { reportDate, reportView, taskView } from './views.ts';
+
+export const STEP_RETRIES = 3;
+export const STEP_PATH = '/pipeline/monitor-runs/step';
+
+export function feedUrl(env: Env): string {
+  return `${String(env.PIPELINE_URL ?? '').replace(/\/+$/, '')}/api/v1/feed.xml`;
+}
+
+export function reportPageUrl(env: Env, id: string): string {
+  return `${String(env.PIPELINE_URL ?? '').replace(/\/+$/, '')}/reports/${id}`;
+}
+
+async function enqueue(env: Env, runId: string, step: string): Promise<void> {
+  await publish(env, { path: STEP_PATH, body: { runId, step }, retries: STEP_RETRIES, deduplicationId: `${runId}:${step}` });
+}
+
+export async function startMonitorRun(env: Env, db: Db, monitor: MonitorRow, trigger: 'manual' | 'scheduled', windowHours?: number): Promise<TaskRow> {
+  const steps = ['collect', 'report', ...monitor.destination_ids.map((d) => `publish:${d}`)];
+  const schedule = monitorSchedule(monitor);
+  const task = await db.transaction(async (tx) => {
+    const t = await insertTask(tx, { monitor_id: monitor.id, source_id: null, trigger_type: trigger, status: 'running', window_hours: windowHours ?? monitor.window_hours });
+    await insertSteps(tx, t.id, steps);
+    await recordEvent(tx, t, { stage: 'run', event_type: 'run_started', message: `${trigger} run of ${monitor.name}`, payload: { steps, window_hours: t.window_hours } });
+    await touchMonitorRun(tx, monitor.id, schedule && monitor.enabled ? safeNext(schedule) : null);
+    return t;
+  });
+  try {
+    await enqueue(env, task.id, 'collect');
+  } catch (err) {
+    await db.transaction((tx) => finishTask(tx, task.id, ['running'], 'failed', { error_message: `could not queue the run: ${(err as Error).message}` }, { stage: 'run', event_type: 'run_failed', message: 'queue unavailable', level: 'error' }));
+    throw new HttpError(503, 'queue unavailable, run not started');
+  }
+  return task;
+}
+
+function safeNext(expr: string): Date | null {
+  try {
+    return nextRun(expr, new Date());
+  } catch {
+    return null;
+  }
+}
+
+function successors(step: string, steps: StepRow[]): string[] {
+  if (step === 'collect') return ['report'];
+  if (step === 'report') return steps.filter((s) => s.step.startsWith('publish:')).map((s) => s.step);
+  return [];
+}
+
+export type StepAnswer = { status: 'done' | 'duplicate' | 'skipped' | 'failed'; result?: Record<string, unknown> } | { status: 'retry'; error: string };
+
+/** Handles one delivery of one step; `retried` is the queue's Upstash-Retried count. */
+export async function runStep(env: Env, db: Db, runId: string, step: string, retried: number): Promise<StepAnswer> {
+  const task = await getTask(db, runId);
+  if (!task || !task.monitor_id) return { status: 'skipped' };
+  const steps = await getSteps(db, runId);
+  const current = steps.find((s) => s.step === step);
+  if (!current) return { status: 'skipped' };
+  if (current.status === 'success') {
+    for (const next of successors(step, steps)) await enqueue(env, runId, next);
+    return { status: 'duplicate' };
+  }
+  if (current.status === 'failed' || ['success', 'failed', 'partial_success', 'cancelled'].includes(task.status)) return { status: 'skipped' };
+  if (task.status === 'cancelling') {
+    await settle(db, runId, step, 'failed', {}, 'cancelled');
+    return { status: 'skipped' };
+  }
+  const monitor = await getMonitor(db, task.monitor_id);
+  if (!monitor) {
+    await settle(db, runId, step, 'failed', {}, 'monitor deleted');
+    return { status: 'failed' };
+  }
+  const begun = await db.transaction(async (tx) => {
+    const s = await beginStep(tx, runId, step);
+    if (s) await recordEvent(tx, task, { stage: step, event_type: 'step_started', message: `attempt ${s.attempts}`, payload: { attempt: s.attempts } });
+    return s;
+  });
+  if (!begun) return { status: 'duplicate' };
+  const last = retried >= STEP_RETRIES;
+  try {
+    const result = step === 'collect'
+      ? await collectStep(env, db, task, monitor)
+      : step === 'report'
+        ? await reportStep(env, db, task, monitor, steps, last)
+        : await publishStep(env, db, task, step.slice('publish:'.length), begun.attempts);
+    await settle(db, runId, step, 'success', result, null);
+    for (const next of successors(step, await getSteps(db, runId))) await enqueue(env, runId, next);
+    return { status: 'done', result };
+  } catch (err) {
+    const message = err instanceof HttpError || err instanceof Error ? err.message : String(err);
+    const permanent = err instanceof PermanentStepError;
+    if (last || permanent) {
+      await settle(db, runId, step, 'failed', {}, message);
+      return { status: 'failed' };
+    }
+    await db.transaction(async (tx) => {
+      await noteStepError(tx, runId, step, message);
+      await recordEvent(tx, task, { stage: step, event_type: 'step_retry', level: 'warning', message, payload: { attempt: begun.attempts } });
+    });
+    return { status: 'retry', error: message };
+  }
+}
+
+/** A failure retrying cannot fix (disabled destination, refused configuration). */
+export class PermanentStepError extends Error {}
+
+/** Finishes a step and, holding the run's row lock, ends the run when every step is finished. */
+async function settle(db: Db, runId: string, step: string, status: 'success' | 'failed', result: Record<string, unknown>, error: string | null): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [task] = await tx.query<TaskRow>(`SELECT * FROM pipeline.tasks WHERE id = $1 FOR UPDATE`, [runId]);
+    if (!task) return;
+    if (!(await finishStep(tx, runId, step, status, result, error))) return;
+    await recordEvent(tx, task, { stage: step, event_type: status === 'success' ? 'step_succeeded' : 'step_failed', level: status === 'success' ? 'info' : 'error', message: error ?? 'done', payload: result });
+    await appendTrace(tx, runId, { stage: step, status, ...(error ? { error } : {}), ...pickTrace(result) });
+    if (status === 'failed' && (step === 'collect' || step === 'report')) {
+      await tx.query(`UPDATE pipeline.run_steps SET status = 'failed', error = 'not run: ' || $2, finished_at = now() WHERE run_id = $1 AND status = 'pending'`, [runId, `${step} failed`]);
+    }
+    await maybeFinishRun(tx, task);
+  });
+}
+
+function pickTrace(result: Record<string, unknown>): Record<string, unknown> {
+  const keep = ['articles', 'provider', 'provider_attempts', 'report_id', 'sink', 'url', 'fallback', 'sources'];
+  return Object.fromEntries(Object.entries(result).filter(([k]) => keep.includes(k)));
+}
+
+async function maybeFinishRun(tx: Queryable, task: TaskRow): Promise<void> {
+  const steps = await getSteps(tx, task.id);
+  if (steps.some((s) => s.status === 'pending' || s.status === 'running')) return;
+  const byName = new Map(steps.map((s) => [s.step, s]));
+  const core = ['collect', 'report'].every((n) => byName.get(n)?.status === 'success');
+  const publishes = steps.filter((s) => s.step.startsWith('publish:'));
+  const failedPublishes = publishes.filter((s) => s.status === 'failed');
+  const errors = steps.filter((s) => s.status === 'failed').map((s) => `${s.step}: ${s.error ?? 'failed'}`);
+  if (task.status === 'cancelling') {
+    await finishTask(tx, task.id, ['cancelling'], 'cancelled', { error_message: errors.join('; ') || null }, { stage: 'run', event_type: 'run_cancelled', message: 'cancelled on request' });
+    return;
+  }
+  const status = !core ? 'failed' : failedPublishes.length ? 'partial_success' : 'success';
+  const message = status === 'success' ? 'run completed' : errors.join('; ');
+  await finishTask(tx, task.id, ['running'], status, { error_message: status === 'success' ? null : message }, { stage: 'run', event_type: status === 'failed' ? 'run_failed' : 'run_completed', message, level: status === 'success' ? 'info' : status === 'failed' ? 'error' : 'warning' });
+}
+
+async function collectStep(env: Env, db: Db, task: TaskRow, monitor: MonitorRow): Promise<Record<string, unknown>> {
+  const sources = (await getSources(db, monitor.source_ids)).filter((s) => s.enabled);
+  const results: Record<string, unknown>[] = [];
+  let ok = 0;
+  for (const s of sources) {
+    try {
+      const r = await collect(env, s);
+      const stored = await storeArticles(db, s.id, r.items);
+      await setSourceStatus(db, s.id, 'healthy', true);
+      results.push({ source_id: s.id, name: s.name, status: 'success', articles: r.items.length, new_articles: stored.inserted });
+      ok++;
+    } catch (err) {
+      await setSourceStatus(db, s.id, 'error');
+      results.push({ source_id: s.id, name: s.name, status: 'failed', error: (err as Error).message });
+    }
+  }
+  if (sources.length > 0 && ok === 0) throw new Error(`every source failed: ${results.map((r) => `${r.name}: ${r.error}`).join('; ')}`);
+  const articles = await articlesInWindow(db, sources.map((s) => s.id), task.window_hours ?? monitor.window_hours);
+  await db.query(`UPDATE pipeline.tasks SET articles_count = $2 WHERE id = $1`, [task.id, articles.length]);
+  return { articles: articles.length, article_ids: articles.map((a) => a.id), sources: results };
+}
+
+async function reportStep(env: Env, db: Db, task: TaskRow, monitor: MonitorRow, steps: StepRow[], last: boolean): Promise<Record<string, unknown>> {
+  const existing = await getReportByRun(db, task.id);
+  if (existing) return { report_id: existing.id };
+  const ids = (steps.find((s) => s.step === 'collect')?.result.article_ids as string[] | undefined) ?? [];
+  const articles = await articlesByIds(db, ids);
+  const date = new Date().toISOString().slice(0, 10);
+  const routing = (monitor.ai_routing.stages ?? {}) as Record<string, { primary?: string } | undefined>;
+  const providerId = routing.report?.primary;
+  const provider = providerId ? await getProvider(db, providerId) : undefined;
+  let written: WrittenReport;
+  const trace: Record<string, unknown> = { provider: null, fallback: null };
+  if (provider?.enabled && articles.length > 0) {
+    try {
+      const prompt = reportPrompt(monitor.name, date, articles);
+      const answer = await chat(env, await chatSettings(env, provider), [{ role: 'system', content: prompt.system }, { role: 'user', content: prompt.user }]);
+      written = modelReport(monitor.name, date, articles, answer.content);
+      Object.assign(trace, { provider: provider.id, model: answer.model, provider_attempts: answer.attempts, latency_ms: answer.latency_ms });
+    } catch (err) {
+      const attempts = err instanceof ChatError ? err.attempts : 1;
+      if (!last) throw new Error(`provider ${provider.id} failed after ${attempts} attempt(s): ${(err as Error).message}`);
+      written = extractiveReport(monitor.name, date, articles);
+      Object.assign(trace, { provider: provider.id, provider_attempts: attempts, fallback: 'extractive', provider_error: (err as Error).message });
+    }
+  } else {
+    written = articles.length ? extractiveReport(monitor.name, date, articles) : { title: reportTitle(monitor.name, date), content: '> No new items in this window.', tldr: 'No new items in this window.', categories: [] };
+    trace.fallback = provider && !provider.enabled ? `extractive (provider ${provider.id} disabled)` : 'extractive';
+  }
+  const report = await db.transaction(async (tx) => {
+    const r = await insertReport(tx, {
+      run_id: task.id,
+      monitor_id: monitor.id,
+      time_period: monitor.time_period,
+      report_type: monitor.report_type,
+      title: written.title,
+      content: written.content,
+      article_ids: articles.map((a) => a.id),
+      metadata: { global_tldr: written.tldr, tldr: [written.tldr], categories: written.categories, monitor_id: monitor.id, monitor_name: monitor.name, writer: trace },
+    });
+    await recordPublish(tx, r.id, { stage: 'publish', sink: 'database', status: 'success', trigger: task.trigger_type, url: reportPageUrl(env, r.id) });
+    await emitEvent(tx, { name: 'report_published', objectId: r.id, payload: { ...reportView(r), destination: 'database' } });
+    return r;
+  });
+  return { report_id: report.id, articles: articles.length, ...trace };
+}
+
+export function publishInput(r: ReportRow): PublishInput {
+  return { report_id: r.id, title: r.title, tldr: String(r.metadata.global_tldr ?? ''), markdown: r.content, report_date: reportDate(r) };
+}
+
+/** Publishes a report to one destination; appends the attempt to its publish_trace either way. */
+export async function publishTo(env: Env, db: Db, report: ReportRow, destinationId: string, trigger: string, attempt = 1): Promise<PublishOutcome> {
+  const dest = await getDestination(db, destinationId);
+  if (!dest) throw new PermanentStepError(`destination ${destinationId} not found`);
+  const started = Date.now();
+  const base = { stage: 'publish', sink: dest.id, destination_id: dest.id, trigger, attempt };
+  try {
+    if (!dest.enabled) throw new PermanentStepError(`destination ${dest.id} is disabled`);
+    const secret = await destinationSecret(env, dest);
+    const input = publishInput(report);
+    const outcome: PublishOutcome = dest.id === 'notion'
+      ? await publishNotion(env, dest.config, secret, input)
+      : dest.id === 'obsidian'
+        ? await publishObsidian(env, dest.config, secret, input)
+        : { url: String(dest.config.feed_url || feedUrl(env)) };
+    await db.transaction(async (tx) => {
+      await recordPublish(tx, report.id, { ...base, status: 'success', url: outcome.url, external_id: outcome.external_id ?? null, latency_ms: Date.now() - started });
+      await emitEvent(tx, { name: 'report_published', objectId: report.id, payload: { ...reportView(report), destination: dest.id, url: outcome.url } });
+    });
+    return outcome;
+  } catch (err) {
+    await recordPublish(db, report.id, { ...base, status: 'failed', error: (err as Error).message, latency_ms: Date.now() - started });
+    throw err;
+  }
+}
+
+async function publishStep(env: Env, db: Db, task: TaskRow, destinationId: string, attempt: number): Promise<Record<string, unknown>> {
+  const report = await getReportByRun(db, task.id);
+  if (!report) throw new PermanentStepError('no report stored for this run');
+  const outcome = await publishTo(env, db, report, destinationId, task.trigger_type, attempt);
+  return { sink: destinationId, url: outcome.url, report_id: report.id };
+}
+
+export async function monitorRunSummary(db: Db, runId: string) {
+  const task = await getTask(db, runId);
+  if (!task) return undefined;
+  return { ...taskView(task), steps: await getSteps(db, runId) };
+}

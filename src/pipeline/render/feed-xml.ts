@@ -1,0 +1,44 @@
+/**
+ * RSS 2.0 of recent reports: channel title/link/description/lastBuildDate, an atom:link rel=self,
+ * one item per report (title, link to its page, guid isPermaLink=false = report id, pubDate in
+ * RFC 822, description = the TL;DR or the Markdown's first 500 characters). Every text node is
+ * XML-escaped; control characters XML 1.0 forbids are removed.
+ */
+export interface FeedItem {
+  id: string;
+  title: string;
+  link: string;
+  description: string;
+  date: Date;
+}
+
+export function xmlEscape(s: string): string {
+  return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+
+export function renderRss(channel: { title: string; link: string; description: string; self: string }, items: FeedItem[]): string {
+  const last = items[0]?.date ?? new Date(0);
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">',
+    '<channel>',
+    `<title>${xmlEscape(channel.title)}</title>`,
+    `<link>${xmlEscape(channel.link)}</link>`,
+    `<description>${xmlEscape(channel.description)}</description>`,
+    `<atom:link href="${xmlEscape(channel.self)}" rel="self" type="application/rss+xml"/>`,
+    `<lastBuildDate>${last.toUTCString()}</lastBuildDate>`,
+  ];
+  for (const i of items) {
+    out.push(
+      '<item>',
+      `<title>${xmlEscape(i.title)}</title>`,
+      `<link>${xmlEscape(i.link)}</link>`,
+      `<guid isPermaLink="false">${xmlEscape(i.id)}</guid>`,
+      `<pubDate>${i.date.toUTCString()}</pubDate>`,
+      `<description>${xmlEscape(i.description)}</description>`,
+      '</item>',
+    );
+  }
+  out.push('</channel>', '</rss>');
+  return out.join('\n');
+}
