@@ -1,0 +1,80 @@
+/**
+ * Go module proxy adapter (GOPROXY protocol): `{GO_PROXY_URL}/{escaped module}/@v/list`, then per
+ * version `.info` ({Version, Time}) and `.mod` (go.mod: `require` lines, `// indirect` marks,
+ * `replace`, `exclude`). Module paths are case-escaped (`A` -> `!a`). Licenses stay empty (deps.dev
+ * detects them from source, which the proxy's .mod/.info do not carry). A github.com/gitlab.com/
+ * bitbucket.org module links its repository as SOURCE_REPO (relation provenance GO_ORIGIN).
+ */
+import { byName, fetchJson, fetchText, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { UpstreamNotFound, type IngestedPackage, type IngestedVersion } from './types.ts';
+
+export function escapeModulePath(path: string): string {
+  return path.replace(/[A-Z]/g, (c) => `!${c.toLowerCase()}`);
+}
+
+export async function fetchGo(env: UpstreamEnv, module: string): Promise<IngestedPackage> {
+  const base = `${upstreamUrl(env, 'GO_PROXY_URL')}/${escapeModulePath(module)}/@v`;
+  const list = (await fetchText(`${base}/list`)).split('\n').map((s) => s.trim()).filter(Boolean);
+  if (list.length === 0) throw new UpstreamNotFound(`module ${module} has no tagged versions`);
+  const versions = await mapLimit(list, 8, async (v) => {
+    const [info, mod] = await Promise.all([fetchJson(`${base}/${v}.info`), fetchText(`${base}/${v}.mod`)]);
+    return goVersion(module, String(info.Version ?? v), isoTime(info.Time), mod);
+  });
+  return { system: 'GO', name: module, versions };
+}
+
+export function parseGoMod(text: string) {
+  const direct: { name: string; requirement: string }[] = [];
+  const indirect: { name: string; requirement: string }[] = [];
+  const replaces: { src: string; replacement: string; localPath: string }[] = [];
+  const excludes: string[] = [];
+  let block: string | null = null;
+  for (const raw of text.split('\n')) {
+    const isIndirect = /\/\/\s*indirect\b/.test(raw);
+    const line = raw.replace(/\/\/.*$/, '').trim();
+    if (!line) continue;
+    if (block && line === ')') {
+      block = null;
+      continue;
+    }
+    let verb: string | null = block;
+    let rest = line;
+    const m = /^(require|replace|exclude|module|go|toolchain|retract|godebug)\b\s*(.*)$/.exec(line);
+    if (!block && m) {
+      verb = m[1]!;
+      rest = m[2]!.trim();
+      if (rest === '(') {
+        block = verb;
+        continue;
+      }
+    }
+    const parts = rest.split(/\s+/);
+    if (verb === 'require' && parts.length >= 2) (isIndirect ? indirect : direct).push({ name: parts[0]!, requirement: parts[1]! });
+    else if (verb === 'exclude' && parts.length >= 2) excludes.push(`${parts[0]} ${parts[1]}`);
+    else if (verb === 'replace') {
+      const [src, dst] = rest.split('=>').map((s) => s.trim());
+      if (src && dst) {
+        const local = dst.startsWith('.') || dst.startsWith('/');
+        replaces.push({ src, replacement: local ? '' : dst, localPath: local ? dst : '' });
+      }
+    }
+  }
+  return { directDependencies: direct.sort(byName), indirectDependencies: indirect.sort(byName), replaces, excludes };
+}
+
+function goVersion(module: string, version: string, time: string | null, mod: string): IngestedVersion {
+  const repo = /^(github\.com|gitlab\.com|bitbucket\.org)\/[^/]+\/[^/]+/.exec(module)?.[0];
+  return {
+    version,
+    publishedAt: time,
+    deprecated: /^\s*\/\/\s*Deprecated:/m.test(mod) ? (/\/\/\s*Deprecated:\s*(.*)/.exec(mod)?.[1] ?? '') : null,
+    licenses: [],
+    links: repo ? [{ label: 'SOURCE_REPO', url: `https://${repo}` }] : [],
+    registries: [],
+    slsaProvenances: [],
+    attestations: [],
+    requirements: { go: parseGoMod(mod) },
+    meta: {},
+    artifacts: [],
+  };
+}

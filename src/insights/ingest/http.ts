@@ -1,0 +1,100 @@
+/**
+ * Plain fetch for the configured registries (trusted URLs from env, so no SSRF guard): a timeout,
+ * 404/410 -> UpstreamNotFound, other failures -> UpstreamError. Base URLs come from env with the
+ * public upstreams as defaults (see docs/insights.md for the variable names).
+ */
+import { UpstreamError, UpstreamNotFound } from './types.ts';
+
+export const UPSTREAM_DEFAULTS = {
+  NPM_REGISTRY_URL: 'https://registry.npmjs.org',
+  PYPI_URL: 'https://pypi.org',
+  CRATES_INDEX_URL: 'https://index.crates.io',
+  CRATES_API_URL: 'https://crates.io',
+  MAVEN_REPO_URL: 'https://repo.maven.apache.org/maven2',
+  NUGET_INDEX_URL: 'https://api.nuget.org/v3/index.json',
+  RUBYGEMS_URL: 'https://rubygems.org',
+  GO_PROXY_URL: 'https://proxy.golang.org',
+  OSV_API_URL: 'https://api.osv.dev',
+  GITHUB_API_URL: 'https://api.github.com',
+  GITLAB_API_URL: 'https://gitlab.com',
+  BITBUCKET_API_URL: 'https://api.bitbucket.org',
+  SCORECARD_API_URL: 'https://api.securityscorecards.dev',
+} as const;
+
+export type UpstreamName = keyof typeof UPSTREAM_DEFAULTS;
+export type UpstreamEnv = Record<string, unknown>;
+
+export function upstreamUrl(env: UpstreamEnv, key: UpstreamName): string {
+  const v = env[key];
+  return (typeof v === 'string' && v ? v : UPSTREAM_DEFAULTS[key]).replace(/\/+$/, '');
+}
+
+const TIMEOUT_MS = 15_000;
+
+export async function fetchUpstream(url: string, init: RequestInit = {}): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  } catch (err) {
+    throw new UpstreamError(`${url}: ${(err as Error).message}`);
+  }
+  if (res.status === 404 || res.status === 410) {
+    await res.body?.cancel();
+    throw new UpstreamNotFound(`${url}: ${res.status}`);
+  }
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new UpstreamError(`${url}: HTTP ${res.status}`);
+  }
+  return res;
+}
+
+export async function fetchJson<T = any>(url: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetchUpstream(url, { ...init, headers: { accept: 'application/json', ...(init.headers ?? {}) } });
+  try {
+    return (await res.json()) as T;
+  } catch {
+    throw new UpstreamError(`${url}: not JSON`);
+  }
+}
+
+export async function fetchText(url: string): Promise<string> {
+  return (await fetchUpstream(url)).text();
+}
+
+/** Runs `fn` over items with at most `limit` in flight, keeping order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+export function hexToBase64(hex: string): string {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return bytesToBase64(bytes);
+}
+
+export function bytesToBase64(bytes: Uint8Array): string {
+  let s = '';
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s);
+}
+
+/** RFC 3339 text or null for anything Date cannot read. */
+export function isoTime(t: unknown): string | null {
+  if (typeof t !== 'string' && typeof t !== 'number') return null;
+  const d = new Date(t);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+export function byName<T extends { name: string }>(a: T, b: T): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}

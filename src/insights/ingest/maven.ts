@@ -1,0 +1,168 @@
+/**
+ * Maven repository layout adapter: `{MAVEN_REPO_URL}/{group/as/path}/{artifact}/maven-metadata.xml`
+ * lists the versions; each version's POM `{artifact}-{version}.pom` gives the requirements exactly
+ * as declared (no parent merge, no property interpolation; dependency `type` defaults to `jar`).
+ * publishedAt is the POM's Last-Modified header (what Maven Central reports). Licenses and links
+ * are metadata Maven inherits, so they are taken from the nearest POM in the parent chain that
+ * declares them (at most 5 parents, each fetched once): links SOURCE_REPO (scm/url), ISSUE_TRACKER
+ * (issueManagement/url), HOMEPAGE (url), in that order. Default = `<release>` when listed, else
+ * the greatest non-prerelease version.
+ */
+import { fetchText, fetchUpstream, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { normalizeLicenses } from './licenses.ts';
+import { child, children, parseXml, textAt, type XmlNode } from './xml.ts';
+import { UpstreamError, UpstreamNotFound, type IngestedPackage, type IngestedVersion, type Link } from './types.ts';
+
+export const MAVEN_REGISTRY = 'https://repo.maven.apache.org/maven2/';
+
+function splitName(name: string): [string, string] {
+  const parts = name.split(':');
+  if (parts.length !== 2 || !parts[0] || !parts[1]) throw new UpstreamNotFound(`maven name must be group:artifact: ${name}`);
+  return [parts[0], parts[1]];
+}
+
+function artifactDir(base: string, group: string, artifact: string): string {
+  return `${base}/${group.split('.').map(encodeURIComponent).join('/')}/${encodeURIComponent(artifact)}`;
+}
+
+function xml(text: string, what: string): XmlNode {
+  try {
+    return parseXml(text);
+  } catch (err) {
+    throw new UpstreamError(`${what}: ${(err as Error).message}`);
+  }
+}
+
+export async function fetchMaven(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
+  const base = upstreamUrl(env, 'MAVEN_REPO_URL');
+  const [group, artifact] = splitName(name);
+  const meta = xml(await fetchText(`${artifactDir(base, group, artifact)}/maven-metadata.xml`), 'maven-metadata.xml');
+  const versioning = child(child(meta, 'metadata'), 'versioning');
+  const listed = children(child(versioning, 'versions'), 'version').map((v) => v.text.trim()).filter(Boolean);
+  const poms = new Map<string, Promise<{ pom: XmlNode; lastModified: string | null } | null>>();
+  const loadPom = (g: string, a: string, v: string) => {
+    const key = `${g}:${a}:${v}`;
+    let p = poms.get(key);
+    if (!p) {
+      p = (async () => {
+        try {
+          const res = await fetchUpstream(`${artifactDir(base, g, a)}/${encodeURIComponent(v)}/${encodeURIComponent(a)}-${encodeURIComponent(v)}.pom`);
+          return { pom: child(xml(await res.text(), `${key} POM`), 'project')!, lastModified: res.headers.get('last-modified') };
+        } catch (err) {
+          if (err instanceof UpstreamNotFound) return null;
+          throw err;
+        }
+      })();
+      poms.set(key, p);
+    }
+    return p;
+  };
+  const versions = (await mapLimit(listed, 8, async (v) => {
+    const loaded = await loadPom(group, artifact, v);
+    return loaded ? mavenVersion(v, loaded.pom, loaded.lastModified, loadPom) : null;
+  })).filter((v): v is IngestedVersion => v !== null);
+  const release = textAt(versioning, 'release');
+  return { system: 'MAVEN', name: `${group}:${artifact}`, versions, ...(release && listed.includes(release) ? { defaultVersion: release } : {}) };
+}
+
+type PomLoader = (g: string, a: string, v: string) => Promise<{ pom: XmlNode; lastModified: string | null } | null>;
+
+async function inherited(pom: XmlNode, load: PomLoader, pick: (p: XmlNode) => string[] | null): Promise<string[]> {
+  let cur: XmlNode | undefined = pom;
+  for (let depth = 0; cur && depth <= 5; depth++) {
+    const found = pick(cur);
+    if (found && found.length) return found;
+    const parent = child(cur, 'parent');
+    if (!parent) break;
+    const loaded = await load(textAt(parent, 'groupId'), textAt(parent, 'artifactId'), textAt(parent, 'version'));
+    cur = loaded?.pom;
+  }
+  return [];
+}
+
+function dependency(d: XmlNode) {
+  return {
+    name: `${textAt(d, 'groupId')}:${textAt(d, 'artifactId')}`,
+    version: textAt(d, 'version'),
+    classifier: textAt(d, 'classifier'),
+    type: textAt(d, 'type') || 'jar',
+    scope: textAt(d, 'scope'),
+    optional: textAt(d, 'optional'),
+    exclusions: children(child(d, 'exclusions'), 'exclusion').map((e) => `${textAt(e, 'groupId')}:${textAt(e, 'artifactId')}`),
+  };
+}
+
+function deps(node: XmlNode | undefined) {
+  return children(child(node, 'dependencies'), 'dependency').map(dependency);
+}
+
+function properties(node: XmlNode | undefined) {
+  return (child(node, 'properties')?.children ?? []).map((p) => ({ name: p.name, value: p.text.trim() }));
+}
+
+function repositories(node: XmlNode | undefined) {
+  return children(child(node, 'repositories'), 'repository').map((r) => ({
+    id: textAt(r, 'id'),
+    url: textAt(r, 'url'),
+    layout: textAt(r, 'layout'),
+    releasesEnabled: textAt(r, 'releases', 'enabled'),
+    snapshotsEnabled: textAt(r, 'snapshots', 'enabled'),
+  }));
+}
+
+function activation(a: XmlNode | undefined) {
+  const out: Record<string, unknown> = { activeByDefault: textAt(a, 'activeByDefault') };
+  if (child(a, 'jdk')) out.jdk = { jdk: textAt(a, 'jdk') };
+  const os = child(a, 'os');
+  if (os) out.os = { name: textAt(os, 'name'), family: textAt(os, 'family'), arch: textAt(os, 'arch'), version: textAt(os, 'version') };
+  const prop = child(a, 'property');
+  if (prop) out.property = { property: { name: textAt(prop, 'name'), value: textAt(prop, 'value') } };
+  const file = child(a, 'file');
+  if (file) out.file = { exists: textAt(file, 'exists'), missing: textAt(file, 'missing') };
+  return out;
+}
+
+export function mavenRequirements(pom: XmlNode) {
+  const parent = child(pom, 'parent');
+  return {
+    maven: {
+      ...(parent ? { parent: { system: 'MAVEN', name: `${textAt(parent, 'groupId')}:${textAt(parent, 'artifactId')}`, version: textAt(parent, 'version') } } : {}),
+      dependencies: deps(pom),
+      dependencyManagement: deps(child(pom, 'dependencyManagement')),
+      properties: properties(pom),
+      repositories: repositories(pom),
+      profiles: children(child(pom, 'profiles'), 'profile').map((p) => ({
+        id: textAt(p, 'id'),
+        ...(child(p, 'activation') ? { activation: activation(child(p, 'activation')) } : {}),
+        dependencies: deps(p),
+        dependencyManagement: deps(child(p, 'dependencyManagement')),
+        properties: properties(p),
+        repositories: repositories(p),
+      })),
+      registry: MAVEN_REGISTRY,
+    },
+  };
+}
+
+async function mavenVersion(version: string, pom: XmlNode, lastModified: string | null, load: PomLoader): Promise<IngestedVersion> {
+  const licenses = await inherited(pom, load, (p) => children(child(p, 'licenses'), 'license').map((l) => textAt(l, 'name') || textAt(l, 'url')));
+  const linkOf = (label: string, ...path: string[]) => inherited(pom, load, (p) => (textAt(p, ...path) ? [textAt(p, ...path)] : null)).then((u) => u.map((url) => ({ label, url })));
+  const links: Link[] = [...(await linkOf('SOURCE_REPO', 'scm', 'url')), ...(await linkOf('ISSUE_TRACKER', 'issueManagement', 'url')), ...(await linkOf('HOMEPAGE', 'url'))];
+  const relocation = child(child(pom, 'distributionManagement'), 'relocation');
+  return {
+    version,
+    publishedAt: isoTime(lastModified),
+    deprecated: null,
+    licenses: normalizeLicenses(licenses),
+    links,
+    registries: [MAVEN_REGISTRY],
+    slsaProvenances: [],
+    attestations: [],
+    requirements: mavenRequirements(pom),
+    meta: {
+      packaging: textAt(pom, 'packaging') || 'jar',
+      ...(relocation ? { relocation: { groupId: textAt(relocation, 'groupId'), artifactId: textAt(relocation, 'artifactId'), version: textAt(relocation, 'version'), message: textAt(relocation, 'message') } } : {}),
+    },
+    artifacts: [],
+  };
+}

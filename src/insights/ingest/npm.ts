@@ -1,0 +1,116 @@
+/**
+ * npm registry adapter: `GET {NPM_REGISTRY_URL}/{name}` (full packument; scoped names as
+ * `@scope%2Fname`). Fields follow what the public registry serves after npm's publish-time
+ * normalisation (normalize-package-data): a shorthand `repository` ("owner/repo", "github:o/r") is
+ * read as `git+https://github.com/o/r.git`, and a missing `bugs` of a GitHub repository is derived
+ * as `.../issues`, so raw manifests from mirrors give the same links as registry.npmjs.org.
+ * Links are HOMEPAGE, ISSUE_TRACKER, ORIGIN (`registry/name/version`), SOURCE_REPO, in that order.
+ * Default version = dist-tag `latest`. Requirement lists are sorted by name; `bundleDependencies:
+ * true` lists every entry of `dependencies`.
+ */
+import { byName, fetchJson, hexToBase64, isoTime, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { normalizeLicenses } from './licenses.ts';
+import type { Artifact, IngestedPackage, IngestedVersion, Link } from './types.ts';
+
+export const NPM_REGISTRY = 'https://registry.npmjs.org/';
+
+type Manifest = Record<string, any>;
+
+export function npmPackagePath(name: string): string {
+  return name.startsWith('@') ? `@${encodeURIComponent(name.slice(1))}` : encodeURIComponent(name);
+}
+
+export async function fetchNpm(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
+  const doc = await fetchJson(`${upstreamUrl(env, 'NPM_REGISTRY_URL')}/${npmPackagePath(name)}`);
+  return npmFromPackument(doc, name);
+}
+
+export function npmFromPackument(doc: Manifest, requested: string): IngestedPackage {
+  const name = typeof doc.name === 'string' ? doc.name : requested;
+  const time: Record<string, string> = doc.time ?? {};
+  const versions: IngestedVersion[] = Object.entries<Manifest>(doc.versions ?? {}).map(([v, m]) => npmVersion(name, v, m, time[v]));
+  const distTags: Record<string, string> = doc['dist-tags'] ?? {};
+  return { system: 'NPM', name, versions, defaultVersion: distTags.latest, distTags };
+}
+
+function repoUrl(repository: unknown): string | null {
+  const raw = typeof repository === 'string' ? repository : (repository as { url?: unknown } | null)?.url;
+  if (typeof raw !== 'string' || !raw) return null;
+  const short = /^(?:(github|gitlab|bitbucket):)?([\w.-]+)\/([\w.-]+?)(?:\.git)?$/.exec(raw);
+  if (short) {
+    const host = short[1] === 'gitlab' ? 'gitlab.com' : short[1] === 'bitbucket' ? 'bitbucket.org' : 'github.com';
+    return `git+https://${host}/${short[2]}/${short[3]}.git`;
+  }
+  return raw;
+}
+
+function githubBase(url: string | null): string | null {
+  const m = url && /github\.com[/:]([\w.-]+)\/([\w.-]+?)(?:\.git)?(?:[#/].*)?$/.exec(url);
+  return m ? `https://github.com/${m[1]}/${m[2]}` : null;
+}
+
+function deps(obj: unknown): { name: string; requirement: string }[] {
+  if (!obj || typeof obj !== 'object') return [];
+  return Object.entries(obj as Record<string, unknown>).map(([name, r]) => ({ name, requirement: typeof r === 'string' ? r : '' })).sort(byName);
+}
+
+export function npmDependencies(m: Manifest) {
+  const dependencies = deps(m.dependencies);
+  const bundleRaw = m.bundleDependencies ?? m.bundledDependencies;
+  const bundleDependencies = bundleRaw === true ? dependencies.map((d) => d.name) : Array.isArray(bundleRaw) ? bundleRaw.filter((x): x is string => typeof x === 'string') : [];
+  const meta = m.peerDependenciesMeta && typeof m.peerDependenciesMeta === 'object' ? m.peerDependenciesMeta : {};
+  return {
+    dependencies,
+    devDependencies: deps(m.devDependencies),
+    optionalDependencies: deps(m.optionalDependencies),
+    peerDependencies: deps(m.peerDependencies),
+    bundleDependencies,
+    peerDependencyMetadata: Object.entries<any>(meta).map(([name, v]) => ({ name, optional: v?.optional === true })).sort(byName),
+  };
+}
+
+function strings(x: unknown): string[] {
+  return Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : [];
+}
+
+function npmVersion(name: string, version: string, m: Manifest, published: string | undefined): IngestedVersion {
+  const repo = repoUrl(m.repository);
+  const gh = githubBase(repo);
+  const bugs = typeof m.bugs === 'string' ? m.bugs : typeof m.bugs?.url === 'string' ? m.bugs.url : gh ? `${gh}/issues` : null;
+  const homepage = typeof m.homepage === 'string' && m.homepage ? m.homepage : gh ? `${gh}#readme` : null;
+  const links: Link[] = [];
+  if (homepage) links.push({ label: 'HOMEPAGE', url: homepage });
+  if (bugs) links.push({ label: 'ISSUE_TRACKER', url: bugs });
+  links.push({ label: 'ORIGIN', url: `${NPM_REGISTRY}${name.replace('/', '%2F')}/${version}` });
+  if (repo) links.push({ label: 'SOURCE_REPO', url: repo });
+
+  const license = m.license ?? m.licenses;
+  const licenseTexts = typeof license === 'string' ? [license]
+    : Array.isArray(license) ? license.map((l: any) => (typeof l === 'string' ? l : l?.type))
+    : typeof license?.type === 'string' ? [license.type] : [];
+
+  const artifacts: Artifact[] = [];
+  const dist = m.dist ?? {};
+  const hashes = [];
+  if (typeof dist.shasum === 'string' && /^[0-9a-f]{40}$/i.test(dist.shasum)) hashes.push({ type: 'SHA1', value: hexToBase64(dist.shasum) });
+  for (const part of typeof dist.integrity === 'string' ? dist.integrity.split(/\s+/) : []) {
+    const i = /^sha(512|256)-(.+)$/.exec(part);
+    if (i) hashes.push({ type: `SHA${i[1]}`, value: i[2]! });
+  }
+  if (hashes.length) artifacts.push({ url: typeof dist.tarball === 'string' ? dist.tarball : '', hashes });
+
+  const deprecated = typeof m.deprecated === 'string' ? m.deprecated : m.deprecated === true ? '' : null;
+  return {
+    version,
+    publishedAt: isoTime(published),
+    deprecated,
+    licenses: normalizeLicenses(licenseTexts),
+    links,
+    registries: [NPM_REGISTRY],
+    slsaProvenances: [],
+    attestations: [],
+    requirements: { npm: { dependencies: npmDependencies(m), bundled: [], os: strings(m.os), cpu: strings(m.cpu) } },
+    meta: { os: strings(m.os), cpu: strings(m.cpu), engines: m.engines && typeof m.engines === 'object' ? m.engines : {}, ...(deprecated !== null ? { deprecated } : {}) },
+    artifacts,
+  };
+}

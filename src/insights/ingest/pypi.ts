@@ -1,0 +1,114 @@
+/**
+ * PyPI adapter (JSON API): `GET {PYPI_URL}/pypi/{name}/json` for the release list and files, then
+ * `GET {PYPI_URL}/pypi/{name}/{version}/json` per release for that release's metadata
+ * (requires_dist, requires_python, license, project_urls). Names are PEP 503-normalised.
+ * publishedAt = earliest file upload; licenses from PEP 639 `license_expression`, else `license`,
+ * else trove classifiers; links from `project_urls` (Documentation -> DOCUMENTATION, Source/
+ * Repository/Code -> SOURCE_REPO, Homepage -> HOMEPAGE, Issues/Bug Tracker -> ISSUE_TRACKER; other
+ * keys such as "Tracker" or "Funding" are not links in deps.dev). Default = greatest non-yanked
+ * final release.
+ */
+import { fetchJson, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { licenseFromClassifier, normalizeLicenses } from './licenses.ts';
+import type { Artifact, IngestedPackage, IngestedVersion, Link } from './types.ts';
+
+export const PYPI_REGISTRY = 'https://pypi.org/simple';
+
+export function pep503(name: string): string {
+  return name.toLowerCase().replace(/[-_.]+/g, '-');
+}
+
+export async function fetchPypi(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
+  const base = upstreamUrl(env, 'PYPI_URL');
+  const canonical = pep503(name);
+  const doc = await fetchJson(`${base}/pypi/${encodeURIComponent(canonical)}/json`);
+  const releases: Record<string, any[]> = doc.releases ?? {};
+  const versions = await mapLimit(Object.keys(releases), 8, async (v) => {
+    const vdoc = await fetchJson(`${base}/pypi/${encodeURIComponent(canonical)}/${encodeURIComponent(v)}/json`);
+    return pypiVersion(v, vdoc, releases[v] ?? []);
+  });
+  return { system: 'PYPI', name: canonical, versions };
+}
+
+const LINK_KEYS: [RegExp, string][] = [
+  [/^(homepage|home page|home)$/i, 'HOMEPAGE'],
+  [/^(documentation|docs)$/i, 'DOCUMENTATION'],
+  [/^(source|source code|repository|code|github)$/i, 'SOURCE_REPO'],
+  [/^(issues|issue tracker|bug tracker|bugs|bug reports)$/i, 'ISSUE_TRACKER'],
+];
+
+function pypiLinks(info: any): Link[] {
+  const out: Link[] = [];
+  for (const [key, url] of Object.entries<unknown>(info.project_urls ?? {})) {
+    const label = LINK_KEYS.find(([re]) => re.test(key.trim()))?.[1];
+    if (label && typeof url === 'string' && url) out.push({ label, url });
+  }
+  return out;
+}
+
+/** PEP 508 requirement -> deps.dev PyPI dependency; null for unparsable lines. */
+export function parseRequiresDist(line: string): { projectName: string; extras: string; versionSpecifier: string; environmentMarker: string } | null {
+  const [req = '', ...markerParts] = line.split(';');
+  const m = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[([^\]]*)\])?\s*(?:\(([^)]*)\)|([^@]*))?\s*$/.exec(req);
+  if (!m) return null;
+  return {
+    projectName: m[1]!,
+    extras: (m[2] ?? '').split(',').map((s) => s.trim()).filter(Boolean).join(','),
+    versionSpecifier: (m[3] ?? m[4] ?? '').replace(/\s+/g, ''),
+    environmentMarker: markerParts.join(';').trim(),
+  };
+}
+
+function pypiVersion(version: string, vdoc: any, files: any[]): IngestedVersion {
+  const info = vdoc.info ?? {};
+  const requires: string[] = Array.isArray(info.requires_dist) ? info.requires_dist : [];
+  const dependencies = requires.map(parseRequiresDist).filter((d): d is NonNullable<typeof d> => d !== null);
+  const extras = new Set<string>(Array.isArray(info.provides_extra) ? info.provides_extra : []);
+  if (!Array.isArray(info.provides_extra)) {
+    for (const d of dependencies) for (const x of d.environmentMarker.matchAll(/extra\s*==\s*['"]([^'"]+)['"]/g)) extras.add(x[1]!);
+  }
+  const licenseText = info.license_expression || (typeof info.license === 'string' && info.license.length < 200 ? info.license : '');
+  let licenses = normalizeLicenses([licenseText]);
+  if (licenses.length === 0 || (licenses[0] === 'non-standard' && !licenseText)) {
+    licenses = normalizeLicenses((info.classifiers ?? []).map((c: string) => licenseFromClassifier(c)).filter(Boolean));
+  }
+  const uploads = files.map((f) => isoTime(f.upload_time_iso_8601 ?? f.upload_time)).filter((t): t is string => t !== null).sort();
+  const artifacts: Artifact[] = files.map((f) => ({
+    url: String(f.url ?? ''),
+    hashes: [
+      ...(f.digests?.md5 ? [{ type: 'MD5', value: hex64(f.digests.md5) }] : []),
+      ...(f.digests?.sha256 ? [{ type: 'SHA256', value: hex64(f.digests.sha256) }] : []),
+    ],
+  }));
+  const yanked = files.length > 0 && files.every((f) => f.yanked === true);
+  return {
+    version,
+    publishedAt: uploads[0] ?? null,
+    deprecated: null,
+    licenses,
+    links: pypiLinks(info),
+    registries: [PYPI_REGISTRY],
+    slsaProvenances: [],
+    attestations: [],
+    requirements: {
+      pypi: {
+        dependencies,
+        providedExtras: [...extras].sort().map((name) => ({ name })),
+        externalDependencies: [],
+        requiredPythonVersion: typeof info.requires_python === 'string' ? info.requires_python : '',
+      },
+    },
+    meta: { yanked, requiresPython: info.requires_python ?? '', ...(yanked ? { yankedReason: files[0]?.yanked_reason ?? '' } : {}) },
+    artifacts,
+    projectStatus: { status: typeof info.project_status?.status === 'string' ? info.project_status.status : 'active', reason: typeof info.project_status?.reason === 'string' ? info.project_status.reason : '' },
+    excludeFromDefault: yanked,
+  };
+}
+
+function hex64(hex: string): string {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  let s = '';
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s);
+}

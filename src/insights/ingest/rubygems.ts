@@ -1,0 +1,57 @@
+/**
+ * RubyGems adapter: `GET {RUBYGEMS_URL}/api/v1/versions/{name}.json` lists versions (one entry per
+ * platform; the `ruby` platform entry wins, else the first), then
+ * `/api/v2/rubygems/{name}/versions/{number}.json` per version gives runtime/development
+ * dependencies, required Ruby/RubyGems versions and the link URIs.
+ */
+import { byName, fetchJson, hexToBase64, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { normalizeLicenses } from './licenses.ts';
+import type { IngestedPackage, IngestedVersion, Link } from './types.ts';
+
+export const RUBYGEMS_REGISTRY = 'https://rubygems.org/';
+
+export async function fetchRubygems(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
+  const base = upstreamUrl(env, 'RUBYGEMS_URL');
+  const list: any[] = await fetchJson(`${base}/api/v1/versions/${encodeURIComponent(name)}.json`);
+  const byNumber = new Map<string, any>();
+  for (const v of list) if (!byNumber.has(v.number) || v.platform === 'ruby') byNumber.set(v.number, v);
+  const versions = await mapLimit([...byNumber.values()], 8, async (v) => {
+    const d = await fetchJson(`${base}/api/v2/rubygems/${encodeURIComponent(name)}/versions/${encodeURIComponent(v.number)}.json`);
+    return rubyVersion(v, d);
+  });
+  return { system: 'RUBYGEMS', name, versions };
+}
+
+function reqs(list: any): { name: string; requirement: string }[] {
+  return (Array.isArray(list) ? list : []).map((d: any) => ({ name: String(d.name), requirement: String(d.requirements ?? '') })).sort(byName);
+}
+
+function rubyVersion(v: any, d: any): IngestedVersion {
+  const links: Link[] = [];
+  const add = (label: string, url: unknown) => typeof url === 'string' && url && links.push({ label, url });
+  add('HOMEPAGE', d.homepage_uri);
+  add('DOCUMENTATION', d.documentation_uri);
+  add('ISSUE_TRACKER', d.bug_tracker_uri);
+  add('SOURCE_REPO', d.source_code_uri);
+  return {
+    version: String(v.number),
+    publishedAt: isoTime(v.created_at ?? d.created_at),
+    deprecated: null,
+    licenses: normalizeLicenses(v.licenses ?? d.licenses ?? []),
+    links,
+    registries: [RUBYGEMS_REGISTRY],
+    slsaProvenances: [],
+    attestations: [],
+    requirements: {
+      rubygems: {
+        runtimeDependencies: reqs(d.dependencies?.runtime),
+        devDependencies: reqs(d.dependencies?.development),
+        platform: String(v.platform ?? d.platform ?? 'ruby'),
+        requiredRubyVersion: String(d.required_ruby_version ?? v.ruby_version ?? ''),
+        requiredRubygemsVersion: String(d.required_rubygems_version ?? v.rubygems_version ?? ''),
+      },
+    },
+    meta: { platform: v.platform ?? 'ruby' },
+    artifacts: typeof v.sha === 'string' && /^[0-9a-f]{64}$/.test(v.sha) ? [{ url: `${RUBYGEMS_REGISTRY}gems/${d.name ?? ''}-${v.number}.gem`, hashes: [{ type: 'SHA256', value: hexToBase64(v.sha) }] }] : [],
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * The normalised form every ingestion adapter produces (one per upstream protocol) and the store
+ * consumes. Adapters do no database work: `fetchPackage(env, system, name)` returns an
+ * `IngestedPackage`, so a resolver can pull a missing package on demand with the same code.
+ */
+import type { System } from '../../versions/index.ts';
+
+export type { System };
+
+export interface Link {
+  label: string;
+  url: string;
+}
+
+export interface HashValue {
+  /** MD5 | SHA1 | SHA256 | SHA512 */
+  type: string;
+  /** base64 of the digest bytes */
+  value: string;
+}
+
+export interface Artifact {
+  url: string;
+  hashes: HashValue[];
+}
+
+export interface SlsaProvenance {
+  sourceRepository: string;
+  commit: string;
+  url: string;
+  verified: boolean;
+}
+
+export interface Attestation {
+  type: string;
+  url: string;
+  verified: boolean;
+  sourceRepository: string;
+  commit: string;
+}
+
+export interface IngestedVersion {
+  /** The registry's own spelling. */
+  version: string;
+  publishedAt: string | null;
+  /** null when not deprecated; the reason text ('' allowed) otherwise. */
+  deprecated: string | null;
+  licenses: string[];
+  links: Link[];
+  registries: string[];
+  slsaProvenances: SlsaProvenance[];
+  attestations: Attestation[];
+  /** deps.dev `Requirements` message (one system key), or null when not known. */
+  requirements: Record<string, unknown> | null;
+  meta: Record<string, unknown>;
+  artifacts: Artifact[];
+  projectStatus?: { status: string; reason: string } | null;
+  /** Pre-release / yanked / unlisted versions never become the default. */
+  excludeFromDefault?: boolean;
+}
+
+export interface IngestedPackage {
+  system: System;
+  /** Canonical name. */
+  name: string;
+  versions: IngestedVersion[];
+  /** Upstream's explicit default (npm dist-tag `latest`), if any. */
+  defaultVersion?: string;
+  distTags?: Record<string, string>;
+}
+
+/** The upstream says the package (or version) does not exist. */
+export class UpstreamNotFound extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UpstreamNotFound';
+  }
+}
+
+/** The upstream failed (network, 5xx, malformed document). */
+export class UpstreamError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UpstreamError';
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Path and key handling shared by the routers. Hono matches on the raw path, so `%2F`, `%40`,
+ * `%3A` arrive encoded: each segment is decoded exactly once here (a malformed escape is a 400).
+ * `{system}` is accepted in any case; names are canonicalised per system (PyPI PEP 503, NuGet
+ * lower-case, others verbatim); versions through `canon()` (unparsable text is looked up as given).
+ */
+import { HttpError } from '../platform/errors.ts';
+import { canon, SYSTEMS, type System } from '../versions/index.ts';
+import { canonicalPackageName } from './ingest/osv.ts';
+
+export function decodeSegment(seg: string): string {
+  try {
+    return decodeURIComponent(seg);
+  } catch {
+    throw new HttpError(400, `malformed percent-encoding in path segment "${seg}"`);
+  }
+}
+
+/** Raw (still encoded) path segments of the request, empty segments dropped. */
+export function rawSegments(url: string): string[] {
+  return new URL(url).pathname.split('/').filter((s) => s !== '');
+}
+
+export function parseSystem(text: string): System {
+  const s = text.toUpperCase();
+  if (!(SYSTEMS as readonly string[]).includes(s)) throw new HttpError(400, `invalid system "${text}"`);
+  return s as System;
+}
+
+export function canonicalName(system: System, name: string): string {
+  if (!name.trim()) throw new HttpError(400, 'package name is empty');
+  if (system === 'MAVEN' && !/^[^:\s]+:[^:\s]+$/.test(name)) throw new HttpError(400, `invalid Maven package name "${name}" (want group:artifact)`);
+  return canonicalPackageName(system, name);
+}
+
+export function canonicalVersion(system: System, version: string): string {
+  if (!version.trim()) throw new HttpError(400, 'version is empty');
+  return canon(system, version) ?? version;
+}

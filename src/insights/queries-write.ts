@@ -1,0 +1,151 @@
+/**
+ * Writes of ingested documents. Each store is one transaction of set-based statements
+ * (json_to_recordset over one JSON parameter per table), so a package is replaced wholly or not
+ * at all and re-ingesting is idempotent.
+ *
+ * Invariants kept here: versions are stored canonical (`canon()`, duplicates after
+ * canonicalisation keep the first), `ordinal` is the position in the system's order, exactly one
+ * default per package when any version qualifies (upstream's explicit default, else the greatest
+ * non-prerelease version not yanked/unlisted), and `advisory_versions` is recomputed for every
+ * (advisory, package) pair whose versions or record changed.
+ */
+import type { Db, Queryable } from '../platform/db.ts';
+import { canon, isPrerelease, sort, type System } from '../versions/index.ts';
+import { advisoryFromOsv, isAffected, osvPackages, type Osv } from './ingest/osv.ts';
+import { relatedProjectsFromLinks } from './ingest/project-links.ts';
+import type { IngestedProject } from './ingest/projects.ts';
+import type { IngestedPackage, IngestedVersion } from './ingest/types.ts';
+
+interface Prepared extends IngestedVersion {
+  canonical: string;
+  ordinal: number;
+  isDefault: boolean;
+}
+
+export function prepareVersions(pkg: IngestedPackage): Prepared[] {
+  const seen = new Map<string, IngestedVersion>();
+  for (const v of pkg.versions) {
+    const c = canon(pkg.system, v.version) ?? v.version;
+    if (!seen.has(c)) seen.set(c, v);
+  }
+  const ordered = sort(pkg.system, [...seen.keys()]);
+  const explicit = pkg.defaultVersion ? canon(pkg.system, pkg.defaultVersion) ?? pkg.defaultVersion : undefined;
+  let def = explicit && seen.has(explicit) ? explicit : undefined;
+  if (!def) {
+    for (let i = ordered.length - 1; i >= 0; i--) {
+      const c = ordered[i]!;
+      if (!isPrerelease(pkg.system, c) && !seen.get(c)!.excludeFromDefault) {
+        def = c;
+        break;
+      }
+    }
+  }
+  return ordered.map((c, ordinal) => ({ ...seen.get(c)!, canonical: c, ordinal, isDefault: c === def }));
+}
+
+export async function storePackage(db: Db, pkg: IngestedPackage): Promise<void> {
+  const versions = prepareVersions(pkg);
+  const { system, name } = pkg;
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO insights.packages (system, name, dist_tags, fetched_at) VALUES ($1, $2, $3, now())
+       ON CONFLICT (system, name) DO UPDATE SET dist_tags = EXCLUDED.dist_tags, fetched_at = now()`,
+      [system, name, JSON.stringify(pkg.distTags ?? {})],
+    );
+    await tx.query('DELETE FROM insights.versions WHERE system = $1 AND name = $2', [system, name]);
+    const rows = versions.map((v) => ({
+      version: v.canonical, upstream_version: v.version, ordinal: v.ordinal, published_at: v.publishedAt,
+      is_default: v.isDefault, is_deprecated: v.deprecated !== null, deprecated_reason: v.deprecated ?? '',
+      licenses: v.licenses, links: v.links, slsa_provenances: v.slsaProvenances, attestations: v.attestations,
+      registries: v.registries, project_status: v.projectStatus ?? null, meta: v.meta,
+    }));
+    if (rows.length) {
+      await tx.query(`INSERT INTO insights.versions (system, name, version, upstream_version, ordinal, published_at, is_default,
+          is_deprecated, deprecated_reason, licenses, links, slsa_provenances, attestations, registries, project_status, meta)
+        SELECT $2::text, $3::text, x.version, x.upstream_version, x.ordinal, x.published_at, x.is_default, x.is_deprecated,
+          x.deprecated_reason, x.licenses, x.links, x.slsa_provenances, x.attestations, x.registries, x.project_status, x.meta
+        FROM json_to_recordset($1::json) AS x(version text, upstream_version text, ordinal int, published_at timestamptz,
+          is_default boolean, is_deprecated boolean, deprecated_reason text, licenses json, links json, slsa_provenances json,
+          attestations json, registries json, project_status json, meta jsonb)`, [JSON.stringify(rows), system, name]);
+    }
+    const reqs = versions.filter((v) => v.requirements).map((v) => ({ version: v.canonical, requirements: v.requirements }));
+    if (reqs.length) {
+      await tx.query(`INSERT INTO insights.requirements (system, name, version, requirements)
+        SELECT $2::text, $3::text, x.version, x.requirements FROM json_to_recordset($1::json) AS x(version text, requirements json)`,
+        [JSON.stringify(reqs), system, name]);
+    }
+    const arts = versions.flatMap((v) => v.artifacts.flatMap((a) => a.hashes.map((h) => ({ version: v.canonical, url: a.url, hash_type: h.type, hash_value: h.value }))));
+    if (arts.length) {
+      await tx.query(`INSERT INTO insights.artifacts (system, name, version, url, hash_type, hash_value)
+        SELECT $2::text, $3::text, x.version, x.url, x.hash_type, decode(x.hash_value, 'base64')
+        FROM json_to_recordset($1::json) AS x(version text, url text, hash_type text, hash_value text)`,
+        [JSON.stringify(arts), system, name]);
+    }
+    const provenance = system === 'GO' ? 'GO_ORIGIN' : 'UNVERIFIED_METADATA';
+    const projects = versions.flatMap((v) => relatedProjectsFromLinks(v.links).map((p) => ({
+      project_id: p.projectId, version: v.canonical, relation_type: p.relationType, relation_provenance: provenance,
+    })));
+    if (projects.length) {
+      await tx.query(`INSERT INTO insights.project_versions (project_id, system, name, version, relation_type, relation_provenance)
+        SELECT x.project_id, $2::text, $3::text, x.version, x.relation_type, x.relation_provenance
+        FROM json_to_recordset($1::json) AS x(project_id text, version text, relation_type text, relation_provenance text)
+        ON CONFLICT DO NOTHING`, [JSON.stringify(projects), system, name]);
+    }
+    const advisories = await tx.query<{ id: string; osv: Osv }>(
+      `SELECT a.id, a.osv FROM insights.advisory_packages p JOIN insights.advisories a ON a.id = p.advisory_id
+       WHERE p.system = $1 AND p.name = $2`, [system, name]);
+    await replaceAffected(tx, system, name, versions.map((v) => v.canonical), advisories);
+  });
+}
+
+async function replaceAffected(tx: Queryable, system: System, name: string, versions: string[], advisories: { id: string; osv: Osv }[]): Promise<void> {
+  if (!advisories.length) return;
+  const rows = advisories.flatMap((a) => versions.filter((v) => isAffected(a.osv, system, name, v)).map((version) => ({ advisory_id: a.id, version })));
+  await tx.query('DELETE FROM insights.advisory_versions WHERE system = $1 AND name = $2 AND advisory_id = ANY($3::text[])', [system, name, advisories.map((a) => a.id)]);
+  if (rows.length) {
+    await tx.query(`INSERT INTO insights.advisory_versions (advisory_id, system, name, version)
+      SELECT x.advisory_id, $2::text, $3::text, x.version FROM json_to_recordset($1::json) AS x(advisory_id text, version text)
+      ON CONFLICT DO NOTHING`, [JSON.stringify(rows), system, name]);
+  }
+}
+
+/** Upserts OSV records and recomputes their affected versions for every stored package they name. */
+export async function storeAdvisories(db: Db, records: Osv[]): Promise<void> {
+  if (!records.length) return;
+  const rows = records.map(advisoryFromOsv);
+  await db.transaction(async (tx) => {
+    await tx.query(`INSERT INTO insights.advisories (id, url, title, aliases, cvss3_score, cvss3_vector, modified, osv, fetched_at)
+      SELECT x.id, x.url, x.title, x.aliases, x."cvss3Score", x."cvss3Vector", x.modified, x.osv, now()
+      FROM json_to_recordset($1::json) AS x(id text, url text, title text, aliases json, "cvss3Score" float8, "cvss3Vector" text, modified timestamptz, osv jsonb)
+      ON CONFLICT (id) DO UPDATE SET url = EXCLUDED.url, title = EXCLUDED.title, aliases = EXCLUDED.aliases,
+        cvss3_score = EXCLUDED.cvss3_score, cvss3_vector = EXCLUDED.cvss3_vector, modified = EXCLUDED.modified, osv = EXCLUDED.osv, fetched_at = now()`,
+      [JSON.stringify(rows)]);
+    const links = records.flatMap((r) => osvPackages(r).map((p) => ({ advisory_id: String(r.id), system: p.system, name: p.name })));
+    await tx.query('DELETE FROM insights.advisory_packages WHERE advisory_id = ANY($1::text[])', [rows.map((r) => r.id)]);
+    if (links.length) {
+      await tx.query(`INSERT INTO insights.advisory_packages (advisory_id, system, name)
+        SELECT x.advisory_id, x.system, x.name FROM json_to_recordset($1::json) AS x(advisory_id text, system text, name text)
+        ON CONFLICT DO NOTHING`, [JSON.stringify(links)]);
+    }
+    const pkgs = new Map<string, { system: System; name: string; recs: { id: string; osv: Osv }[] }>();
+    for (const r of records) for (const p of osvPackages(r)) {
+      const k = `${p.system}\u0000${p.name}`;
+      const e = pkgs.get(k) ?? { ...p, recs: [] };
+      e.recs.push({ id: String(r.id), osv: r });
+      pkgs.set(k, e);
+    }
+    for (const p of pkgs.values()) {
+      const vs = await tx.query<{ version: string }>('SELECT version FROM insights.versions WHERE system = $1 AND name = $2', [p.system, p.name]);
+      if (vs.length) await replaceAffected(tx, p.system, p.name, vs.map((v) => v.version), p.recs);
+    }
+  });
+}
+
+export async function storeProject(db: Db, p: IngestedProject): Promise<void> {
+  await db.query(`INSERT INTO insights.projects (id, open_issues_count, stars_count, forks_count, license, description, homepage, scorecard, fetched_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json, now())
+    ON CONFLICT (id) DO UPDATE SET open_issues_count = EXCLUDED.open_issues_count, stars_count = EXCLUDED.stars_count,
+      forks_count = EXCLUDED.forks_count, license = EXCLUDED.license, description = EXCLUDED.description,
+      homepage = EXCLUDED.homepage, scorecard = EXCLUDED.scorecard, fetched_at = now()`,
+    [p.id, p.openIssuesCount, p.starsCount, p.forksCount, p.license, p.description, p.homepage, p.scorecard ? JSON.stringify(p.scorecard) : null]);
+}

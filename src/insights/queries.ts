@@ -1,0 +1,117 @@
+/**
+ * Reads. Each API read is ONE statement that builds the response JSON in Postgres (json, not
+ * jsonb, so keys keep proto order) and returns it as text, together with the package's
+ * `fetched_at` so the caller can decide on read-through and background refresh without a second
+ * round trip. A null `fetched` means the package has never been ingested.
+ */
+import type { Queryable } from '../platform/db.ts';
+
+export interface Found {
+  /** JSON text of the response, null when the package exists but the item does not. */
+  body: string | null;
+  /** When the package was last ingested; null when it is unknown. */
+  fetched: Date | null;
+}
+
+const PACKAGE_VERSION_JSON = `json_strip_nulls(json_build_object(
+  'versionKey', json_build_object('system', v.system, 'name', v.name, 'version', v.version),
+  'publishedAt', insights.rfc3339(v.published_at), 'isDefault', v.is_default,
+  'isDeprecated', v.is_deprecated, 'deprecatedReason', v.deprecated_reason))`;
+
+async function one(db: Queryable, sql: string, params: unknown[]): Promise<Found> {
+  const rows = await db.query<{ body: string | null; fetched_at: Date | string }>(sql, params);
+  const r = rows[0];
+  if (!r) return { body: null, fetched: null };
+  return { body: r.body, fetched: r.fetched_at instanceof Date ? r.fetched_at : new Date(r.fetched_at) };
+}
+
+export function getPackage(db: Queryable, system: string, name: string): Promise<Found> {
+  return one(db, `SELECT p.fetched_at, json_build_object(
+      'packageKey', json_build_object('system', p.system, 'name', p.name),
+      'versions', COALESCE((SELECT json_agg(${PACKAGE_VERSION_JSON} ORDER BY v.ordinal)
+        FROM insights.versions v WHERE v.system = p.system AND v.name = p.name), '[]'::json))::text AS body
+    FROM insights.packages p WHERE p.system = $1 AND p.name = $2`, [system, name]);
+}
+
+export function getVersion(db: Queryable, system: string, name: string, version: string): Promise<Found> {
+  return one(db, `SELECT p.fetched_at, (SELECT insights.version_json(v)::text FROM insights.versions v
+      WHERE v.system = p.system AND v.name = p.name AND v.version = $3) AS body
+    FROM insights.packages p WHERE p.system = $1 AND p.name = $2`, [system, name, version]);
+}
+
+export function getRequirements(db: Queryable, system: string, name: string, version: string): Promise<Found> {
+  return one(db, `SELECT p.fetched_at, (SELECT r.requirements::text FROM insights.requirements r
+      WHERE r.system = p.system AND r.name = p.name AND r.version = $3) AS body
+    FROM insights.packages p WHERE p.system = $1 AND p.name = $2`, [system, name, version]);
+}
+
+export async function getAdvisory(db: Queryable, id: string): Promise<string | null> {
+  const rows = await db.query<{ body: string }>(`SELECT json_build_object('advisoryKey', json_build_object('id', a.id),
+      'url', a.url, 'title', a.title, 'aliases', a.aliases, 'cvss3Score', a.cvss3_score, 'cvss3Vector', a.cvss3_vector)::text AS body
+    FROM insights.advisories a WHERE a.id = $1`, [id]);
+  return rows[0]?.body ?? null;
+}
+
+export async function getProject(db: Queryable, id: string): Promise<string | null> {
+  const rows = await db.query<{ body: string }>(`SELECT json_strip_nulls(json_build_object(
+      'projectKey', json_build_object('id', p.id), 'openIssuesCount', p.open_issues_count, 'starsCount', p.stars_count,
+      'forksCount', p.forks_count, 'license', p.license, 'description', p.description, 'homepage', p.homepage,
+      'scorecard', p.scorecard, 'ossFuzz', p.oss_fuzz))::text AS body
+    FROM insights.projects p WHERE p.id = $1`, [id]);
+  return rows[0]?.body ?? null;
+}
+
+export const MAX_PROJECT_VERSIONS = 1500;
+
+/** Mappings of a project (attestation-derived first); null when neither the project nor any mapping is known. */
+export async function getProjectPackageVersions(db: Queryable, id: string): Promise<string | null> {
+  const rows = await db.query<{ body: string | null }>(`SELECT CASE WHEN EXISTS (SELECT 1 FROM insights.projects WHERE id = $1) OR count(m.*) > 0
+      THEN json_build_object('versions', COALESCE(json_agg(json_build_object(
+        'versionKey', json_build_object('system', m.system, 'name', m.name, 'version', m.version),
+        'relationType', m.relation_type, 'relationProvenance', m.relation_provenance,
+        'slsaProvenances', m.slsa_provenances, 'attestations', m.attestations)
+        ORDER BY m.from_attestation DESC, m.system, m.name COLLATE "C", m.ordinal, m.relation_type COLLATE "C") FILTER (WHERE m.project_id IS NOT NULL), '[]'::json))::text END AS body
+    FROM (SELECT pv.*, v.ordinal FROM insights.project_versions pv JOIN insights.versions v USING (system, name, version)
+          WHERE pv.project_id = $1 ORDER BY pv.from_attestation DESC, pv.system, pv.name COLLATE "C", v.ordinal LIMIT ${MAX_PROJECT_VERSIONS}) m`, [id]);
+  return rows[0]?.body ?? null;
+}
+
+export const MAX_QUERY_RESULTS = 1000;
+
+export interface QueryArgs {
+  hashType?: string;
+  /** base64 */
+  hashValue?: string;
+  system?: string;
+  name?: string;
+  version?: string;
+}
+
+/** Query: versions matching a hash and/or a (partial) version key, at most 1000. */
+export async function queryVersions(db: Queryable, a: QueryArgs): Promise<string> {
+  const params = [a.system ?? null, a.name ?? null, a.version ?? null];
+  const byHash = a.hashType !== undefined && a.hashValue !== undefined;
+  if (byHash) params.push(a.hashType!, a.hashValue!);
+  const source = byHash
+    ? `SELECT DISTINCT v.* FROM insights.artifacts h JOIN insights.versions v USING (system, name, version)
+       WHERE h.hash_type = $4 AND h.hash_value = decode($5, 'base64')`
+    : 'SELECT v.* FROM insights.versions v WHERE true';
+  const rows = await db.query<{ body: string }>(`SELECT json_build_object('results', COALESCE(json_agg(
+      json_build_object('version', insights.version_json(q)) ORDER BY q.system, q.name COLLATE "C", q.ordinal), '[]'::json))::text AS body
+    FROM (SELECT * FROM (${source}
+      AND ($1::text IS NULL OR v.system = $1) AND ($2::text IS NULL OR v.name = $2) AND ($3::text IS NULL OR v.version = $3)) s
+      ORDER BY s.system, s.name COLLATE "C", s.ordinal LIMIT ${MAX_QUERY_RESULTS}) q`, params);
+  return rows[0]!.body;
+}
+
+export async function packageExists(db: Queryable, system: string, name: string): Promise<boolean> {
+  return (await db.query('SELECT 1 FROM insights.packages WHERE system = $1 AND name = $2', [system, name])).length > 0;
+}
+
+/** versionbatch: Version JSON (or null) for each key, in request order. */
+export async function batchVersions(db: Queryable, keys: { system: string; name: string; version: string }[]): Promise<(unknown | null)[]> {
+  const rows = await db.query<{ body: string }>(`SELECT COALESCE(json_agg(CASE WHEN v.system IS NULL THEN NULL ELSE insights.version_json(v) END ORDER BY k.i), '[]'::json)::text AS body
+    FROM json_to_recordset($1::json) AS k(system text, name text, version text, i int)
+    LEFT JOIN insights.versions v ON v.system = k.system AND v.name = k.name AND v.version = k.version`, [JSON.stringify(keys.map((k, i) => ({ ...k, i })))]);
+  return JSON.parse(rows[0]!.body) as (unknown | null)[];
+}

@@ -1,0 +1,79 @@
+/**
+ * GetPackage, GetVersion, GetRequirements and GetDependencies under
+ * `/v3/systems/{system}/packages/{name}[/versions/{version}[:requirements|:dependencies]]`
+ * (also `/v3alpha/...`). Parsed from the raw path so encoded `/`, `@`, `:` in names survive; an
+ * unencoded npm scope (`@scope/name`) is accepted too. Unknown packages are read through from the
+ * upstream once; stale ones are refreshed in the background.
+ */
+import { Hono, type Context } from 'hono';
+import type { AppEnv } from '../platform/env.ts';
+import { HttpError } from '../platform/errors.ts';
+import type { System } from '../versions/index.ts';
+import { getDependencies } from './dependencies.ts';
+import { canonicalName, canonicalVersion, decodeSegment, parseSystem, rawSegments } from './paths.ts';
+import { getPackage, getRequirements, getVersion, type Found } from './queries.ts';
+import { readThroughPackage, refreshIfStale } from './read-through.ts';
+import { jsonText } from './respond.ts';
+
+export const packageRoutes = new Hono<AppEnv>();
+
+interface Target {
+  system: System;
+  name: string;
+  version?: string;
+  action?: 'requirements' | 'dependencies';
+}
+
+function parseTarget(url: string): Target {
+  const seg = rawSegments(url).slice(2); // drop v3|v3alpha, systems
+  if (seg.length < 3 || seg[1] !== 'packages') throw new HttpError(404, 'no such route');
+  const system = parseSystem(decodeSegment(seg[0]!));
+  let rest = seg.slice(2);
+  if (rest.length >= 2 && decodeSegment(rest[0]!).startsWith('@') && !decodeSegment(rest[0]!).includes('/') && rest[1] !== 'versions') {
+    rest = [`${rest[0]}%2F${rest[1]}`, ...rest.slice(2)];
+  }
+  const name = canonicalName(system, decodeSegment(rest[0]!));
+  if (rest.length === 1) return { system, name };
+  if (rest.length !== 3 || rest[1] !== 'versions') throw new HttpError(404, 'no such route');
+  let version = decodeSegment(rest[2]!);
+  let action: Target['action'];
+  const m = /:(requirements|dependencies)$/.exec(version);
+  if (m) {
+    action = m[1] as Target['action'];
+    version = version.slice(0, -m[0].length);
+  }
+  return { system, name, version: canonicalVersion(system, version), action };
+}
+
+/** Runs a read; on an unknown package reads through once and runs it again with the canonical name. */
+async function withReadThrough(c: Context<AppEnv>, t: Target, read: (name: string) => Promise<Found>): Promise<Found> {
+  let found = await read(t.name);
+  if (found.fetched === null) {
+    const canonical = await readThroughPackage(c, t.system, t.name);
+    if (canonical === null) throw new HttpError(404, `package ${t.system} ${t.name} not found`);
+    found = await read(canonical);
+    if (found.fetched === null) throw new HttpError(404, `package ${t.system} ${t.name} not found`);
+  } else {
+    refreshIfStale(c, t.system, t.name, found.fetched);
+  }
+  return found;
+}
+
+packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
+  const t = parseTarget(c.req.url);
+  const db = c.get('db');
+  if (t.version === undefined) {
+    const found = await withReadThrough(c, t, (n) => getPackage(db, t.system, n));
+    return jsonText(c, found.body!);
+  }
+  const version = t.version;
+  if (t.action === 'dependencies') return getDependencies(c, { system: t.system, name: t.name, version });
+  if (t.action === 'requirements') {
+    const found = await withReadThrough(c, t, (n) => getRequirements(db, t.system, n, version));
+    if (found.body === null) throw new HttpError(404, `requirements of ${t.system} ${t.name}@${version} not found`);
+    return jsonText(c, found.body);
+  }
+  const found = await withReadThrough(c, t, (n) => getVersion(db, t.system, n, version));
+  if (found.body === null) throw new HttpError(404, `version ${t.system} ${t.name}@${version} not found`);
+  return jsonText(c, found.body);
+});

@@ -1,0 +1,35 @@
+/**
+ * GetProject (`/v3/projects/{id}`) and GetProjectPackageVersions (`/v3/projects/{id}:packageversions`).
+ * The id is `<host>/<owner>/<repo>`, usually sent percent-encoded as one segment; unencoded slashes
+ * are accepted too. Ids are lower-cased (deps.dev's canonical form). Unknown projects are read
+ * through from the host API (+ Scorecard).
+ */
+import { Hono } from 'hono';
+import type { AppEnv } from '../platform/env.ts';
+import { HttpError } from '../platform/errors.ts';
+import { parseProjectId } from './ingest/projects.ts';
+import { decodeSegment, rawSegments } from './paths.ts';
+import { getProject, getProjectPackageVersions } from './queries.ts';
+import { readThroughProject } from './read-through.ts';
+import { jsonText } from './respond.ts';
+
+export const projectRoutes = new Hono<AppEnv>();
+
+projectRoutes.get('/:api{v3|v3alpha}/projects/*', async (c) => {
+  let id = rawSegments(c.req.url).slice(2).map(decodeSegment).join('/');
+  const packageVersions = id.endsWith(':packageversions');
+  if (packageVersions) id = id.slice(0, -':packageversions'.length);
+  id = id.toLowerCase();
+  if (!parseProjectId(id)) throw new HttpError(400, `invalid project id "${id}" (want github.com|gitlab.com|bitbucket.org/<owner>/<repo>)`);
+  const db = c.get('db');
+  if (packageVersions) {
+    let body = await getProjectPackageVersions(db, id);
+    if (body === null && (await readThroughProject(c, id))) body = await getProjectPackageVersions(db, id);
+    if (body === null) throw new HttpError(404, `project ${id} not found`);
+    return jsonText(c, body);
+  }
+  let body = await getProject(db, id);
+  if (body === null && (await readThroughProject(c, id))) body = await getProject(db, id);
+  if (body === null) throw new HttpError(404, `project ${id} not found`);
+  return jsonText(c, body);
+});

@@ -1,0 +1,58 @@
+/**
+ * Query (`GET /v3/query`): query parameters are QueryRequest's fields in proto JSON dotted form —
+ * `hash.type` (MD5|SHA1|SHA256|SHA512) + `hash.value` (base64), and/or `versionKey.system`,
+ * `versionKey.name`, `versionKey.version`. At least a hash or a system+name is required. At most
+ * 1000 results, ordered by (system, name, version order). A versionKey naming an unknown package
+ * reads it through first.
+ */
+import { Hono } from 'hono';
+import type { AppEnv } from '../platform/env.ts';
+import { HttpError } from '../platform/errors.ts';
+import type { System } from '../versions/index.ts';
+import { canonicalName, canonicalVersion, parseSystem } from './paths.ts';
+import { packageExists, queryVersions, type QueryArgs } from './queries.ts';
+import { readThroughPackage } from './read-through.ts';
+import { jsonText } from './respond.ts';
+
+export const queryRoutes = new Hono<AppEnv>();
+
+const HASH_TYPES = ['MD5', 'SHA1', 'SHA256', 'SHA512'];
+const HASH_BYTES: Record<string, number> = { MD5: 16, SHA1: 20, SHA256: 32, SHA512: 64 };
+
+queryRoutes.get('/:api{v3|v3alpha}/query', async (c) => {
+  const q = (k: string) => c.req.query(k) ?? c.req.query(k.replace(/\.(\w)/, (_m, ch: string) => `_${ch}`));
+  const args: QueryArgs & { system?: System } = {};
+  const hashType = q('hash.type');
+  const hashValue = q('hash.value');
+  if (hashType !== undefined || hashValue !== undefined) {
+    if (!hashType || !HASH_TYPES.includes(hashType.toUpperCase())) throw new HttpError(400, `invalid hash.type "${hashType ?? ''}" (want ${HASH_TYPES.join('|')})`);
+    let bytes: string;
+    try {
+      bytes = atob((hashValue ?? '').replace(/-/g, '+').replace(/_/g, '/'));
+    } catch {
+      throw new HttpError(400, 'hash.value is not base64');
+    }
+    if (bytes.length !== HASH_BYTES[hashType.toUpperCase()]) throw new HttpError(400, `hash.value must be ${HASH_BYTES[hashType.toUpperCase()]} bytes for ${hashType.toUpperCase()}`);
+    args.hashType = hashType.toUpperCase();
+    args.hashValue = btoa(bytes);
+  }
+  const sys = q('versionKey.system');
+  const name = q('versionKey.name');
+  const version = q('versionKey.version');
+  if (sys !== undefined) args.system = parseSystem(sys);
+  if (name !== undefined) {
+    if (!args.system) throw new HttpError(400, 'versionKey.name needs versionKey.system');
+    args.name = canonicalName(args.system, name);
+  }
+  if (version !== undefined) {
+    if (!args.system || !args.name) throw new HttpError(400, 'versionKey.version needs versionKey.system and versionKey.name');
+    args.version = canonicalVersion(args.system, version);
+  }
+  if (!args.hashType && !args.name) throw new HttpError(400, 'query needs hash.type+hash.value or versionKey.system+versionKey.name');
+  const db = c.get('db');
+  if (args.system && args.name && !(await packageExists(db, args.system, args.name))) {
+    const canonical = await readThroughPackage(c, args.system, args.name);
+    if (canonical) args.name = canonical;
+  }
+  return jsonText(c, await queryVersions(db, args));
+});
