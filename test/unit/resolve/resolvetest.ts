@@ -96,6 +96,7 @@ export function parseGraph(lines: string[]): Graph {
   let g: Graph | null = null;
   const stack: number[] = [];
   const labels = new Map<string, number>();
+  const pending: (() => void)[] = [];
   for (const raw of lines) {
     if (raw.trim() === '') continue;
     let s = raw.replace(/\s+$/, '');
@@ -109,9 +110,12 @@ export function parseGraph(lines: string[]): Graph {
       continue;
     }
     if (!g) {
+      const rl = /^(\w+): /.exec(s);
+      if (rl) s = s.slice(rl[0].length);
       const sp = s.lastIndexOf(' ');
       g = newGraph(s.slice(0, sp).replace(/@$/, ''), s.slice(sp + 1));
       stack[0] = 0;
+      if (rl) labels.set(rl[1]!, 0);
       continue;
     }
     const from = stack[depth - 1]!;
@@ -130,7 +134,7 @@ export function parseGraph(lines: string[]): Graph {
     }
     if (rest.startsWith('$')) {
       const [lab, req] = splitNameReq(rest.slice(1));
-      addEdge(g, from, labels.get(lab)!, req, attrs);
+      pending.push(() => addEdge(g!, from, labels.get(lab)!, req, attrs));
       continue;
     }
     const sp = rest.lastIndexOf(' ');
@@ -140,8 +144,10 @@ export function parseGraph(lines: string[]): Graph {
     if (label) labels.set(label, id);
     stack[depth] = id;
   }
-  g!.error = errors.join('\n');
-  return g!;
+  for (const p of pending) p();
+  const out = g ?? newGraph('', '');
+  out.error = errors.join('\n');
+  return out;
 }
 
 export interface ResolveCase {
