@@ -36,7 +36,8 @@ export async function callWorker(worker: Worker, req: Request, env: Env = testEn
   const res = await worker.fetch(req, env, ctx);
   const body = await res.arrayBuffer();
   await Promise.allSettled(pending);
-  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  const nullBody = [101, 204, 205, 304].includes(res.status);
+  return new Response(nullBody ? null : body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
 /** A small client for a worker: `api.get(path)`, `api.post(path, json, headers)`, ... */
