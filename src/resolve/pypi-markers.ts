@@ -95,8 +95,7 @@ function compareOp(l: string, op: string, r: string, isExtra: boolean): boolean 
 }
 
 function evalNode(n: Node, env: Record<string, string>): boolean {
-  if (n.k === 'and') return evalNode(n.a, env) && evalNode(n.b, env);
-  if (n.k === 'or') return evalNode(n.a, env) || evalNode(n.b, env);
+  if (n.k !== 'cmp') return n.k === 'and' ? evalNode(n.a, env) && evalNode(n.b, env) : evalNode(n.a, env) || evalNode(n.b, env);
   const val = (o: Operand) => ('v' in o ? o.v : env[o.var] ?? '');
   const isExtra = ('var' in n.l && n.l.var === 'extra') || ('var' in n.r && n.r.var === 'extra');
   return compareOp(val(n.l), n.op, val(n.r), isExtra);
