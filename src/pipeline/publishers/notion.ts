@@ -14,7 +14,7 @@ export const NOTION_VERSION = '2022-06-28';
 
 export function notionId(raw: unknown): string {
   if (typeof raw !== 'string') return '';
-  const hex = raw.replace(/-/g, '').match(/[0-9a-f]{32}(?=[^0-9a-f]*$)/i)?.[0];
+  const hex = raw.split(/[?#]/)[0]!.replace(/-/g, '').match(/[0-9a-f]{32}(?=[^0-9a-f]*$)/i)?.[0];
   if (!hex) return raw.trim();
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`.toLowerCase();
 }

@@ -46,5 +46,12 @@ export async function testObsidian(env: Env, config: Record<string, unknown>, ap
   if (!apiKey) throw new Error('Obsidian api_key is required in rest mode');
   const res = await guardedFetch(env, `${base(config)}/`, { headers: { authorization: `Bearer ${apiKey}` } }, { timeoutMs: 10_000, maxRedirects: 0 });
   if (res.status < 200 || res.status >= 300) throw new Error(`Destination returned HTTP ${res.status}`);
+  let status: { authenticated?: unknown } = {};
+  try {
+    status = JSON.parse(res.text());
+  } catch {
+    // not the plugin's JSON status: reachable is all we can say
+  }
+  if (status.authenticated === false) throw new Error('Obsidian REST API reachable, but the api_key was not accepted');
   return 'Obsidian REST API reachable';
 }
