@@ -10,6 +10,8 @@ import { insightsDelivery } from '../src/insights/delivery.ts';
 import { marketplaceDelivery } from '../src/marketplace/delivery.ts';
 import { pipelineDelivery } from '../src/pipeline/delivery.ts';
 import { webhooksDelivery } from '../src/webhooks/delivery.ts';
+import { sweepWebhooks } from '../src/webhooks/deliver.ts';
+import type { Env, ExecutionContextLike } from '../src/platform/env.ts';
 
 export const app = createApp('pipeline');
 app.route('/', healthRoutes('delivery'));
@@ -20,4 +22,12 @@ app.route('/marketplace', marketplaceDelivery);
 app.route('/pipeline', pipelineDelivery);
 app.route('/webhooks', webhooksDelivery);
 
-export default { fetch: app.fetch };
+export default {
+  fetch: app.fetch,
+  /** Every minute: drain webhook events a lost notification left in the outbox, restart stalled deliveries. */
+  async scheduled(_event: { cron: string }, env: Env, ctx: ExecutionContextLike): Promise<void> {
+    ctx.waitUntil(sweepWebhooks(env).then((r) => {
+      if (r.drained || r.restarted) console.log(`webhook sweep: ${r.drained} events fanned out, ${r.restarted} deliveries restarted`);
+    }));
+  },
+};
