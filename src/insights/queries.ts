@@ -93,8 +93,8 @@ export async function queryVersions(db: Queryable, a: QueryArgs): Promise<string
   const byHash = a.hashType !== undefined && a.hashValue !== undefined;
   if (byHash) params.push(a.hashType!, a.hashValue!);
   const source = byHash
-    ? `SELECT DISTINCT v.* FROM insights.artifacts h JOIN insights.versions v USING (system, name, version)
-       WHERE h.hash_type = $4 AND h.hash_value = decode($5, 'base64')`
+    ? `SELECT v.* FROM insights.versions v WHERE (v.system, v.name, v.version) IN (
+         SELECT h.system, h.name, h.version FROM insights.artifacts h WHERE h.hash_type = $4 AND h.hash_value = decode($5, 'base64'))`
     : 'SELECT v.* FROM insights.versions v WHERE true';
   const rows = await db.query<{ body: string }>(`SELECT json_build_object('results', COALESCE(json_agg(
       json_build_object('version', insights.version_json(q)) ORDER BY q.system, q.name COLLATE "C", q.ordinal), '[]'::json))::text AS body
