@@ -53,6 +53,21 @@ describe('queue round trip', () => {
     expect(row.payload).toEqual({ hello: 'queue' });
   });
 
+  it('is used by @upstash/qstash in development mode (QSTASH_DEV) like the official dev server', async () => {
+    const { Client } = await import('@upstash/qstash');
+    const port = new URL(stackInfo().qstashUrl).port;
+    const saved = process.env.QSTASH_DEV_PORT;
+    process.env.QSTASH_DEV_PORT = port;
+    try {
+      const client = new Client({ devMode: true });
+      const { messageId } = (await client.publishJSON({ url: `${served.url}/platform/echo`, body: { via: 'devMode' } })) as { messageId: string };
+      expect((await until(() => echoRow(messageId))).payload).toEqual({ via: 'devMode' });
+    } finally {
+      if (saved === undefined) delete process.env.QSTASH_DEV_PORT;
+      else process.env.QSTASH_DEV_PORT = saved;
+    }
+  });
+
   it('honours a delay', async () => {
     const env = testEnv({ DELIVERY_URL: served.url });
     const t0 = Date.now();
