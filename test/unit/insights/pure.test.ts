@@ -1,0 +1,69 @@
+/** Pure pieces of the insights ingestion: CVSS v3 base score, SPDX licenses, project ids, purls, go.mod, PEP 508, OSV ranges. */
+import { describe, expect, it } from 'vitest';
+import { cvss3BaseScore } from '../../../src/insights/ingest/cvss.ts';
+import { normalizeLicense } from '../../../src/insights/ingest/licenses.ts';
+import { projectIdFromUrl } from '../../../src/insights/ingest/project-links.ts';
+import { parseRequiresDist } from '../../../src/insights/ingest/pypi.ts';
+import { isAffected } from '../../../src/insights/ingest/osv.ts';
+import { sparseIndexPath } from '../../../src/insights/ingest/cargo.ts';
+import { parsePurl } from '../../../src/insights/purl.ts';
+
+describe('cvss3BaseScore', () => {
+  it.each([
+    ['CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:H/A:H/E:H', 10],
+    ['CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', 9.8],
+    ['CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:C/C:H/I:N/A:N', 6.8],
+    ['CVSS:3.1/AV:N/AC:L/PR:H/UI:N/S:U/C:H/I:H/A:H', 7.2],
+    ['CVSS:3.0/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N', 5.5],
+    ['CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N', 6.1],
+    ['CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:N', 0],
+    ['CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H', null],
+    ['CVSS:2.0/AV:N/AC:L/Au:N/C:P/I:P/A:P', null],
+    ['garbage', null],
+  ])('%s -> %s', (vector, score) => expect(cvss3BaseScore(vector)).toBe(score));
+});
+
+describe('normalizeLicense', () => {
+  it.each([
+    ['MIT', 'MIT'], ['mit', 'MIT'], ['Apache-2.0', 'Apache-2.0'], ['MIT/Apache-2.0', 'MIT OR Apache-2.0'],
+    ['(MIT OR Apache-2.0) AND BSD-3-Clause', '(MIT OR Apache-2.0) AND BSD-3-Clause'],
+    ['GPL-2.0-only WITH Classpath-exception-2.0', 'GPL-2.0-only WITH Classpath-exception-2.0'],
+    ['Apache License, Version 2.0', 'Apache-2.0'], ['BSD', 'non-standard'], ['Proprietary', 'non-standard'], ['MIT OR', 'non-standard'],
+  ])('%s -> %s', (text, want) => expect(normalizeLicense(text)).toBe(want));
+});
+
+describe('projectIdFromUrl', () => {
+  it.each([
+    ['git+https://github.com/lodash/lodash.git', 'github.com/lodash/lodash'],
+    ['https://github.com/lodash/lodash/issues', 'github.com/lodash/lodash'],
+    ['git+ssh://git@github.com/DABH/colors.js.git', 'github.com/dabh/colors.js'],
+    ['git@gitlab.com:group/proj.git', 'gitlab.com/group/proj'],
+    ['https://bitbucket.org/o/r/src', 'bitbucket.org/o/r'],
+    ['https://issues.apache.org/jira/browse/LOG4J2', null],
+    ['https://github.com/only-owner', null],
+  ])('%s -> %s', (url, want) => expect(projectIdFromUrl(url)).toBe(want));
+});
+
+describe('parsePurl', () => {
+  it.each([
+    ['pkg:npm/%40colors/colors@1.5.0', { system: 'NPM', name: '@colors/colors', version: '1.5.0' }],
+    ['pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1', { system: 'MAVEN', name: 'org.apache.logging.log4j:log4j-core', version: '2.14.1' }],
+    ['pkg:golang/github.com/BurntSushi/toml@v1.2.1', { system: 'GO', name: 'github.com/BurntSushi/toml', version: 'v1.2.1' }],
+    ['pkg:gem/rack', { system: 'RUBYGEMS', name: 'rack' }],
+    ['pkg:pypi/jaraco.context@6.0.2', { system: 'PYPI', name: 'jaraco.context', version: '6.0.2' }],
+  ])('%s', (purl, want) => expect(parsePurl(purl)).toEqual(want));
+  it.each(['pkg:npm/a?x=1', 'pkg:npm/a#sub', 'npm/a', 'pkg:cobol/a', 'pkg:maven/a@1'])('%s is rejected', (purl) => expect(() => parsePurl(purl)).toThrow());
+});
+
+describe('small parsers', () => {
+  it.each([
+    ["argon2-cffi (>=16.1.0) ; extra == 'argon2'", { projectName: 'argon2-cffi', extras: '', versionSpecifier: '>=16.1.0', environmentMarker: "extra == 'argon2'" }],
+    ['requests[security,socks]>=2.0; python_version < "3"', { projectName: 'requests', extras: 'security,socks', versionSpecifier: '>=2.0', environmentMarker: 'python_version < "3"' }],
+  ])('requires_dist %s', (line, want) => expect(parseRequiresDist(line)).toEqual(want));
+  it.each([['a', '1/a'], ['ab', '2/ab'], ['abc', '3/a/abc'], ['OpenSSL', 'op/en/openssl']])('sparse index path %s', (n, p) => expect(sparseIndexPath(n)).toBe(p));
+});
+
+describe('OSV range evaluation', () => {
+  const osv = { affected: [{ package: { ecosystem: 'npm', name: 'x' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '1.0.0' }, { fixed: '1.2.0' }, { introduced: '2.0.0' }, { last_affected: '2.1.0' }] }], versions: ['0.5.0'] }] };
+  it.each([['0.5.0', true], ['0.9.0', false], ['1.0.0', true], ['1.1.9', true], ['1.2.0', false], ['2.1.0', true], ['2.1.1', false]])('%s -> %s', (v, want) => expect(isAffected(osv, 'NPM', 'x', v)).toBe(want));
+});

@@ -1,0 +1,38 @@
+/**
+ * `npm run import -- <system> <name>...`: ingests packages (and their OSV advisories) from the
+ * configured upstreams (NPM_REGISTRY_URL, PYPI_URL, ... from the environment; defaults are the
+ * public registries) into DATABASE_URL (default: the local stack), one line of progress per package.
+ */
+import pg from 'pg';
+import { ingestPackage } from '../src/insights/read-through.ts';
+import { SYSTEMS, type System } from '../src/versions/index.ts';
+import { pgDb } from './seed/insights.ts';
+import { LOCAL } from './stack/config.ts';
+
+const [systemArg, ...names] = process.argv.slice(2);
+const system = String(systemArg ?? '').toUpperCase() as System;
+if (!SYSTEMS.includes(system) || names.length === 0) {
+  console.error(`usage: npm run import -- <${SYSTEMS.join('|').toLowerCase()}> <name>...`);
+  process.exit(2);
+}
+const client = new pg.Client({ connectionString: process.env.DATABASE_URL ?? LOCAL.databaseUrl });
+await client.connect();
+let failed = 0;
+try {
+  const db = pgDb(client);
+  for (const [i, name] of names.entries()) {
+    const started = Date.now();
+    process.stdout.write(`[${i + 1}/${names.length}] ${system} ${name} ... `);
+    try {
+      const stored = await ingestPackage(process.env, db, system, name);
+      console.log(stored === null ? 'not found upstream' : `ok (${stored}, ${Date.now() - started} ms)`);
+      if (stored === null) failed++;
+    } catch (err) {
+      failed++;
+      console.log(`failed: ${(err as Error).message}`);
+    }
+  }
+} finally {
+  await client.end();
+}
+process.exit(failed ? 1 : 0);

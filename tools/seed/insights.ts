@@ -1,0 +1,59 @@
+/**
+ * Demo data for the insights service: starts the fixture upstream (test/fixtures/insights) in this
+ * process and ingests a few packages per system, their OSV advisories and the lodash project through
+ * the service's own adapters and store, so every endpoint answers at once. Idempotent (a store
+ * replaces a package wholly). Uses `pg` through a small Db adapter.
+ */
+import pg from 'pg';
+import type { Db, Queryable } from '../../src/platform/db.ts';
+import { fetchProject } from '../../src/insights/ingest/projects.ts';
+import { storeProject } from '../../src/insights/queries-write.ts';
+import { ingestPackage } from '../../src/insights/read-through.ts';
+import type { System } from '../../src/versions/index.ts';
+import { startFixtureServer } from '../../test/fixtures/insights/server.ts';
+
+export const DEMO: [System, string][] = [
+  ['NPM', 'lodash'], ['NPM', 'pino'], ['NPM', '@colors/colors'], ['PYPI', 'django'], ['CARGO', 'openssl'],
+  ['MAVEN', 'org.apache.logging.log4j:log4j-core'], ['NUGET', 'Newtonsoft.Json'], ['RUBYGEMS', 'rack'], ['GO', 'github.com/BurntSushi/toml'],
+];
+
+export function pgDb(client: pg.Client): Db {
+  const q: Queryable = { query: async (text, params = []) => (await client.query(text, params as unknown[])).rows as never };
+  return {
+    ...q,
+    async transaction(fn) {
+      await client.query('BEGIN');
+      try {
+        const r = await fn(q);
+        await client.query('COMMIT');
+        return r;
+      } catch (err) {
+        await client.query('ROLLBACK');
+        throw err;
+      }
+    },
+    async close() {},
+  };
+}
+
+export async function seed(ctx: { databaseUrl: string; env: Record<string, string> }): Promise<string[]> {
+  const upstream = await startFixtureServer();
+  const client = new pg.Client({ connectionString: ctx.databaseUrl });
+  await client.connect();
+  try {
+    const db = pgDb(client);
+    for (const [system, name] of DEMO) await ingestPackage(upstream.env, db, system, name);
+    await storeProject(db, await fetchProject(upstream.env, 'github.com/lodash/lodash'));
+  } finally {
+    await client.end();
+    await upstream.close();
+  }
+  const base = ctx.env.INSIGHTS_URL ?? 'http://127.0.0.1:8787';
+  return [
+    `insights: ${DEMO.length} demo packages (npm, PyPI, Cargo, Maven, NuGet, RubyGems, Go) with advisories and a project`,
+    `  curl ${base}/v3/systems/npm/packages/lodash/versions/4.17.20`,
+    `  curl ${base}/v3/systems/maven/packages/org.apache.logging.log4j%3Alog4j-core/versions/2.14.1:requirements`,
+    `  curl ${base}/v3/advisories/GHSA-jfh8-c2jp-5v3q`,
+    `  curl ${base}/v3/projects/github.com%2Flodash%2Flodash`,
+  ];
+}
