@@ -206,11 +206,7 @@ export async function deleteBook(tx: Queryable, owner: string, id: string): Prom
  */
 export async function moveStatus(tx: Queryable, id: string, from: number, to: number, owner?: string): Promise<BookRow | undefined> {
   return (await tx.query<BookRow>(
-    `UPDATE market.books b SET status = $3, status_changed_at = now(), posted_at = CASE WHEN $3 = 0 THEN now() ELSE posted_at END
-     WHERE b.id = $1 AND b.status = $2 AND ($4::bigint IS NULL OR b.owner_id = $4) RETURNING ${BOOK_COLS}`,
+    `UPDATE market.books b SET status = $3::smallint, status_changed_at = now(), posted_at = CASE WHEN $3::smallint = 0 THEN now() ELSE posted_at END
+     WHERE b.id = $1 AND b.status = $2::smallint AND ($4::bigint IS NULL OR b.owner_id = $4) RETURNING ${BOOK_COLS}`,
     [id, from, to, owner ?? null]))[0];
-}
-
-export async function removeFromAllCarts(tx: Queryable, bookIds: readonly string[]): Promise<void> {
-  await tx.query('DELETE FROM market.cart_items WHERE book_id = ANY($1::bigint[])', [bookIds]);
 }

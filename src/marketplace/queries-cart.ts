@@ -7,8 +7,9 @@
  * winner commits and skips the row, so it gets fewer rows than its cart and throws, rolling back
  * everything it did. Rows are locked in id order first (books, then the users whose counters
  * change), so carts that overlap cannot deadlock. Then, in the same transaction: buyer and seller counters, the transaction
- * record (total = subtotal * 1.05), the buyer's matching open requests -> fulfilled, the sold books
- * leave every cart.
+ * record (total = subtotal * 1.05), the buyer's matching open requests -> fulfilled, the buyer's
+ * cart emptied. Other carts keep the sold books (hidden by getCartItems): their owners' checkouts
+ * answer 409 naming them, and `dropFromCart` then takes them out.
  */
 import type { Queryable } from '../platform/db.ts';
 import { HttpError } from '../platform/errors.ts';
@@ -121,9 +122,14 @@ export async function checkout(tx: Queryable, buyer: string): Promise<CheckoutRe
   await tx.query(
     `UPDATE market.requests SET status = 1 WHERE owner_id = $1 AND status = 0
      AND id IN (SELECT request_id FROM market.matches WHERE book_id = ANY($2::bigint[]))`, [buyer, cart]);
-  await tx.query('DELETE FROM market.cart_items WHERE book_id = ANY($1::bigint[])', [cart]);
+  await tx.query('DELETE FROM market.cart_items WHERE user_id = $1', [buyer]);
   const books = await tx.query<CheckoutResult['books'][number]>(
     `SELECT b.id::text, b.owner_id::text, b.name, b.price::text, u.email AS owner_email
      FROM market.books b JOIN market.users u ON u.id = b.owner_id WHERE b.id = ANY($1::bigint[]) ORDER BY b.id`, [cart]);
   return { transaction: t!, books, buyerEmail: t!.buyer_email };
+}
+
+/** After a refused checkout (outside its rolled-back transaction): the unavailable books leave the cart. */
+export async function dropFromCart(db: Queryable, user: string, bookIds: readonly string[]): Promise<void> {
+  await db.query('DELETE FROM market.cart_items WHERE user_id = $1 AND book_id = ANY($2::bigint[])', [user, bookIds]);
 }

@@ -2,7 +2,8 @@
  * Checkout (`POST /api/user/checkout`, alias `/api/books/checkoutCart`): the transaction of
  * queries-cart.ts `checkout`, then notifications and events in the same transaction, and mail to the
  * buyer and each seller after commit. A deadlock or serialisation failure (which the ordered locks
- * should prevent) is retried; a taken book is a 409 listing the unavailable ids.
+ * should prevent) is retried; a taken book is a 409 listing the unavailable ids, which then leave
+ * the cart so the next checkout can go through with the rest.
  */
 import type { Context } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
@@ -10,7 +11,8 @@ import { emitEvent } from '../webhooks/events.ts';
 import { me } from './auth.ts';
 import { ok } from './envelope.ts';
 import { afterCommit, MAIL, type OutgoingMail } from './mailer.ts';
-import { checkout, publicTransaction, type CheckoutResult } from './queries-cart.ts';
+import { checkout, dropFromCart, publicTransaction, type CheckoutResult } from './queries-cart.ts';
+import { HttpError } from '../platform/errors.ts';
 import { addNotifications } from './queries-users.ts';
 
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -33,6 +35,10 @@ export async function checkoutHandler(c: Context<AppEnv>): Promise<Response> {
         return r;
       });
     } catch (err) {
+      if (err instanceof HttpError && err.status === 409) {
+        await dropFromCart(c.get('db'), buyer, (err.extra?.unavailable ?? []) as string[]);
+        throw err;
+      }
       const code = (err as { code?: string }).code;
       if (attempt >= 3 || !code || !RETRYABLE.has(code)) throw err;
     }

@@ -1,7 +1,7 @@
 /**
  * "Unlist old books" (the original's dashboard deactivateBooks, also run by the cron trigger):
  * every listed book (status 0) posted more than `days` ago (62 by default, MARKETPLACE_UNLIST_DAYS)
- * moves to 5 in one transaction, leaves every cart, gets a `book_unlisted` event, and each affected
+ * moves to 5 in one transaction, gets a `book_unlisted` event, and each affected
  * owner gets one notification and one mail naming the books.
  *
  * Idempotent: the move is a compare-and-set on status 0, so a second run (or a run racing the
@@ -37,7 +37,6 @@ export async function unlistOldBooks(tx: Queryable, days: number): Promise<Unlis
      SELECT moved.*, u.email AS owner_email FROM moved JOIN market.users u ON u.id = moved.owner_id::bigint ORDER BY moved.id::bigint`, [days]);
   if (!books.length) return { unlisted: [], owners: 0, mails: [] };
   const ids = books.map((b) => b.id);
-  await tx.query('DELETE FROM market.cart_items WHERE book_id = ANY($1::bigint[])', [ids]);
   const byOwner = new Map<string, (BookRow & { owner_email: string })[]>();
   for (const b of books) byOwner.set(b.owner_id, [...(byOwner.get(b.owner_id) ?? []), b]);
   for (const b of books) await emitEvent(tx, { name: 'book_unlisted', objectId: b.id, payload: publicBook(b) });

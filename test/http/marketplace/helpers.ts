@@ -73,3 +73,15 @@ export async function waitForMail(mailUrl: string, to: string, subject: string, 
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** A valid ISBN-10 no other test uses (random body, computed check digit), and its ISBN-13. */
+export function uniqueIsbn(): { isbn10: string; isbn13: string } {
+  const body = String(Math.floor(Math.random() * 1e9)).padStart(9, '0');
+  let s10 = 0;
+  for (let i = 0; i < 9; i++) s10 += Number(body[i]) * (10 - i);
+  const c10 = (11 - (s10 % 11)) % 11;
+  const b13 = `978${body}`;
+  let s13 = 0;
+  for (let i = 0; i < 12; i++) s13 += Number(b13[i]) * (i % 2 === 0 ? 1 : 3);
+  return { isbn10: body + (c10 === 10 ? 'X' : String(c10)), isbn13: b13 + String((10 - (s13 % 10)) % 10) };
+}
