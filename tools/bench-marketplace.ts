@@ -1,0 +1,91 @@
+/**
+ * `npm run bench:marketplace`: seeds 100,000 listed books (one generate_series INSERT) on DATABASE_URL
+ * (default: an in-memory local stack), then drives search and listing through the marketplace
+ * worker's fetch with concurrency, printing p50/p99 beside a `SELECT 1` through the same driver, and
+ * the EXPLAIN of the search query (GIN index use). The bench user and its books are removed at the end.
+ * Options (env): BENCH_BOOKS (100000), BENCH_REQUESTS (300 per scenario), BENCH_CONCURRENCY (16).
+ */
+import pg from 'pg';
+import marketplace from '../functions/marketplace.ts';
+import { createDb } from '../src/platform/db.ts';
+import type { Env } from '../src/platform/env.ts';
+import { tokenFor } from '../src/marketplace/auth.ts';
+import { SEARCH_SQL } from '../src/marketplace/queries-books.ts';
+import { startStack } from './stack/index.ts';
+import { workerVars } from './stack/config.ts';
+
+const BOOKS = Number(process.env.BENCH_BOOKS ?? 100_000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function measure(name: string, fn: (i: number) => Promise<void>): Promise<void> {
+  const times: number[] = [];
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    for (let i = next++; i < REQUESTS; i = next++) {
+      const t = performance.now();
+      await fn(i);
+      times.push(performance.now() - t);
+    }
+  }));
+  const wall = (performance.now() - start) / 1000;
+  times.sort((a, b) => a - b);
+  console.log(`${name.padEnd(44)} p50 ${pct(times, 50).toFixed(1).padStart(7)} ms   p99 ${pct(times, 99).toFixed(1).padStart(7)} ms   ${(REQUESTS / wall).toFixed(0).padStart(5)} req/s`);
+}
+
+const stack = await startStack({ databaseUrl: process.env.DATABASE_URL, ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0 } });
+const env = workerVars(stack.databaseUrl, { NEON_LOCAL_PROXY: stack.neonProxy, QSTASH_URL: stack.qstashUrl, MAIL_API_URL: stack.mailUrl }) as unknown as Env;
+const client = new pg.Client({ connectionString: stack.databaseUrl });
+await client.connect();
+let seller: string | undefined;
+try {
+  console.log(`database: ${stack.embedded ? 'embedded PGlite (in memory)' : 'PostgreSQL at DATABASE_URL'}; ${BOOKS} books, ${REQUESTS} requests per scenario, concurrency ${CONCURRENCY}`);
+  const mk = async (email: string) => (await client.query<{ id: string }>(
+    `INSERT INTO market.users (email, password_hash, first_name, last_name, university, cmc, venmo_username)
+     VALUES ($1, 'pbkdf2$sha256$1$AA==$AA==', 'Bench', 'User', 'Bench U', '1', 'bench-user') RETURNING id::text`, [email])).rows[0]!.id;
+  const stamp = Date.now().toString(36);
+  seller = await mk(`bench-seller-${stamp}@bench.edu`);
+  const viewer = await mk(`bench-viewer-${stamp}@bench.edu`);
+  const t0 = performance.now();
+  await client.query(
+    `INSERT INTO market.books (owner_id, name, name_norm, edition, course, course_norm, price, condition, isbn, posted_at)
+     SELECT $1, n.name, lower(n.name), 1 + i % 9, n.dept || ' ' || (100 + i % 300), n.dept || (100 + i % 300), 5 + (i % 150), 'Good',
+            CASE WHEN i % 3 = 0 THEN '978' || lpad((i % 1000000000)::text, 10, '0') END, now() - make_interval(mins => i % 80000)
+     FROM generate_series(1, $2::int) AS i,
+     LATERAL (SELECT (ARRAY['Calculus','Linear Algebra','Organic Chemistry','Physics','World History','Molecular Biology','Algorithms','Microeconomics'])[1 + i % 8]
+                     || ' volume ' || (i % 997) AS name,
+                     (ARRAY['MTH','MTH','CHM','PHY','HIS','BIO','CSC','ECO'])[1 + i % 8] AS dept) n`, [seller, BOOKS]);
+  await client.query('ANALYZE market.books');
+  console.log(`seeded ${BOOKS} books in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+
+  const db = createDb(env);
+  const token = await tokenFor(env, viewer, 0);
+  const call = async (path: string, auth = false) => {
+    const pending: Promise<unknown>[] = [];
+    const res = await marketplace.fetch(new Request(`http://bench${path}`, { headers: auth ? { authorization: `Bearer ${token}` } : {} }), env, { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {} } as never);
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+    await Promise.all(pending);
+  };
+  const words = ['calculus', 'algebra', 'chemistry 3', 'physics volume 12', 'history', 'csc 107', 'micro', 'molecular'];
+  await measure('floor: SELECT 1 (neon() over HTTP)', async () => { await db.query('SELECT 1'); });
+  await measure('GET /api/books/getBooksNoToken/40/0', () => call('/api/books/getBooksNoToken/40/0'));
+  await measure('GET /api/books/getBooksNoToken/40/2000', (i) => call(`/api/books/getBooksNoToken/40/${2000 + (i % 50)}`));
+  await measure('GET /api/books/getAllBooks (token)', () => call('/api/books/getAllBooks', true));
+  await measure('GET /api/books/search/public/:query', (i) => call(`/api/books/search/public/${encodeURIComponent(words[i % words.length]!)}`));
+  await measure('GET /api/books/search/:query (token)', (i) => call(`/api/books/search/${encodeURIComponent(words[i % words.length]!)}`, true));
+  await db.close();
+
+  const plan = await client.query(`EXPLAIN (ANALYZE, COSTS OFF) ${SEARCH_SQL}`, ['calculus:* & volume:* & 12:*', null, 40]);
+  console.log('\nEXPLAIN ANALYZE of the search query (calculus volume 12):');
+  for (const r of plan.rows) console.log(`  ${r['QUERY PLAN']}`);
+} finally {
+  if (seller) await client.query("DELETE FROM market.users WHERE email LIKE 'bench-%@bench.edu'");
+  await client.end();
+  await stack.close();
+}
