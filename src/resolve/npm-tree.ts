@@ -1,0 +1,187 @@
+/**
+ * The node_modules tree npm 7+ builds (arborist's buildIdealTree + PlaceDep/CanPlaceDep), for a
+ * fresh install with nothing present:
+ *  - breadth-first queue ordered by (depth, path) with `localeCompare('en')`; for each node, its
+ *    problem edges (missing or invalid; missing optional peers are not problems) sorted by name;
+ *  - version choice by npm-pick-manifest (npm-pick.ts); peers of a chosen version are chosen with it
+ *    (the dependent's own edge on the peer name, when there is one, picks the version);
+ *  - placement walks up from the dependent and keeps the shallowest location before the first
+ *    conflict (maximal hoisting): KEEP when an existing copy there satisfies, REPLACE when the new
+ *    version is >= and satisfies every dependent of the existing one (or when the dependent itself
+ *    is the target), OK when the name is free there and no dependent below would be shadowed
+ *    wrongly; a peer set must fit at the same level as its dependent;
+ *  - after a placement, deeper duplicates that the new copy can serve are pruned (canDedupe);
+ *  - edge types: prod, optional (wins over prod), peer, peerOptional (peerDependenciesMeta);
+ *    dev dependencies only for the root and excluded here; bundled dependencies are not placed.
+ */
+import { pickVersion, specSatisfied, type NpmEnv } from './npm-pick.ts';
+import type { Client, Dependency, VersionInfo } from './types.ts';
+import { has } from './types.ts';
+
+export type EdgeType = 'prod' | 'optional' | 'peer' | 'peerOptional';
+
+export interface TreeEdge {
+  name: string; // install name (alias)
+  pkg: string; // real package name
+  spec: string; // range on the real package
+  type: EdgeType;
+  dep: Dependency;
+}
+
+export interface TreeNode {
+  name: string; // install name
+  pkg: string;
+  version: string;
+  info: VersionInfo;
+  parent: TreeNode | null;
+  children: Map<string, TreeNode>;
+  edges: Map<string, TreeEdge>;
+  bundled: Set<string>;
+  errors: { edge: TreeEdge; message: string }[];
+  removed?: boolean;
+}
+
+const collator = new Intl.Collator('en');
+export const localeCompare = (a: string, b: string) => collator.compare(a, b);
+
+export function depth(n: TreeNode): number {
+  let d = 0;
+  for (let p = n.parent; p; p = p.parent) d++;
+  return d;
+}
+
+export function nodePath(n: TreeNode): string {
+  const parts: string[] = [];
+  for (let p: TreeNode | null = n; p && p.parent; p = p.parent) parts.unshift(`node_modules/${p.name}`);
+  return parts.join('/');
+}
+
+export function resolveName(from: TreeNode, name: string): TreeNode | null {
+  for (let p: TreeNode | null = from; p; p = p.parent) {
+    const c = p.children.get(name);
+    if (c && !c.removed) return c;
+  }
+  return null;
+}
+
+function satisfiesEdge(n: TreeNode, e: TreeEdge): boolean {
+  return n.pkg === e.pkg && specSatisfied(e.spec, n.version);
+}
+
+export function buildEdges(deps: readonly Dependency[], isRoot: boolean): Map<string, TreeEdge> {
+  const edges = new Map<string, TreeEdge>();
+  const add = (d: Dependency, type: EdgeType) => {
+    const name = d.attrs.knownas ?? d.name;
+    edges.set(name, { name, pkg: d.name, spec: d.requirement, type, dep: d });
+  };
+  for (const d of deps) if (d.attrs.scope === 'peer') add(d, has(d.attrs, 'opt') ? 'peerOptional' : 'peer');
+  for (const d of deps) if (!has(d.attrs, 'dev') && d.attrs.scope !== 'peer' && d.attrs.scope !== 'bundle' && !has(d.attrs, 'opt')) add(d, 'prod');
+  for (const d of deps) if (!has(d.attrs, 'dev') && d.attrs.scope !== 'peer' && d.attrs.scope !== 'bundle' && has(d.attrs, 'opt')) add(d, 'optional');
+  void isRoot;
+  return edges;
+}
+
+type Decision = 'KEEP' | 'REPLACE' | 'OK' | 'CONFLICT';
+
+export class TreeBuilder {
+  readonly client: Client;
+  readonly env: NpmEnv;
+  readonly root: TreeNode;
+  private readonly manifests = new Map<string, Promise<readonly VersionInfo[]>>();
+  private readonly depsCache = new Map<string, Promise<readonly Dependency[] | null>>();
+
+  constructor(client: Client, env: NpmEnv, root: TreeNode) {
+    this.client = client;
+    this.env = env;
+    this.root = root;
+  }
+
+  versions(pkg: string): Promise<readonly VersionInfo[]> {
+    let p = this.manifests.get(pkg);
+    if (!p) this.manifests.set(pkg, (p = this.client.versions(pkg)));
+    return p;
+  }
+
+  async makeNode(name: string, info: VersionInfo): Promise<TreeNode> {
+    const k = `${info.name}\u0000${info.version}`;
+    let p = this.depsCache.get(k);
+    if (!p) this.depsCache.set(k, (p = this.client.requirements(info.name, info.version)));
+    const deps = (await p) ?? [];
+    const bundled = new Set(deps.filter((d) => d.attrs.scope === 'bundle').map((d) => d.attrs.knownas ?? d.name));
+    return { name, pkg: info.name, version: info.version, info, parent: null, children: new Map(), edges: buildEdges(deps, false), bundled, errors: [] };
+  }
+
+  problemEdges(n: TreeNode): TreeEdge[] {
+    const out: TreeEdge[] = [];
+    for (const e of n.edges.values()) {
+      if (n !== this.root && n.bundled.has(e.name)) continue;
+      const to = resolveName(n, e.name);
+      if (!to) {
+        if (e.type !== 'peerOptional') out.push(e);
+      } else if (!satisfiesEdge(to, e)) out.push(e);
+    }
+    return out.sort((a, b) => localeCompare(a.name, b.name));
+  }
+
+  /** Nodes whose edge `name` resolves to `node`. */
+  dependents(node: TreeNode): { from: TreeNode; edge: TreeEdge }[] {
+    const out: { from: TreeNode; edge: TreeEdge }[] = [];
+    const dir = node.parent!;
+    const visit = (x: TreeNode) => {
+      if (x !== dir && x !== node && x.children.has(node.name) && !x.children.get(node.name)!.removed) return;
+      const e = x.edges.get(node.name);
+      if (e && !(x.bundled.has(e.name) && x !== this.root)) out.push({ from: x, edge: e });
+      for (const c of x.children.values()) if (!c.removed && c !== node) visit(c);
+    };
+    visit(dir);
+    for (const c of node.children.values()) if (!c.removed) visit(c);
+    const own = node.edges.get(node.name);
+    if (own && !node.children.has(node.name)) out.push({ from: node, edge: own });
+    return out;
+  }
+
+  isDescendantOf(n: TreeNode, anc: TreeNode): boolean {
+    for (let p: TreeNode | null = n; p; p = p.parent) if (p === anc) return true;
+    return false;
+  }
+
+  canPlace(dep: TreeNode, edge: TreeEdge, from: TreeNode, target: TreeNode, start: TreeNode, peers: TreeNode[]): Decision {
+    const own = this.canPlaceSelf(dep, edge, from, target, start);
+    if (own === 'CONFLICT' || own === 'KEEP') return own;
+    for (const p of peers) {
+      const owner = dep.edges.has(p.name) ? dep : peers.find((q) => q.edges.has(p.name));
+      const pe = owner?.edges.get(p.name);
+      if (!owner || !pe) continue;
+      const r = this.canPlaceSelf(p, pe, owner, target, start);
+      if (r === 'CONFLICT') return 'CONFLICT';
+    }
+    return own;
+  }
+
+  canPlaceSelf(dep: TreeNode, edge: TreeEdge, from: TreeNode, target: TreeNode, start: TreeNode): Decision {
+    const targetEdge = target.edges.get(dep.name);
+    if (targetEdge && targetEdge !== edge && !satisfiesEdge(dep, targetEdge)) return 'CONFLICT';
+    const current = target.children.get(dep.name);
+    if (current && !current.removed) {
+      if (current.pkg === dep.pkg && current.version === dep.version && satisfiesEdge(current, edge)) return 'KEEP';
+      const tryReplace = current.pkg === dep.pkg && cmpVersion(dep.version, current.version) >= 0;
+      if (tryReplace && this.dependents(current).every((d) => satisfiesEdge(dep, d.edge))) return 'REPLACE';
+      if (satisfiesEdge(current, edge)) return 'KEEP';
+      if (target !== start) return 'CONFLICT';
+      if (edge.type !== 'peer' && edge.type !== 'peerOptional' && target === from) return 'REPLACE';
+      return 'CONFLICT';
+    }
+    if (target !== from && target.parent) {
+      const cur = resolveName(target.parent, dep.name);
+      if (cur) {
+        for (const d of this.dependents(cur)) {
+          if (this.isDescendantOf(d.from, target) && satisfiesEdge(cur, d.edge) && !satisfiesEdge(dep, d.edge)) return 'CONFLICT';
+        }
+      }
+    }
+    return 'OK';
+  }
+}
+
+import { compare } from '../versions/index.ts';
+export const cmpVersion = (a: string, b: string) => compare('NPM', a, b);

@@ -1,0 +1,236 @@
+/**
+ * npm resolver: builds the node_modules tree npm 7+ would install (npm-tree.ts, arborist's
+ * placement), then turns it into a deps.dev graph: one node per installed copy (nested duplicates
+ * stay distinct, as in deps.dev's npm graphs), edges from each copy along its dependencies to the
+ * copy node's module resolution reaches, requirement = the declared range. Optional dependencies
+ * whose os/cpu/engines do not fit the emulated platform (linux, x64, node `nodeVersion`) are pruned
+ * afterwards together with whatever only they needed, as `npm install` does after building the
+ * ideal tree (the lockfile keeps them; the installed tree does not).
+ */
+import { addEdge, addError, addNode, newGraph } from './graph.ts';
+import { DEFAULT_NPM_ENV, engineOk, pickVersion, platformOk, specSatisfied, type NpmEnv } from './npm-pick.ts';
+import { TreeBuilder, cmpVersion, depth, localeCompare, nodePath, resolveName, type TreeEdge, type TreeNode } from './npm-tree.ts';
+import type { Client, Graph } from './types.ts';
+
+/** A tree npm itself would not settle on (npm reports ERESOLVE); becomes the graph's error. */
+export class NpmTreeError extends Error {}
+
+const MAX_PLACEMENTS_PER_PATH = 25;
+
+export interface NpmOptions extends Partial<NpmEnv> {
+  maxNodes?: number;
+}
+
+export async function buildNpmTree(client: Client, name: string, version: string, env: NpmEnv, maxNodes = 20_000): Promise<TreeNode | null> {
+  const all = await client.versions(name);
+  const info = all.find((v) => v.version === version);
+  if (!info) return null;
+  const b0 = new TreeBuilder(client, env, null as unknown as TreeNode);
+  const root = await b0.makeNode(name, info);
+  // the root keeps its bundled dependencies as ordinary ones (they are in its own tarball)
+  root.bundled.clear();
+  const b = new TreeBuilder(client, env, root);
+  const queue: TreeNode[] = [root];
+  const seen = new Set<TreeNode>();
+  let placed = 0;
+  const placements = new Map<string, number>();
+
+  const pick = async (e: TreeEdge, spec = e.spec) => pickVersion(await b.versions(e.pkg), spec, env);
+
+  const loadPeers = async (dep: TreeNode, from: TreeNode, acc: TreeNode[]) => {
+    for (const pe of [...dep.edges.values()].filter((x) => x.type === 'peer').sort((x, y) => localeCompare(x.name, y.name))) {
+      if (acc.some((p) => p.name === pe.name)) continue;
+      const parentEdge = from.edges.get(pe.name);
+      let info = parentEdge && parentEdge.pkg === pe.pkg ? await pick(parentEdge) : null;
+      if (!info || !specSatisfied(pe.spec, info.version)) info = await pick(pe);
+      if (!info) continue;
+      const p = await b.makeNode(pe.name, info);
+      acc.push(p);
+      await loadPeers(p, from, acc);
+    }
+  };
+
+  const startFor = (from: TreeNode, nm: string) => {
+    let t = from;
+    while (t.parent && t.edges.get(nm) && (t.edges.get(nm)!.type === 'peer' || t.edges.get(nm)!.type === 'peerOptional')) t = t.parent;
+    return t;
+  };
+
+  const prune = (n: TreeNode) => {
+    n.removed = true;
+    n.parent?.children.delete(n.name);
+  };
+
+  const canDedupe = (n: TreeNode): boolean => {
+    if (!n.parent || !n.parent.parent) return false;
+    const other = resolveName(n.parent.parent, n.name);
+    if (!other) return false;
+    if (other.pkg === n.pkg && other.version === n.version) return true;
+    const deps = b.dependents(n);
+    if (deps.length === 0) return true;
+    return deps.every((d) => other.pkg === d.edge.pkg && specSatisfied(d.edge.spec, other.version)) && cmpVersion(other.version, n.version) >= 0;
+  };
+
+  const place = (dep: TreeNode, edge: TreeEdge, from: TreeNode, start: TreeNode, peers: TreeNode[]) => {
+    let target: TreeNode | null = null;
+    let decision = 'OK';
+    for (let t: TreeNode | null = start; t; t = t.parent) {
+      const te = t.edges.get(dep.name);
+      if (t.parent && t !== start && te && (te.type === 'peer' || te.type === 'peerOptional')) continue;
+      const d = b.canPlace(dep, edge, from, t, start, peers);
+      if (d === 'CONFLICT') break;
+      target = t;
+      decision = d;
+    }
+    if (!target) {
+      target = start;
+      decision = target.children.has(dep.name) ? 'REPLACE' : 'OK';
+    }
+    if (decision === 'KEEP') return;
+    if (decision === 'REPLACE') {
+      const old = target.children.get(dep.name)!;
+      for (const c of old.children.values()) {
+        c.parent = dep;
+        dep.children.set(c.name, c);
+      }
+      old.removed = true;
+      for (const c of [...dep.children.values()]) if (!dep.edges.has(c.name) && b.dependents(c).length === 0) prune(c);
+    }
+    target.children.set(dep.name, dep);
+    dep.parent = target;
+    placed++;
+    const at = nodePath(dep);
+    const times = (placements.get(at) ?? 0) + 1;
+    placements.set(at, times);
+    if (times > MAX_PLACEMENTS_PER_PATH) throw new NpmTreeError(`placement of ${at} does not converge`);
+    queue.push(dep);
+    if (decision === 'REPLACE') {
+      for (const d of b.dependents(dep)) {
+        if (!(d.from.pkg === dep.pkg || true) || specSatisfied(d.edge.spec, dep.version)) continue;
+        seen.delete(d.from);
+        queue.push(d.from);
+      }
+    }
+    // deeper copies the new one can serve are removed (PlaceDep.pruneDedupable)
+    const dupes: TreeNode[] = [];
+    const walk = (x: TreeNode) => {
+      for (const c of x.children.values()) {
+        if (c.removed) continue;
+        if (c.name === dep.name && c !== dep) dupes.push(c);
+        walk(c);
+      }
+    };
+    walk(target);
+    for (const n of dupes) if (!n.removed && canDedupe(n)) prune(n);
+    for (const p of peers) {
+      const pe = dep.edges.get(p.name);
+      if (!pe) continue;
+      const cur = resolveName(dep, p.name);
+      if (cur && cur.pkg === pe.pkg && specSatisfied(pe.spec, cur.version)) continue;
+      const others = peers.filter((x) => x !== p && p.edges.has(x.name));
+      place(p, pe, dep, start, others);
+    }
+  };
+
+  while (queue.length > 0) {
+    queue.sort((x, y) => depth(x) - depth(y) || localeCompare(nodePath(x), nodePath(y)));
+    const node = queue.shift()!;
+    if (node.removed || seen.has(node)) continue;
+    seen.add(node);
+    if (placed > maxNodes) throw new NpmTreeError(`npm tree for ${name}@${version} exceeds ${maxNodes} nodes`);
+    const tasks: { edge: TreeEdge; dep: TreeNode; peers: TreeNode[] }[] = [];
+    for (const edge of b.problemEdges(node)) {
+      const info = await pick(edge);
+      if (!info) {
+        if (edge.type !== 'optional' && edge.type !== 'peerOptional') {
+          node.errors.push({ edge, message: `could not find a version that satisfies requirement ${edge.spec} for package ${edge.pkg}` });
+        }
+        continue;
+      }
+      const dep = await b.makeNode(edge.name, info);
+      const peers: TreeNode[] = [];
+      await loadPeers(dep, node, peers);
+      tasks.push({ edge, dep, peers });
+    }
+    for (const t of tasks) {
+      if (node.removed) break;
+      const cur = resolveName(node, t.edge.name);
+      if (cur && cur.pkg === t.edge.pkg && specSatisfied(t.edge.spec, cur.version)) continue;
+      place(t.dep, t.edge, node, startFor(node, t.edge.name), t.peers);
+    }
+  }
+  return root;
+}
+
+/** Every installed copy, by lockfile path (`node_modules/a/node_modules/b`). */
+export function treeInventory(root: TreeNode): TreeNode[] {
+  const out: TreeNode[] = [];
+  const walk = (n: TreeNode) => {
+    for (const c of [...n.children.values()].sort((a, b) => localeCompare(a.name, b.name))) {
+      if (c.removed) continue;
+      out.push(c);
+      walk(c);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** Optional copies that do not fit the platform, and everything only they bring in. */
+export function optionalFailures(root: TreeNode, env: NpmEnv): Set<TreeNode> {
+  const nodes = treeInventory(root);
+  const required = new Set<TreeNode>([root]);
+  const reach = (skip: Set<TreeNode>, viaOptional: boolean) => {
+    const seen = new Set<TreeNode>([root]);
+    const q = [root];
+    while (q.length) {
+      const n = q.shift()!;
+      for (const e of n.edges.values()) {
+        if (!viaOptional && (e.type === 'optional' || e.type === 'peerOptional')) continue;
+        const t = resolveName(n, e.name);
+        if (t && !seen.has(t) && !skip.has(t)) { seen.add(t); q.push(t); }
+      }
+    }
+    return seen;
+  };
+  for (const n of reach(new Set(), false)) required.add(n);
+  const failing = new Set(nodes.filter((n) => !required.has(n) && !(platformOk(n.info, env) && engineOk(n.info, env))));
+  if (failing.size === 0) return failing;
+  const alive = reach(failing, true);
+  return new Set(nodes.filter((n) => !alive.has(n)));
+}
+
+export async function resolveNpm(client: Client, name: string, version: string, opts: NpmOptions = {}): Promise<Graph> {
+  const env: NpmEnv = { ...DEFAULT_NPM_ENV, ...opts };
+  const g = newGraph(name, version);
+  let root: TreeNode | null;
+  try {
+    root = await buildNpmTree(client, name, version, env, opts.maxNodes);
+  } catch (e) {
+    if (!(e instanceof NpmTreeError)) throw e;
+    g.error = e.message;
+    return g;
+  }
+  if (!root) {
+    g.error = `version ${version} of ${name} not found`;
+    return g;
+  }
+  const dropped = optionalFailures(root, env);
+  const ids = new Map<TreeNode, number>([[root, 0]]);
+  for (const n of treeInventory(root)) if (!dropped.has(n)) ids.set(n, addNode(g, n.pkg, n.version));
+  for (const [n, id] of ids) {
+    for (const err of n.errors) addError(g, id, err.edge.pkg, err.edge.spec, err.message);
+    for (const e of n.edges.values()) {
+      if (n !== root && n.bundled.has(e.name)) continue;
+      const t = resolveName(n, e.name);
+      const to = t ? ids.get(t) : undefined;
+      if (to === undefined) continue;
+      const attrs: Record<string, string> = {};
+      if (e.name !== e.pkg) attrs.knownas = e.name;
+      if (e.type === 'optional') attrs.opt = '';
+      if (e.type === 'peer' || e.type === 'peerOptional') attrs.scope = 'peer';
+      addEdge(g, id, to, e.spec, attrs);
+    }
+  }
+  return g;
+}
