@@ -1,14 +1,15 @@
 /**
  * Monitor runs as queued steps: `collect` -> `report` -> `publish:<destination>` (one per bound
- * destination, in parallel). Each step is its own queue message to `/pipeline/monitor-runs/step`, so a
+ * destination, one after another in name order, so each destination is retried on its own and a
+ * failed one, once out of retries, hands over to the next). Each step is its own queue message to `/pipeline/monitor-runs/step`, so a
  * failing step is retried by the queue (up to STEP_RETRIES) without redoing the steps before it.
  *
  * Invariants:
  * - A run is a task row (trigger manual|scheduled, run_id = id) plus one `run_steps` row per step;
  *   `attempts` counts every delivery that started the step, `error` keeps the last failure.
- * - A step runs only while `pending|running`; a success is committed before the next steps are
- *   published (with deduplication ids `<run>:<step>`), and a redelivered finished step re-publishes its
- *   successors, so a lost publish cannot strand a run.
+ * - A step runs only while `pending|running`; its end is committed before the next step is
+ *   published (with deduplication id `<run>:<step>`), and a redelivered finished step re-publishes its
+ *   successor, so a lost publish cannot strand a run.
  * - The last attempt of a step that still fails marks it `failed` (no more retries); the `report` step
  *   falls back to the extractive writer instead, so a run with collected articles always has a report.
  * - Finishing a step and deciding the run's end happen in one transaction holding the task row lock:
@@ -79,10 +80,13 @@ function safeNext(expr: string): Date | null {
   }
 }
 
+/** The step queued after `step`: publishes run one after another in name order (see header). */
 function successors(step: string, steps: StepRow[]): string[] {
   if (step === 'collect') return ['report'];
-  if (step === 'report') return steps.filter((s) => s.step.startsWith('publish:')).map((s) => s.step);
-  return [];
+  const publishes = steps.filter((s) => s.step.startsWith('publish:')).map((s) => s.step).sort();
+  if (step === 'report') return publishes.slice(0, 1);
+  const i = publishes.indexOf(step);
+  return i >= 0 && i + 1 < publishes.length ? [publishes[i + 1]!] : [];
 }
 
 export type StepAnswer = { status: 'done' | 'duplicate' | 'skipped' | 'failed'; result?: Record<string, unknown> } | { status: 'retry'; error: string };
@@ -95,6 +99,10 @@ export async function runStep(env: Env, db: Db, runId: string, step: string, ret
   const current = steps.find((s) => s.step === step);
   if (!current) return { status: 'skipped' };
   if (current.status === 'success') {
+    for (const next of successors(step, steps)) await enqueue(env, runId, next);
+    return { status: 'duplicate' };
+  }
+  if (current.status === 'failed' && step.startsWith('publish:')) {
     for (const next of successors(step, steps)) await enqueue(env, runId, next);
     return { status: 'duplicate' };
   }
@@ -129,6 +137,7 @@ export async function runStep(env: Env, db: Db, runId: string, step: string, ret
     const permanent = err instanceof PermanentStepError;
     if (last || permanent) {
       await settle(db, runId, step, 'failed', {}, message);
+      if (step.startsWith('publish:')) for (const next of successors(step, await getSteps(db, runId))) await enqueue(env, runId, next);
       return { status: 'failed' };
     }
     await db.transaction(async (tx) => {

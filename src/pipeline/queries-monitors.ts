@@ -59,8 +59,9 @@ export async function dueMonitors(db: Queryable): Promise<MonitorRow[]> {
   return db.query<MonitorRow>(`SELECT * FROM pipeline.monitors WHERE enabled AND next_run_at IS NOT NULL AND next_run_at <= now() ORDER BY next_run_at LIMIT 50`);
 }
 
-export async function claimSchedule(db: Queryable, id: string, expected: Date, next: Date | null): Promise<boolean> {
-  return (await db.query(`UPDATE pipeline.monitors SET next_run_at = $3 WHERE id = $1 AND next_run_at = $2 RETURNING id`, [id, expected, next])).length > 0;
+/** Claims a due run: moves next_run_at forward only if it is still due (a concurrent tick finds it moved). */
+export async function claimSchedule(db: Queryable, id: string, next: Date | null): Promise<boolean> {
+  return (await db.query(`UPDATE pipeline.monitors SET next_run_at = $2 WHERE id = $1 AND enabled AND next_run_at <= now() RETURNING id`, [id, next])).length > 0;
 }
 
 /** Run summaries of a monitor: its monitor-level tasks with step counts. */

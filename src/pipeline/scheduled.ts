@@ -20,7 +20,7 @@ export async function runScheduled(env: Env, now = new Date()): Promise<{ starte
     for (const m of await dueMonitors(db)) {
       const schedule = monitorSchedule(m);
       const next = schedule ? nextRun(schedule, now) : null;
-      if (!m.next_run_at || !(await claimSchedule(db, m.id, m.next_run_at, next))) continue;
+      if (!(await claimSchedule(db, m.id, next))) continue;
       try {
         const task = await startMonitorRun(env, db, m, 'scheduled');
         started.push(task.id);

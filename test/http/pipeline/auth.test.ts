@@ -27,7 +27,7 @@ describe('pipeline admin token', () => {
 
   it('refuses everything when the deployment has no token', async () => {
     const bare = workerClient(pipeline, testEnv({ PIPELINE_ADMIN_TOKEN: '' }));
-    for (const headers of [{}, { authorization: 'Bearer ' }, { authorization: 'Bearer anything' }]) {
+    for (const headers of [{}, { authorization: 'Bearer ' }, { authorization: 'Bearer anything' }] as Record<string, string>[]) {
       const res = await bare.get('/api/v1/sources', headers);
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ detail: 'Admin token is not configured on this deployment' });

@@ -1,7 +1,9 @@
 /** Shared set-up of the pipeline HTTP suites: an admin client, the queue round trip, and polling. */
 import delivery from '../../../functions/delivery.ts';
 import pipeline from '../../../functions/pipeline.ts';
-import { testDb, testEnv, workerClient } from '../../support/env.ts';
+import { readFileSync } from 'node:fs';
+import { QSTASH_DEV } from '../../../tools/stack/config.ts';
+import { stackInfo, testDb, testEnv, workerClient } from '../../support/env.ts';
 import { serveWorker, type Served } from '../../support/serve.ts';
 
 export const TOKEN = 'local-pipeline-admin-token';
@@ -41,9 +43,30 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined>,
 
 const TERMINAL = ['success', 'failed', 'cancelled', 'partial_success'];
 
+/**
+ * Waits until the QStash test server has nothing in flight (every message delivered or failed, quiet
+ * for 250 ms). Waiting on the queue instead of polling the database keeps test queries from running
+ * beside the delivery handlers (the embedded PGlite has one backend shared by all connections).
+ */
+export async function waitQueueIdle(timeoutMs = 20_000): Promise<void> {
+  const url = `${stackInfo().qstashUrl}/v2/events`;
+  await waitFor('the queue to be idle', async () => {
+    const res = await fetch(url, { headers: { authorization: `Bearer ${QSTASH_DEV.token}` } });
+    const { events } = (await res.json()) as { events: { time: number; messageId: string; state: string }[] };
+    const latest = new Map<string, { time: number; state: string }>();
+    for (const e of [...events].reverse()) latest.set(e.messageId, e);
+    const busy = [...latest.values()].some((e) => !['DELIVERED', 'FAILED', 'CANCELED'].includes(e.state));
+    const last = Math.max(0, ...events.map((e) => e.time));
+    return !busy && Date.now() - last > 250 ? true : undefined;
+  }, timeoutMs);
+}
+
 export async function waitForTask(api: ReturnType<typeof adminClient>, id: string): Promise<Record<string, any>> {
+  await waitQueueIdle();
   return waitFor(`task ${id}`, async () => {
-    const t = (await (await api.get(`/api/v1/tasks/${id}`)).json()) as Record<string, any>;
+    const res = await api.get(`/api/v1/tasks/${id}`);
+    if (res.status !== 200) return undefined;
+    const t = (await res.json()) as Record<string, any>;
     return TERMINAL.includes(t.status) ? t : undefined;
   });
 }
@@ -52,6 +75,11 @@ export async function waitForTask(api: ReturnType<typeof adminClient>, id: strin
 export async function resetPipeline(): Promise<void> {
   const db = testDb();
   await db.query(`TRUNCATE pipeline.reports, pipeline.run_steps, pipeline.task_events, pipeline.tasks, pipeline.articles, pipeline.monitors, pipeline.sources`);
-  await db.query(`UPDATE pipeline.providers SET enabled = false, api_key_enc = NULL, base_url = 'https://api.openai.com/v1', max_retry = 2`);
-  await db.query(`UPDATE pipeline.destinations SET enabled = (id = 'rss'), secret_enc = NULL`);
+  // Settings rows back to the presets of the migration (its own INSERT statements).
+  const sql = readFileSync(new URL('../../../migrations/0300_pipeline.sql', import.meta.url), 'utf8');
+  const presets = sql.match(/INSERT INTO pipeline\.(providers|destinations)[\s\S]*?\);\n(?!\s+\()/g) ?? [];
+  if (presets.length !== 2) throw new Error('preset INSERTs not found in the pipeline migration');
+  await db.query(`DELETE FROM pipeline.providers`);
+  await db.query(`DELETE FROM pipeline.destinations`);
+  for (const insert of presets) await db.query(insert);
 }
