@@ -33,7 +33,7 @@ export function inline(raw: string): string {
     }
     let out = '';
     let rest = seg;
-    const linkRe = /\[([^\]]*)\]\(([^)\s]+)\)/;
+    const linkRe = /\[([^\]]*)\]\(((?:[^()\s]|\([^()\s]*\))+)\)/;
     for (;;) {
       const m = linkRe.exec(rest);
       if (!m) break;

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { parseFeed } from '../../../src/pipeline/collectors/feed.ts';
+import { parseHtml } from '../../../src/pipeline/collectors/html.ts';
+import { decodeEntities, textOf } from '../../../src/pipeline/collectors/xml-text.ts';
+import { nextRun, parseCron } from '../../../src/pipeline/cron.ts';
+import { inline, renderMarkdown } from '../../../src/pipeline/render/markdown.ts';
+import { renderRss } from '../../../src/pipeline/render/feed-xml.ts';
+import { atomBody, blogBody, jsonFeedBody, rssBody } from '../../support/fakes/feed-server.ts';
+
+const BASE = 'https://blog.example';
+const NOW = Date.parse('2026-11-20T12:00:00Z');
+
+describe('feed parsing', () => {
+  it.each([
+    ['RSS 2.0', rssBody(BASE, NOW), 'rss', 'Local Engineering Blog', [
+      ['Release notes', `${BASE}/posts/release`, 'New release. Faster builds.', '2026-11-20T12:00:00.000Z'],
+      ['Second & final post', `${BASE}/posts/second`, 'Plain text summary. More text here.', '2026-11-20T11:00:00.000Z'],
+      ['Relative link post', `${BASE}/posts/relative`, 'Uses a guid.', '2026-11-20T10:00:00.000Z'],
+    ]],
+    ['Atom', atomBody(BASE, NOW), 'atom', 'Local Atom', [
+      ['Atom one', `${BASE}/atom/1`, 'First atom entry.', '2026-11-20T12:00:00.000Z'],
+      ['Atom two', `${BASE}/atom/2`, 'Second', '2026-11-20T09:00:00.000Z'],
+    ]],
+    ['JSON Feed', jsonFeedBody(BASE, NOW), 'json_feed', 'Local JSON Feed', [
+      ['JSON one', `${BASE}/json/1`, 'Text one.', '2026-11-20T12:00:00.000Z'],
+      ['JSON two', `${BASE}/json/2`, 'Two bold', null],
+    ]],
+  ])('%s', (_n, body, format, title, items) => {
+    const r = parseFeed(body, `${BASE}/feed`);
+    expect(r.format).toBe(format);
+    expect(r.title).toBe(title);
+    expect(r.items.map((i) => [i.title, i.url, i.summary, i.published_at])).toEqual(items);
+  });
+
+  it.each([
+    ['<html><body>hi</body></html>', 'response is not an RSS, Atom or JSON feed'],
+    ['{"items": []}', 'JSON document is not a JSON Feed'],
+    ['{broken', 'response is not valid JSON'],
+  ])('refuses %s', (body, message) => {
+    expect(() => parseFeed(body, BASE)).toThrow(message);
+  });
+
+  it('drops items whose link is not http(s)', () => {
+    const r = parseFeed('<rss><channel><item><title>x</title><link>javascript:alert(1)</link></item><item><title>y</title><link>ftp://h/f</link></item></channel></rss>', BASE);
+    expect(r.items).toEqual([]);
+  });
+
+  it('parses an HTML index page', () => {
+    const r = parseHtml(blogBody(NOW), `${BASE}/blog.html`);
+    expect(r.title).toBe('Local Blog');
+    expect(r.items.map((i) => [i.title, i.url, i.summary, i.published_at])).toEqual([
+      ['First blog post', `${BASE}/blog/first`, 'Intro of the first post.', '2026-11-20T12:00:00.000Z'],
+      ['Second blog post', 'https://other.example/blog/second', 'Second intro.', null],
+    ]);
+  });
+
+  it('falls back to linked headings without <article>', () => {
+    const r = parseHtml('<h2><a href="/a">A</a></h2><h3><a href="/b">B</a></h3><h4><a href="/c">C</a></h4><h2><a href="/a">A again</a></h2>', BASE);
+    expect(r.items.map((i) => i.url)).toEqual([`${BASE}/a`, `${BASE}/b`]);
+  });
+
+  it.each([
+    ['&amp;&lt;&gt;&quot;&#39;&#x41;&#66;&nbsp;', '&<>"\'AB '],
+    ['&unknown; &#xZZ;', '&unknown; &#xZZ;'],
+  ])('decodes entities in %s', (s, out) => expect(decodeEntities(s)).toBe(out));
+
+  it('textOf strips markup, scripts and CDATA-wrapped HTML', () => {
+    expect(textOf('<![CDATA[<p>a <script>x()</script>b</p>]]> &amp; c')).toBe('a b & c');
+  });
+});
+
+describe('markdown rendering is escape-first', () => {
+  it.each([
+    ['<script>alert(1)</script>', '<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>'],
+    ['[x](javascript:alert(1))', '<p>x</p>'],
+    ['[x](data:text/html,hi)', '<p>x</p>'],
+    ['[x](//evil.example/a)', '<p>x</p>'],
+    ['[x](/reports/1)', '<p><a href="/reports/1" rel="nofollow noopener noreferrer">x</a></p>'],
+    ['[a "q"](https://e.example/"onmouseover=1)', '<p><a href="https://e.example/%22onmouseover=1" rel="nofollow noopener noreferrer">a &quot;q&quot;</a></p>'],
+    ['# Title *em*', '<h1>Title <em>em</em></h1>'],
+    ['1. one\n2. two', '<ol><li>one</li><li>two</li></ol>'],
+    ['> quote\n> more', '<blockquote><p>quote<br>\nmore</p></blockquote>'],
+    ['a\n\n---\n\nb', '<p>a</p>\n<hr>\n<p>b</p>'],
+  ])('%s', (md, html) => expect(renderMarkdown(md)).toBe(html));
+
+  it('never lets an attribute break out of href', () => {
+    expect(inline('[x](https://e.example/a"b)')).toBe('<a href="https://e.example/a%22b" rel="nofollow noopener noreferrer">x</a>');
+  });
+});
+
+describe('cron', () => {
+  it.each([
+    ['*/15 * * * *', '2026-11-20T12:07:30Z', '2026-11-20T12:15:00.000Z'],
+    ['0 0 * * *', '2026-11-20T12:00:00Z', '2026-11-21T00:00:00.000Z'],
+    ['0 0 * * 1', '2026-11-20T12:00:00Z', '2026-11-23T00:00:00.000Z'],
+    ['30 8 1 * *', '2026-11-20T12:00:00Z', '2026-12-01T08:30:00.000Z'],
+    ['0 9 * * mon-fri', '2026-11-21T10:00:00Z', '2026-11-23T09:00:00.000Z'],
+    ['0 0 29 2 *', '2026-03-01T00:00:00Z', '2028-02-29T00:00:00.000Z'],
+    ['0 12 13 * 5', '2026-11-20T12:00:00Z', '2026-11-27T12:00:00.000Z'],
+    ['0 0 * * 7', '2026-11-20T00:00:00Z', '2026-11-22T00:00:00.000Z'],
+  ])('%s after %s -> %s', (expr, after, next) => {
+    expect(nextRun(expr, new Date(after))?.toISOString()).toBe(next);
+  });
+
+  it.each(['* * * *', '60 * * * *', '* 24 * * *', '*/0 * * * *', '5-1 * * * *', 'x * * * *'])('refuses %s', (expr) => {
+    expect(() => parseCron(expr)).toThrow();
+  });
+});
+
+describe('rss rendering', () => {
+  it('escapes text and drops characters XML forbids', () => {
+    const xml = renderRss({ title: 'A & B', link: 'https://x.example/', description: 'd', self: 'https://x.example/f' }, [{ id: '1', title: '<t>\u0001', link: 'https://x.example/1?a=1&b=2', description: '"q"', date: new Date('2026-11-20T00:00:00Z') }]);
+    expect(xml).toContain('<title>A &amp; B</title>');
+    expect(xml).toContain('<title>&lt;t&gt;</title>');
+    expect(xml).toContain('<link>https://x.example/1?a=1&amp;b=2</link>');
+    expect(xml).toContain('<description>&quot;q&quot;</description>');
+    expect(xml).toContain('<lastBuildDate>Fri, 20 Nov 2026 00:00:00 GMT</lastBuildDate>');
+  });
+});
