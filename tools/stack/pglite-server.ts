@@ -1,11 +1,11 @@
 /**
- * Embedded PostgreSQL: PGlite (PostgreSQL in WASM) behind a Postgres wire-protocol socket, in its own
+ * Embedded PostgreSQL: PGlite (PostgreSQL in WASM) behind a Postgres wire-protocol socket (pglite-wire.ts), in its own
  * process (PGlite in the same process as the Neon client hangs Node). Data is kept in `--data DIR`
  * (git-ignored `.data/pglite` for `npm start`) or in memory with `--memory`.
  * Prints `READY <port>` on stdout when it accepts connections.
  */
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { startWireServer } from './pglite-wire.ts';
 import { mkdir } from 'node:fs/promises';
 
 const args = process.argv.slice(2);
@@ -19,15 +19,14 @@ const dataDir = args.includes('--memory') ? undefined : (arg('--data') ?? '.data
 if (dataDir) await mkdir(dataDir, { recursive: true });
 const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
 const db = await PGlite.create(dataDir ? { dataDir, extensions: { pg_trgm } } : { extensions: { pg_trgm } });
-const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: 100 });
-await server.start();
+const server = await startWireServer(db, port);
 process.stdout.write(`READY ${port}\n`);
 
 let closing = false;
 async function shutdown() {
   if (closing) return;
   closing = true;
-  await server.stop().catch(() => undefined);
+  await new Promise((r) => server.close(r));
   await db.close().catch(() => undefined);
   process.exit(0);
 }
