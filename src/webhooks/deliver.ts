@@ -26,9 +26,13 @@ import {
   acquireLease, apiUserSigningKeyEnc, assignBatch, batchRows, clearInflight, extendLease, fanOut, headOfQueue,
   insertLog, markDelivered, markFailed, pendingCount, releaseLease, stalledWebhooks, unfannedCount, type BatchRow, type LeasedWebhook,
 } from './queries-delivery.ts';
-import { buildRequest, cut, headersForLog, send } from './send.ts';
+import { buildRequest, cut, headersForLog, send, TIMEOUT_MS } from './send.ts';
 
-const LEASE_SECONDS = 90;
+/** Lease on a webhook while a run holds it; an attempt's timeout stays 5 s under it (one batch in flight). */
+function leaseSeconds(env: Env): number {
+  const n = Number(env.WEBHOOK_LEASE_SECONDS ?? '');
+  return Number.isFinite(n) && n >= 6 ? n : 90;
+}
 const RUN_BUDGET_MS = 20_000;
 const FANOUT_CHUNK = 500;
 
@@ -70,6 +74,8 @@ export type RunResult = { state: 'skipped' } | { state: 'done'; batches: number 
 /** One delivery run for a webhook (see the header). */
 export async function deliverWebhook(env: Env, db: Db, oid: number, retryToken: string | null): Promise<RunResult> {
   const lease = `lease_${crypto.randomUUID()}`;
+  const LEASE_SECONDS = leaseSeconds(env);
+  const timeoutMs = Math.min(TIMEOUT_MS, (LEASE_SECONDS - 5) * 1000);
   let w = await acquireLease(db, oid, lease, retryToken, LEASE_SECONDS);
   if (!w) return { state: 'skipped' };
   const policy = retryPolicy(env);
@@ -83,7 +89,7 @@ export async function deliverWebhook(env: Env, db: Db, oid: number, retryToken: 
       const now = new Date();
       const body = await buildBody(batch.rows, w.compress_events);
       const req = await buildRequest(env, w, body, batch.id, now, keyEnc);
-      const attempt = await send(env, w.webhook_url, req);
+      const attempt = await send(env, w.webhook_url, req, timeoutMs);
       const success = attempt.status >= 200 && attempt.status < 300;
       const oldest = Math.min(...batch.rows.map((r) => new Date(r.created_at).getTime()));
       const log = {
@@ -128,7 +134,9 @@ export async function deliverWebhook(env: Env, db: Db, oid: number, retryToken: 
       return { state: 'retry', batches, delaySeconds };
     }
   } catch (err) {
-    await releaseLease(db, oid, lease).catch(() => undefined);
+    for (let i = 0; i < 3; i++) {
+      if (await releaseLease(db, oid, lease).then(() => true, () => false)) break;
+    }
     throw err;
   }
   await releaseLease(db, oid, lease);

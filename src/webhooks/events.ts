@@ -26,12 +26,14 @@ export async function emitEvent(tx: Queryable, event: EmittedEvent): Promise<voi
 
 /**
  * After the transaction that emitted events has committed, ask the delivery function to drain the
- * outbox now (deduplicated per second). Best effort: a scheduled sweep drains whatever a lost
- * notification left behind, so a failure here only delays delivery. Call it through waitUntil.
+ * outbox now. Not deduplicated: a drain that ran just before this commit would otherwise swallow
+ * this notification and leave the events to the sweep; an extra drain finds nothing and is cheap.
+ * Best effort: the scheduled sweep drains whatever a lost notification left behind, so a failure
+ * here only delays delivery. Call it through waitUntil.
  */
 export async function notifyOutbox(env: Env): Promise<void> {
   try {
-    await publish(env, { path: '/webhooks/drain', body: { reason: 'outbox' }, deduplicationId: `webhooks-drain-${Math.floor(Date.now() / 1000)}` });
+    await publish(env, { path: '/webhooks/drain', body: { reason: 'outbox' } });
   } catch (err) {
     console.warn('webhook outbox notification failed (the sweep will pick the events up):', (err as Error).message);
   }

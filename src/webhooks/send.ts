@@ -62,11 +62,11 @@ export async function buildRequest(env: Env, w: LeasedWebhook, body: string, bat
   }
 }
 
-export async function send(env: Env, url: string, req: { headers: Record<string, string>; body: string }): Promise<Attempt> {
+export async function send(env: Env, url: string, req: { headers: Record<string, string>; body: string }, timeoutMs = TIMEOUT_MS): Promise<Attempt> {
   const started = Date.now();
   const requestHeaders = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host'));
   try {
-    const res = await guardedFetch(env, url, { method: 'POST', headers: requestHeaders, body: req.body }, { timeoutMs: TIMEOUT_MS, maxRedirects: 0, maxBytes: 1024 * 1024 });
+    const res = await guardedFetch(env, url, { method: 'POST', headers: requestHeaders, body: req.body }, { timeoutMs, maxRedirects: 0, maxBytes: 1024 * 1024 });
     return {
       uri: url,
       requestBody: req.body,

@@ -1,7 +1,7 @@
 /** Shared fixtures for the webhook suites: merchant keys and a client of the pipeline worker. */
 import pipeline from '../../../functions/pipeline.ts';
 import { createMerchantKey } from '../../../src/webhooks/merchant-keys.ts';
-import { testDb, testEnv, workerClient } from '../../support/env.ts';
+import { testDb, testEnv, workerClient, type Worker } from '../../support/env.ts';
 
 export const BASE = '/rest/v2/webhook/webhooks';
 
@@ -25,7 +25,7 @@ export const HOOK = {
  */
 export async function deleteNoContent(path: string, headers: Record<string, string>, env = testEnv()): Promise<Response> {
   const pending: Promise<unknown>[] = [];
-  const res = await pipeline.fetch(new Request(`http://localhost${path}`, { method: 'DELETE', headers }), env, { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException: () => {} });
+  const res = await (pipeline as Worker).fetch(new Request(`http://localhost${path}`, { method: 'DELETE', headers }), env, { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException: () => {} });
   await Promise.allSettled(pending);
   return res;
 }

@@ -1,0 +1,60 @@
+/**
+ * A local webhook receiver for the delivery tests: records every request (headers, raw body), and
+ * answers by a policy: a seeded 50% random failure rate, a "down" stretch (the connection is
+ * destroyed without an answer), or a fixed status.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+
+export interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  status: number;
+  at: number;
+}
+
+export interface ReceiverPolicy {
+  /** Returns the status to answer, or 'down' to drop the connection. */
+  (req: { path: string; n: number; at: number }): number | 'down';
+}
+
+/** mulberry32: a small seeded PRNG so a failing run can be replayed. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export async function startReceiver(policy: ReceiverPolicy): Promise<{ url: string; received: Received[]; close(): Promise<void>; server: Server }> {
+  const received: Received[] = [];
+  let n = 0;
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const at = Date.now();
+    const decision = policy({ path: req.url ?? '/', n: n++, at });
+    received.push({ path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status: decision === 'down' ? 0 : decision, at });
+    if (decision === 'down') {
+      req.socket.destroy();
+      return;
+    }
+    res.writeHead(decision, { 'content-type': 'text/plain', 'x-receiver': 'test' });
+    res.end(decision < 300 ? 'ok' : `failed with ${decision}`);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return {
+    url,
+    received,
+    server,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
