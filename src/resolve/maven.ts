@@ -119,7 +119,7 @@ async function findMatch(client: Client, name: string, reqs: Dependency[]): Prom
       if (hit) return hit;
     }
     if (matchesAll(soft)) {
-      const hit = all.find((v) => v.version === soft);
+      const hit = all.find((v) => v.version === soft) ?? all.find((v) => compare('MAVEN', v.version, soft) === 0);
       return hit ?? `could not find a version that satisfies requirement ${soft} for package ${name}`;
     }
   }

@@ -25,7 +25,8 @@ export interface PackumentVersion {
   deprecated?: string | boolean;
 }
 
-function dep(name: string, spec: unknown, attrs: Attrs): Dependency {
+/** A dependency entry `name: spec`; `npm:real@range` becomes real/range with `knownas` = name. */
+export function npmDependency(name: string, spec: unknown, attrs: Attrs): Dependency {
   const s = typeof spec === 'string' ? spec : '';
   const m = /^npm:((?:@[^/@]+\/)?[^@]+)(?:@(.*))?$/.exec(s);
   if (m) return { name: m[1]!, requirement: m[2] ?? '*', attrs: { ...attrs, knownas: name } };
@@ -44,10 +45,10 @@ export function packumentRows(p: Packument): { info: VersionInfo; deps: Dependen
     if (m.engines && typeof m.engines === 'object' && !Array.isArray(m.engines)) attrs.engines = JSON.stringify(m.engines);
     const deps: Dependency[] = [];
     const opt = m.optionalDependencies ?? {};
-    for (const [n, s] of Object.entries(m.dependencies ?? {})) if (!(n in opt)) deps.push(dep(n, s, {}));
-    for (const [n, s] of Object.entries(opt)) deps.push(dep(n, s, { opt: '' }));
+    for (const [n, s] of Object.entries(m.dependencies ?? {})) if (!(n in opt)) deps.push(npmDependency(n, s, {}));
+    for (const [n, s] of Object.entries(opt)) deps.push(npmDependency(n, s, { opt: '' }));
     for (const [n, s] of Object.entries(m.peerDependencies ?? {})) {
-      deps.push(dep(n, s, m.peerDependenciesMeta?.[n]?.optional ? { scope: 'peer', opt: '' } : { scope: 'peer' }));
+      deps.push(npmDependency(n, s, m.peerDependenciesMeta?.[n]?.optional ? { scope: 'peer', opt: '' } : { scope: 'peer' }));
     }
     const bundled = Array.isArray(m.bundleDependencies) ? m.bundleDependencies
       : m.bundleDependencies === true ? Object.keys(m.dependencies ?? {}) : [];

@@ -1,0 +1,45 @@
+/** SQL for GetDependencies: cached graphs and the rows the Postgres-backed resolve Client reads. */
+import type { Queryable } from '../platform/db.ts';
+
+export interface VersionRow { name: string; version: string; meta: Record<string, unknown>; dist_tags: Record<string, string> }
+export interface RequirementRow { name: string; version: string; requirements: Record<string, unknown> }
+
+/** One read: the cached body, or null (missing or invalidated by the triggers of 0150). */
+export async function getCachedGraph(db: Queryable, system: string, name: string, version: string): Promise<string | null> {
+  const rows = await db.query<{ body: string }>(
+    'SELECT body::text AS body FROM insights.dependency_graphs WHERE system = $1 AND name = $2 AND version = $3',
+    [system, name, version],
+  );
+  return rows[0]?.body ?? null;
+}
+
+export async function putCachedGraph(db: Queryable, system: string, name: string, version: string, packages: string[], body: string): Promise<void> {
+  await db.query(
+    `INSERT INTO insights.dependency_graphs (system, name, version, packages, body) VALUES ($1, $2, $3, $4, $5::json)
+     ON CONFLICT (system, name, version) DO UPDATE SET packages = EXCLUDED.packages, body = EXCLUDED.body, computed_at = now()`,
+    [system, name, version, packages, body],
+  );
+}
+
+export async function versionExists(db: Queryable, system: string, name: string, version: string): Promise<boolean> {
+  const rows = await db.query('SELECT 1 FROM insights.versions WHERE system = $1 AND name = $2 AND version = $3', [system, name, version]);
+  return rows.length > 0;
+}
+
+export function versionsOf(db: Queryable, system: string, names: readonly string[]): Promise<VersionRow[]> {
+  return db.query<VersionRow>(
+    `SELECT v.name, v.version, v.meta, p.dist_tags FROM insights.versions v
+       JOIN insights.packages p ON p.system = v.system AND p.name = v.name
+      WHERE v.system = $1 AND v.name = ANY($2) ORDER BY v.name, v.ordinal`,
+    [system, names],
+  );
+}
+
+export function requirementsOf(db: Queryable, system: string, keys: readonly { name: string; version: string }[]): Promise<RequirementRow[]> {
+  return db.query<RequirementRow>(
+    `SELECT r.name, r.version, r.requirements FROM insights.requirements r
+       JOIN unnest($2::text[], $3::text[]) AS k(name, version) ON r.name = k.name AND r.version = k.version
+      WHERE r.system = $1`,
+    [system, keys.map((k) => k.name), keys.map((k) => k.version)],
+  );
+}

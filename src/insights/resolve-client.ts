@@ -1,0 +1,160 @@
+/**
+ * Postgres-backed resolve Client over the insights tables. Lookups issued in the same microtask
+ * are batched into one query per kind (versions of packages; requirements of versions), and every
+ * answer is memoised for the request. Rows are mapped to the resolver vocabulary (src/resolve):
+ *  NPM   meta {os, cpu, engines, deprecated} + package dist_tags -> attrs; the npm Requirements
+ *        message -> dependencies (opt, scope peer|bundle, knownas for `npm:` aliases);
+ *  PYPI  meta.yanked -> blocked; requirements.pypi.dependencies -> requirement = versionSpecifier,
+ *        environment = environmentMarker, enableddependencies = extras;
+ *  MAVEN dependencies (resolvedName/resolvedVersion when ingestion filled them) with scope,
+ *        optional, exclusions; dependencyManagement rows with origin `management`.
+ * Packages the database lacks are asked of `fetchMissing` (read-through ingestion) up to a budget.
+ */
+import type { Queryable } from '../platform/db.ts';
+import { npmDependency } from '../resolve/npm-packument.ts';
+import type { Attrs, Client, Dependency, ResolveSystem, VersionInfo } from '../resolve/types.ts';
+import { requirementsOf, versionsOf } from './queries-dependencies.ts';
+
+type Json = Record<string, any>;
+
+class Batcher<K, V> {
+  private pending = new Map<string, { key: K; resolve: (v: V) => void; reject: (e: unknown) => void }[]>();
+  private scheduled = false;
+  private readonly keyOf: (k: K) => string;
+  private readonly run: (keys: K[]) => Promise<Map<string, V>>;
+  private readonly fallback: V;
+
+  constructor(keyOf: (k: K) => string, run: (keys: K[]) => Promise<Map<string, V>>, fallback: V) {
+    this.keyOf = keyOf;
+    this.run = run;
+    this.fallback = fallback;
+  }
+
+  load(key: K): Promise<V> {
+    return new Promise((resolve, reject) => {
+      const k = this.keyOf(key);
+      const list = this.pending.get(k) ?? [];
+      list.push({ key, resolve, reject });
+      this.pending.set(k, list);
+      if (!this.scheduled) {
+        this.scheduled = true;
+        queueMicrotask(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush() {
+    const batch = this.pending;
+    this.pending = new Map();
+    this.scheduled = false;
+    try {
+      const got = await this.run([...batch.values()].map((l) => l[0]!.key));
+      for (const [k, list] of batch) for (const w of list) w.resolve(got.get(k) ?? this.fallback);
+    } catch (e) {
+      for (const list of batch.values()) for (const w of list) w.reject(e);
+    }
+  }
+}
+
+export class PgResolveClient implements Client {
+  readonly touched = new Set<string>();
+  private readonly system: ResolveSystem;
+  private readonly vCache = new Map<string, Promise<readonly VersionInfo[]>>();
+  private readonly rCache = new Map<string, Promise<readonly Dependency[] | null>>();
+  private readonly vBatch: Batcher<string, VersionInfo[]>;
+  private readonly rBatch: Batcher<{ name: string; version: string }, Dependency[] | null>;
+  private fetchBudget: number;
+  private readonly fetchMissing?: (name: string) => Promise<string | null>;
+
+  constructor(db: Queryable, system: ResolveSystem, opts: { fetchMissing?: (name: string) => Promise<string | null>; fetchBudget?: number } = {}) {
+    this.system = system;
+    this.fetchMissing = opts.fetchMissing;
+    this.fetchBudget = opts.fetchBudget ?? 25;
+    this.vBatch = new Batcher((n) => n, async (names) => {
+      const rows = await versionsOf(db, system, names);
+      const out = new Map<string, VersionInfo[]>();
+      for (const r of rows) {
+        const list = out.get(r.name) ?? [];
+        list.push({ name: r.name, version: r.version, attrs: versionAttrs(system, r.version, r.meta ?? {}, r.dist_tags ?? {}) });
+        out.set(r.name, list);
+      }
+      return out;
+    }, []);
+    this.rBatch = new Batcher((k) => `${k.name}\u0000${k.version}`, async (keys) => {
+      const rows = await requirementsOf(db, system, keys);
+      return new Map(rows.map((r) => [`${r.name}\u0000${r.version}`, toDependencies(system, r.requirements ?? {})]));
+    }, null);
+  }
+
+  versions(name: string): Promise<readonly VersionInfo[]> {
+    let p = this.vCache.get(name);
+    if (!p) {
+      this.touched.add(name);
+      p = this.vBatch.load(name).then(async (vs) => {
+        if (vs.length > 0 || !this.fetchMissing || this.fetchBudget <= 0) return vs;
+        this.fetchBudget--;
+        const canonical = await this.fetchMissing(name);
+        return canonical === name ? this.vBatch.load(name) : vs;
+      });
+      this.vCache.set(name, p);
+    }
+    return p;
+  }
+
+  requirements(name: string, version: string): Promise<readonly Dependency[] | null> {
+    const k = `${name}\u0000${version}`;
+    let p = this.rCache.get(k);
+    if (!p) this.rCache.set(k, (p = this.rBatch.load({ name, version })));
+    return p;
+  }
+}
+
+function versionAttrs(system: ResolveSystem, version: string, meta: Json, distTags: Record<string, string>): Attrs {
+  const a: Attrs = {};
+  if (system === 'NPM') {
+    const tags = Object.entries(distTags).filter(([, v]) => v === version).map(([t]) => t);
+    if (tags.length) a.tags = tags.join(',');
+    if (meta.deprecated) a.deprecated = '';
+    if (Array.isArray(meta.os) && meta.os.length) a.os = meta.os.join(',');
+    if (Array.isArray(meta.cpu) && meta.cpu.length) a.cpu = meta.cpu.join(',');
+    if (meta.engines && typeof meta.engines === 'object' && !Array.isArray(meta.engines)) a.engines = JSON.stringify(meta.engines);
+  } else if (meta.yanked === true) a.blocked = '';
+  return a;
+}
+
+export function toDependencies(system: ResolveSystem, req: Json): Dependency[] {
+  if (system === 'NPM') {
+    const d = req.npm?.dependencies ?? {};
+    const out: Dependency[] = [];
+    const optional = new Set<string>((d.optionalDependencies ?? []).map((x: Json) => x.name));
+    for (const x of d.dependencies ?? []) if (!optional.has(x.name)) out.push(npmDependency(x.name, x.requirement, {}));
+    for (const x of d.optionalDependencies ?? []) out.push(npmDependency(x.name, x.requirement, { opt: '' }));
+    const peerOpt = new Set<string>((d.peerDependencyMetadata ?? []).filter((m: Json) => m.optional).map((m: Json) => m.name));
+    for (const x of d.peerDependencies ?? []) out.push(npmDependency(x.name, x.requirement, peerOpt.has(x.name) ? { scope: 'peer', opt: '' } : { scope: 'peer' }));
+    for (const n of d.bundleDependencies ?? []) out.push({ name: n, requirement: '*', attrs: { scope: 'bundle' } });
+    return out;
+  }
+  if (system === 'PYPI') {
+    return (req.pypi?.dependencies ?? []).map((x: Json) => {
+      const attrs: Attrs = {};
+      if (x.environmentMarker) attrs.environment = x.environmentMarker;
+      if (x.extras) attrs.enableddependencies = String(x.extras).replace(/\s+/g, '');
+      return { name: String(x.projectName).toLowerCase().replace(/[-_.]+/g, '-'), requirement: x.versionSpecifier ?? '', attrs };
+    });
+  }
+  if (system === 'MAVEN') {
+    const m = req.maven ?? {};
+    const one = (x: Json, origin?: string): Dependency => {
+      const attrs: Attrs = {};
+      if (x.scope && x.scope !== 'compile') attrs[x.scope === 'test' ? 'test' : 'scope'] = x.scope === 'test' ? '' : x.scope;
+      if (x.optional === 'true' || x.optional === true) attrs.opt = '';
+      if (x.classifier) attrs.mavenclassifier = x.classifier;
+      if (x.type && x.type !== 'jar') attrs.mavenartifacttype = x.type;
+      if (Array.isArray(x.exclusions) && x.exclusions.length) attrs.mavenexclusions = x.exclusions.join('|');
+      if (origin) attrs.mavendependencyorigin = origin;
+      return { name: x.resolvedName || x.name, requirement: x.resolvedVersion || x.version || '', attrs };
+    };
+    return [...(m.dependencies ?? []).map((x: Json) => one(x)), ...(m.dependencyManagement ?? []).map((x: Json) => one(x, 'management'))];
+  }
+  return [];
+}
