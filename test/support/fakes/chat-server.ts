@@ -13,7 +13,7 @@ export interface ChatServer extends Fake {
 }
 
 export async function startChatServer(key = 'sk-test-key-1234'): Promise<ChatServer> {
-  const state = { reply: null as ((prompt: string) => string) | null };
+  const state: { server?: ChatServer } = {};
   const fake = await startFake((r) => {
     if (r.method !== 'POST' || r.path !== '/v1/chat/completions') return json(404, { error: { message: 'Not found', type: 'invalid_request_error' } });
     if (r.headers.authorization !== `Bearer ${key}`) return json(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
@@ -24,12 +24,14 @@ export async function startChatServer(key = 'sk-test-key-1234'): Promise<ChatSer
       return json(400, { error: { message: 'invalid JSON', type: 'invalid_request_error' } });
     }
     const prompt = (body.messages ?? []).map((m) => m.content).join('\n');
-    const content = state.reply
-      ? state.reply(prompt)
+    const reply = state.server?.reply;
+    const content = reply
+      ? reply(prompt)
       : prompt.includes('"pong"')
         ? '{"ok": true, "message": "pong"}'
         : `TL;DR: model digest of ${[...prompt.matchAll(/URL: (\S+)/g)].length} articles.\n\n## Highlights\n\n${[...prompt.matchAll(/\d+\. (.*)\n\s+URL: (\S+)/g)].map((m) => `- [${m[1]}](${m[2]})`).join('\n')}`;
     return json(200, { id: 'chatcmpl-local', object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: body.model ?? 'unknown', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } });
   });
-  return Object.assign(fake, { key, get reply() { return state.reply; }, set reply(f) { state.reply = f; } }) as ChatServer;
+  state.server = Object.assign(fake, { key, reply: null as ChatServer['reply'] });
+  return state.server;
 }
