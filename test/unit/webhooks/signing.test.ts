@@ -7,7 +7,7 @@ import standard from '../../fixtures/webhooks/standard-webhooks-vectors.json' wi
 
 describe('SigV4 against AWS published vectors', () => {
   it.each(sigv4.vectors.map((v) => [v.name, v] as const))('%s', async (_n, v) => {
-    const r = await sign({ method: v.method, url: v.url, headers: v.headers, body: v.body, region: v.region, service: v.service, amzDate: v.amzDate }, sigv4.credentials);
+    const r = await sign({ method: v.method, url: v.url, headers: v.headers as Record<string, string>, body: v.body, region: v.region, service: v.service, amzDate: v.amzDate }, sigv4.credentials);
     expect(r.authorization).toBe(v.authorization);
     if ('canonicalRequest' in v) expect(r.canonical).toBe(v.canonicalRequest);
     if ('stringToSign' in v) expect(r.stringToSign).toBe(v.stringToSign);
