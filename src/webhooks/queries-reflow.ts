@@ -19,8 +19,10 @@ export async function currentObjects(q: Queryable, category: CatalogCategory): P
   if (source && /^[a-z_]+\.[a-z_]+$/.test(source.table) && /^[a-z_]+$/.test(source.idColumn)) {
     const exists = await q.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [source.table]);
     if (exists[0]?.t) {
-      const rows = await q.query<{ o: Record<string, unknown> }>(`SELECT to_jsonb(t) AS o FROM ${source.table} t ORDER BY t.${source.idColumn} LIMIT ${REFLOW_LIMIT}`);
-      return rows.map((r) => scrub(r.o));
+      const rows = await q.query<{ o: Record<string, unknown> }>(`SELECT to_jsonb(t) AS o FROM ${source.table} t LIMIT ${REFLOW_LIMIT}`);
+      const id = (o: Record<string, unknown>) => String(o[source.idColumn] ?? '');
+      const byId = (a: Record<string, unknown>, b: Record<string, unknown>) => id(a).localeCompare(id(b), 'en', { numeric: true });
+      return rows.map((r) => r.o).sort(byId).map(scrub);
     }
   }
   const rows = await q.query<{ payload: unknown }>(
