@@ -9,6 +9,8 @@ import delivery from '../../../functions/delivery.ts';
 import type { Env } from '../../../src/platform/env.ts';
 import { emitEvent, notifyOutbox } from '../../../src/webhooks/events.ts';
 import { sweepWebhooks } from '../../../src/webhooks/deliver.ts';
+import { findCategory } from '../../../src/webhooks/catalog.ts';
+import { currentObjects } from '../../../src/webhooks/queries-reflow.ts';
 import { readBody } from '../../../src/webhooks/payload.ts';
 import { verifyStandardSignature, apiUserSignature } from '../../../src/webhooks/signing.ts';
 import { apiUserSigningKey } from '../../../src/webhooks/merchant-keys.ts';
@@ -241,6 +243,54 @@ describe('delivery through the queue', () => {
       expect(await state(hook.oid)).toEqual({ pending: 1, consecutive_failures: 1, next_retry_after: null, disabled: true, lease_token: null });
       const view = (await (await api(env).get(`${BASE}?_limit=500`, m.headers)).json()) as Json;
       expect(view.webhooks.find((w: Json) => w.webhook_oid === hook.oid)).toMatchObject({ disabled: true, pending: 1, consecutive_failures: 1 });
+    } finally {
+      await rec.close();
+      await quiesce();
+    }
+  });
+
+  it('reflow re-sends the category\'s current objects to that webhook only', async () => {
+    const rec = await startReceiver(() => 200);
+    try {
+      const hook = await createHook({ webhook_url: `${rec.url}/reflow`, maximum_events: 50, event_categories: [{ event_category: 'pipeline', events: [{ event_name: 'report_published' }] }] });
+      await emit([
+        { name: 'report_published', id: 'rep-1', payload: { report_id: 'rep-1', version: 1 } },
+        { name: 'report_published', id: 'rep-2', payload: { report_id: 'rep-2', version: 1 } },
+        { name: 'report_published', id: 'rep-1', payload: { report_id: 'rep-1', version: 2 } },
+      ], env);
+      await waitFor('live events', async () => firstOk(rec.received).length >= 1 && (await state(hook.oid)).pending === 0);
+      const live = (await Promise.all(firstOk(rec.received).map((r) => readBody(r.body)))).flat();
+      expect(live).toHaveLength(3);
+      // Without the category's table, the current objects are the latest payload per object in the outbox.
+      const fallback = await retrying(() => currentObjects(testDb(), { ...findCategory('pipeline')!, reflow: { table: 'pipeline.no_such_table', idColumn: 'id' } }));
+      expect(fallback).toEqual(expect.arrayContaining([{ report_id: 'rep-2', version: 1 }, { report_id: 'rep-1', version: 2 }]));
+      expect(fallback).not.toContainEqual({ report_id: 'rep-1', version: 1 });
+      expect(fallback.indexOf(fallback.find((o: any) => o.report_id === 'rep-2')!)).toBeLessThan(fallback.indexOf(fallback.find((o: any) => o.report_id === 'rep-1')!));
+      // The real source: pipeline.reports when that table exists, else the same fallback.
+      const expected = await retrying(() => currentObjects(testDb(), findCategory('pipeline')!));
+      const before = firstOk(rec.received).length;
+      const res = await api(env).post(`${BASE}/${hook.oid}/reflow/report_published`, undefined, m.headers);
+      expect(await res.json()).toMatchObject({ reflow: { event_name: 'report_published', queued: expected.length > 0 }, success: true });
+      await waitFor('reflow', async () => (await state(hook.oid)).pending === 0 && firstOk(rec.received).length >= before + (expected.length > 0 ? 1 : 0));
+      const reflowed = (await Promise.all(firstOk(rec.received).slice(before).map((r) => readBody(r.body)))).flat();
+      expect(reflowed).toEqual(expected.map((o) => ({ report_published: o })));
+    } finally {
+      await rec.close();
+      await quiesce();
+    }
+  });
+
+  it('the sweep restarts a webhook whose delivery message was lost', async () => {
+    const rec = await startReceiver(() => 200);
+    try {
+      const hook = await createHook({ webhook_url: `${rec.url}/sweep`, event_categories: [{ event_category: 'pipeline', subscribed: true }] });
+      await testDb().transaction((tx) => emitEvent(tx, { name: 'task_finished', objectId: 'lost', payload: { task_id: 'lost' } }));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(rec.received).toHaveLength(0);
+      const swept = await sweepWebhooks(env);
+      expect(swept.drained).toBe(1);
+      await waitFor('swept delivery', async () => (await state(hook.oid)).pending === 0 && rec.received.length === 1);
+      expect(await readBody(rec.received[0]!.body)).toEqual([{ task_finished: { task_id: 'lost' } }]);
     } finally {
       await rec.close();
       await quiesce();

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret } from '../../../src/platform/crypto.ts';
-import { testDb, testEnv } from '../../support/env.ts';
+import { stackInfo, testDb, testEnv } from '../../support/env.ts';
+import { seed } from '../../../tools/seed/webhooks.ts';
 import { api, BASE, deleteNoContent, HOOK, merchant } from './helpers.ts';
 
 type Json = any;
@@ -214,5 +215,19 @@ describe('reflow', () => {
     const res = await client.post(`${BASE}/${body.webhook.webhook_oid}/reflow/${event}`, undefined, a.headers);
     expect(res.status).toBe(400);
     expect(((await res.json()) as Json).error.developer_message).toMatch(message);
+  });
+});
+
+describe('demo seed', () => {
+  it('is idempotent and prints a working DEMO key', async () => {
+    const ctx = { databaseUrl: stackInfo().databaseUrl, env: testEnv() as unknown as Record<string, string> };
+    const first = await seed(ctx);
+    const second = await seed(ctx);
+    expect(second).toEqual(first);
+    const key = /API key (uck_\S+)/.exec(first[0]!)![1]!;
+    expect((await testDb().query('SELECT 1 FROM webhooks.merchant_keys WHERE merchant_id = $1', ['DEMO']))).toHaveLength(1);
+    const res = await client.get(BASE, { 'X-UltraCart-Simple-Key': key });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Json).success).toBe(true);
   });
 });
