@@ -6,10 +6,12 @@
  * as `.../issues`, so raw manifests from mirrors give the same links as registry.npmjs.org.
  * Links are HOMEPAGE, ISSUE_TRACKER, ORIGIN (`registry/name/version`), SOURCE_REPO, in that order.
  * Default version = dist-tag `latest`. Requirement lists are sorted by name; `bundleDependencies:
- * true` lists every entry of `dependencies`.
+ * true` lists every entry of `dependencies`. `bundled` (manifests inside the tarball) comes from
+ * npm-tarball.ts, for versions that declare bundleDependencies.
  */
 import { byName, fetchJson, hexToBase64, isoTime, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { normalizeLicenses } from './licenses.ts';
+import { addBundled } from './npm-tarball.ts';
 import type { Artifact, IngestedPackage, IngestedVersion, Link } from './types.ts';
 
 export const NPM_REGISTRY = 'https://registry.npmjs.org/';
@@ -22,7 +24,9 @@ export function npmPackagePath(name: string): string {
 
 export async function fetchNpm(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
   const doc = await fetchJson(`${upstreamUrl(env, 'NPM_REGISTRY_URL')}/${npmPackagePath(name)}`);
-  return npmFromPackument(doc, name);
+  const pkg = npmFromPackument(doc, name);
+  await addBundled(env, doc, pkg.versions); // requirements.npm.bundled from the tarballs (npm-tarball.ts)
+  return pkg;
 }
 
 export function npmFromPackument(doc: Manifest, requested: string): IngestedPackage {

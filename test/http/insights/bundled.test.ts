@@ -1,0 +1,75 @@
+/**
+ * npm `bundled` requirements: GetRequirements of a version that declares bundleDependencies lists
+ * the manifests found in its tarball's node_modules (nested and scoped, each with its own
+ * dependencies), read through the fixture server (the tarball is built there from
+ * upstream/npm/bundle-demo/-/bundle-demo-1.0.0.tgz.entries.json). Versions that bundle nothing
+ * cost no tarball request; a missing tarball leaves the list empty.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import insights from '../../../functions/insights.ts';
+import { testEnv, workerClient } from '../../support/env.ts';
+import { startFixtureServer, type FixtureServer } from '../../fixtures/insights/server.ts';
+
+let upstream: FixtureServer;
+let api: ReturnType<typeof workerClient>;
+beforeAll(async () => {
+  upstream = await startFixtureServer();
+  api = workerClient(insights, testEnv(upstream.env));
+});
+afterAll(() => upstream.close());
+
+async function json(path: string): Promise<any> {
+  const res = await api.get(path);
+  expect({ path, status: res.status }).toEqual({ path, status: 200 });
+  return res.json();
+}
+
+const none = { dependencies: [], devDependencies: [], optionalDependencies: [], peerDependencies: [], bundleDependencies: [], peerDependencyMetadata: [] };
+
+describe('npm bundled requirements', () => {
+  it('lists the manifests in the tarball node_modules, nested ones included', async () => {
+    const body = await json('/v3/systems/npm/packages/bundle-demo/versions/1.0.0:requirements');
+    expect(body).toEqual({
+      npm: {
+        dependencies: {
+          ...none,
+          dependencies: [{ name: '@scope/dep-c', requirement: '0.0.1' }, { name: 'dep-a', requirement: '^2.0.0' }, { name: 'left-pad', requirement: '^1.3.0' }],
+          bundleDependencies: ['dep-a', '@scope/dep-c'],
+        },
+        bundled: [
+          { path: 'node_modules/@scope/dep-c', name: '@scope/dep-c', version: '0.0.1', dependencies: { ...none, optionalDependencies: [{ name: 'fsevents', requirement: '^2.3.2' }] } },
+          {
+            path: 'node_modules/dep-a', name: 'dep-a', version: '2.0.3', dependencies: {
+              ...none,
+              dependencies: [{ name: 'dep-b', requirement: '^1.0.0' }, { name: 'ms', requirement: '^2.1.0' }],
+              devDependencies: [{ name: 'tap', requirement: '^16.0.0' }],
+            },
+          },
+          {
+            path: 'node_modules/dep-a/node_modules/dep-b', name: 'dep-b', version: '1.4.0', dependencies: {
+              ...none, peerDependencies: [{ name: 'dep-a', requirement: '2' }], peerDependencyMetadata: [{ name: 'dep-a', optional: true }],
+            },
+          },
+        ],
+        os: [],
+        cpu: [],
+      },
+    });
+    expect(Object.keys(body.npm.bundled[0])).toEqual(['path', 'name', 'version', 'dependencies']);
+  });
+
+  it('fetches tarballs only of versions that declare bundleDependencies, once', async () => {
+    await json('/v3/systems/npm/packages/bundle-demo');
+    expect([
+      upstream.hits.get('/npm/bundle-demo'),
+      upstream.hits.get('/npm/bundle-demo/-/bundle-demo-1.0.0.tgz'),
+      upstream.hits.get('/npm/bundle-demo/-/bundle-demo-1.1.0.tgz'),
+      upstream.hits.get('/npm/bundle-demo/-/bundle-demo-1.2.0.tgz'),
+    ]).toEqual([1, 1, undefined, 1]);
+  });
+
+  it('leaves bundled empty when the tarball is missing or nothing is bundled', async () => {
+    expect((await json('/v3/systems/npm/packages/bundle-demo/versions/1.2.0:requirements')).npm.bundled).toEqual([]);
+    expect((await json('/v3/systems/npm/packages/bundle-demo/versions/1.1.0:requirements')).npm.bundled).toEqual([]);
+  });
+});
