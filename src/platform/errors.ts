@@ -57,6 +57,9 @@ export function formatIssues(issues: ValidationIssue[]): string {
     .join('; ');
 }
 
+/** FastAPI's names for where an input came from (`loc[0]` of a validation error). */
+const FASTAPI_LOC: Record<string, string> = { json: 'body', form: 'body', param: 'path', query: 'query', header: 'header', cookie: 'cookie' };
+
 /** The body and status of an error in a dialect. */
 export function renderError(dialect: Dialect, c: Context, status: ContentfulStatusCode, message: string, err?: HttpError): Response {
   switch (dialect) {
@@ -66,7 +69,7 @@ export function renderError(dialect: Dialect, c: Context, status: ContentfulStat
       return c.json({ data: { error: message, ...(err?.extra ?? {}) }, time: new Date().toISOString(), method: `${c.req.method} ${c.req.path}` }, status);
     case 'pipeline': {
       if (err instanceof ValidationError) {
-        return c.json({ detail: err.issues.map((i) => ({ type: i.code ?? 'value_error', loc: [i.location ?? 'body', ...i.path], msg: i.message })) }, 422);
+        return c.json({ detail: err.issues.map((i) => ({ type: i.code ?? 'value_error', loc: [FASTAPI_LOC[i.location ?? 'json'] ?? i.location, ...i.path], msg: i.message })) }, 422);
       }
       return c.json({ detail: err?.detail ?? message, ...(err?.extra ?? {}) }, status);
     }

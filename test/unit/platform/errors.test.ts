@@ -73,7 +73,7 @@ describe('error dialects', () => {
     const res = await app('pipeline').request('/items', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x' }) });
     const body = (await res.json()) as { detail: { loc: unknown[]; msg: string; type: string }[] };
     expect(body.detail).toHaveLength(1);
-    expect(body.detail[0]!.loc).toEqual(['json', 'price']);
+    expect(body.detail[0]!.loc).toEqual(['body', 'price']);
   });
 
   it.each(['insights', 'marketplace', 'pipeline', 'ultracart'] as const)('%s answers malformed JSON with 400', async (dialect) => {
