@@ -3,6 +3,7 @@
  * the system's resolver, `toDependenciesJson` renders a graph as deps.dev's `Dependencies` message
  * (nodes in canonical order, node 0 SELF, DIRECT when the root has an edge to it, else INDIRECT).
  */
+import { resolveCargo, type CargoOptions } from './cargo.ts';
 import { canon } from './graph.ts';
 import { resolveMaven } from './maven.ts';
 import { resolveNpm, type NpmOptions } from './npm.ts';
@@ -14,17 +15,14 @@ export { MemoryClient } from './memory-client.ts';
 
 export const GRAPH_SYSTEMS: readonly ResolveSystem[] = ['NPM', 'MAVEN', 'PYPI', 'CARGO'];
 
-export interface ResolveOptions { npm?: NpmOptions }
+export interface ResolveOptions { npm?: NpmOptions; cargo?: CargoOptions }
 
 export async function resolveGraph(system: ResolveSystem, client: Client, name: string, version: string, opts: ResolveOptions = {}): Promise<Graph> {
   switch (system) {
     case 'NPM': return resolveNpm(client, name, version, opts.npm);
     case 'MAVEN': return resolveMaven(client, name, version);
     case 'PYPI': return resolvePypi(client, name, version);
-    case 'CARGO': {
-      const g: Graph = { nodes: [{ name, version, bundled: false, errors: [] }], edges: [], error: 'Cargo resolution is not implemented yet' };
-      return g;
-    }
+    case 'CARGO': return resolveCargo(client, name, version, opts.cargo);
   }
 }
 
