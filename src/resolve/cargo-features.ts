@@ -7,7 +7,10 @@
  *                    `default` is allowed to be absent;
  *  - `dep:name`      enables the optional dependency `name` (local/toml name);
  *  - `name/feat`     enables feature `feat` of dependency `name`, and `name` itself when optional;
- *  - `name?/feat`    enables `feat` of `name` only if `name` is enabled by something else.
+ *  - `name?/feat`    enables `feat` of `name` only if `name` is enabled by something else; with
+ *                    `weakEnables` it acts as `name/feat`, which is what cargo's dependency resolver
+ *                    does (Cargo.lock lists weakly named optional dependencies; only the build's
+ *                    feature resolver honours `?`).
  * A requested feature the package does not have makes the candidate unusable (`missing`), as
  * Cargo rejects it. The result lists which optional dependencies are on and the features to pass
  * to each dependency (by local name; a local name can have several declarations, e.g. normal and
@@ -40,7 +43,7 @@ function addTo(m: Map<string, Set<string>>, k: string, v: string): void {
   s.add(v);
 }
 
-export function featureClosure(table: Readonly<Record<string, readonly string[]>>, decls: readonly CargoDecl[], requested: Iterable<string>): FeatureClosure {
+export function featureClosure(table: Readonly<Record<string, readonly string[]>>, decls: readonly CargoDecl[], requested: Iterable<string>, weakEnables = false): FeatureClosure {
   const optional = new Set(decls.filter((d) => d.optional && d.kind !== 'dev').map((d) => d.local));
   const named = new Set<string>();
   for (const vals of Object.values(table)) for (const v of vals) if (v.startsWith('dep:')) named.add(v.slice(4));
@@ -65,7 +68,7 @@ export function featureClosure(table: Readonly<Record<string, readonly string[]>
         out.missing.push(v);
         continue;
       }
-      if (weak) addTo(out.weakFeatures, d, f);
+      if (weak && !weakEnables) addTo(out.weakFeatures, d, f);
       else {
         addTo(out.depFeatures, d, f);
         if (optional.has(d)) out.deps.add(d);

@@ -14,7 +14,8 @@
  *    comparator names one), yanked (`blocked`) and `deleted` versions skipped, highest first; a
  *    candidate is skipped when its slot holds another version, its `links` is taken, or it lacks a
  *    requested feature; the first that fits is activated (re-activating an activated version only
- *    adds features, and if they grow its dependencies are queued again);
+ *    adds features, and if they grow its dependencies are queued again); `dep?/feat` enables `dep`
+ *    here, as in cargo's dependency resolver (Cargo.lock lists such dependencies);
  *  - a dependency without a usable candidate backtracks chronologically to the latest decision with
  *    candidates left (cargo backjumps over decisions that cannot matter, which finds the same first
  *    solution). If no assignment exists the resolution is redone treating requirements that match
@@ -22,9 +23,11 @@
  *    a graph-level error.
  * Graph: from the root with default features, only declarations whose target filter matches the
  * platform (cargo-cfg.ts) and whose optional dependency is enabled by the features that reach the
- * package through such declarations (resolver 2: features of other platforms do not unify); each
+ * package through such declarations (resolver 2: features of other platforms do not unify, and
+ * `dep?/feat` does not enable `dep`); each
  * edge goes to the version the resolution chose for that declaration. `platform: null` keeps every
- * target: the graph then equals Cargo.lock.
+ * target: the graph then equals Cargo.lock. A cycle of normal/build edges is the graph error Cargo's
+ * check_cycles reports (the graph is kept).
  *
  * Client vocabulary: version attrs `blocked` (yanked), `deleted`, `features` (JSON
  * `{"feat": ["value", ...]}`, the index's features+features2), `links`; dependency attrs `scope`
@@ -157,7 +160,7 @@ export async function resolveCargo(client: Client, rootName: string, rootVersion
     if (parentKey) n.decisions.set(parentKey, slot);
     if (prev && req.size === prev.requested.size) return n;
     const decls = await declsOf(pkg);
-    const fc = featureClosure(pkg.features, decls, req);
+    const fc = featureClosure(pkg.features, decls, req, true);
     if (fc.missing.length) return null;
     n.acts = new Map(s.acts).set(slot, { pkg, requested: req });
     if (pkg.links) n.links = new Map(s.links).set(pkg.links, pkgId(pkg));
@@ -252,7 +255,7 @@ async function buildGraph(s: State, root: Pkg, platform: CargoPlatform | null, d
     const slot = work.shift()!;
     const pkg = s.acts.get(slot)!.pkg;
     const decls = await declsOf(pkg);
-    for (const { decl, features } of activeDecls(decls, featureClosure(pkg.features, decls, requested.get(slot)!), ok)) {
+    for (const { decl, features } of activeDecls(decls, featureClosure(pkg.features, decls, requested.get(slot)!, platform === null), ok)) {
       const key = `${slot}\u0000${decl.index}`;
       const miss = s.missing.get(key);
       if (miss !== undefined) {
@@ -282,5 +285,29 @@ async function buildGraph(s: State, root: Pkg, platform: CargoPlatform | null, d
     }
   }
   for (const e of edges.values()) addEdge(g, e.from, e.to, e.requirement, e.attrs);
+  const cyclic = firstOnCycle(g);
+  if (cyclic !== null) g.error = `cyclic package dependency: package \`${g.nodes[cyclic]!.name} v${g.nodes[cyclic]!.version}\` depends on itself`;
   return g;
+}
+
+/** Cargo's check_cycles: normal and build edges may not form a cycle; the least (name, version) node on one, or null. */
+function firstOnCycle(g: Graph): number | null {
+  const out = g.nodes.map(() => [] as number[]);
+  for (const e of g.edges) out[e.from]!.push(e.to);
+  const order = g.nodes.map((_, i) => i).sort((a, b) => {
+    const x = g.nodes[a]!, y = g.nodes[b]!;
+    return x.name < y.name ? -1 : x.name > y.name ? 1 : x.version < y.version ? -1 : x.version > y.version ? 1 : 0;
+  });
+  for (const start of order) {
+    const seen = new Set<number>();
+    const stack = [...out[start]!];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (n === start) return start;
+      if (seen.has(n)) continue;
+      seen.add(n);
+      stack.push(...out[n]!);
+    }
+  }
+  return null;
 }
