@@ -175,7 +175,7 @@ export function randomUniverse(seed: number): CargoUniverse {
     u[name] = Object.fromEntries(versions.get(name)!.map((v) => [v, mkVersion(i)]));
   });
   const rootDeps = names.filter(() => r() < 0.5).slice(0, 4);
-  const rootReqs: CargoDepSpec[] = (rootDeps.length ? rootDeps : [names[0]!]).map((t) => [t, req(t), r() < 0.2 ? { features: 'fast' } : {}]);
+  const rootReqs: CargoDepSpec[] = (rootDeps.length ? rootDeps : [names[0]!]).map((t): CargoDepSpec => [t, req(t), r() < 0.2 ? { features: 'fast' } : {}]);
   u.root = { '1.0.0': { deps: rootReqs, features: { default: [] } } };
   return u;
 }
