@@ -1,6 +1,6 @@
 /**
  * GetDependencies (`...versions/{version}:dependencies`): the resolved graph of a version for NPM,
- * MAVEN, PYPI (and CARGO, answered with a graph error until its resolver lands); GO, NUGET and
+ * MAVEN, PYPI and CARGO (src/resolve; Cargo graphs are for x86_64-unknown-linux-gnu); GO, NUGET and
  * RUBYGEMS answer 404 like deps.dev. A computed graph is cached in insights.dependency_graphs with
  * the packages it read; the 0150 triggers drop it when any of them changes, so a cached graph is
  * served with one database read.

@@ -7,7 +7,11 @@
  *  PYPI  meta.yanked -> blocked; requirements.pypi.dependencies -> requirement = versionSpecifier,
  *        environment = environmentMarker, enableddependencies = extras;
  *  MAVEN dependencies (resolvedName/resolvedVersion when ingestion filled them) with scope,
- *        optional, exclusions; dependencyManagement rows with origin `management`.
+ *        optional, exclusions; dependencyManagement rows with origin `management`;
+ *  CARGO meta {yanked, links} -> blocked, links; requirements.cargo.features -> the `features`
+ *        version attr (so a versions batch also reads the requirements rows of those versions, one
+ *        more query, and primes the requirements cache with them); cargo dependencies -> real crate
+ *        name, scope build|dev, opt, knownas (packageAlias), features, nodefault, environment (target).
  * Packages the database lacks are asked of `fetchMissing` (read-through ingestion) up to a budget.
  */
 import type { Queryable } from '../platform/db.ts';
@@ -72,10 +76,21 @@ export class PgResolveClient implements Client {
     this.fetchBudget = opts.fetchBudget ?? 25;
     this.vBatch = new Batcher((n) => n, async (names) => {
       const rows = await versionsOf(db, system, names);
+      const reqs = system === 'CARGO' && rows.length > 0
+        ? new Map((await requirementsOf(db, system, rows.map((r) => ({ name: r.name, version: r.version })))).map((r) => [`${r.name}\u0000${r.version}`, r.requirements ?? {}]))
+        : null;
       const out = new Map<string, VersionInfo[]>();
       for (const r of rows) {
         const list = out.get(r.name) ?? [];
-        list.push({ name: r.name, version: r.version, attrs: versionAttrs(system, r.version, r.meta ?? {}, r.dist_tags ?? {}) });
+        const attrs = versionAttrs(system, r.version, r.meta ?? {}, r.dist_tags ?? {});
+        const k = `${r.name}\u0000${r.version}`;
+        const req = reqs?.get(k);
+        if (req) {
+          const features = cargoFeatures(req);
+          if (features) attrs.features = features;
+          if (!this.rCache.has(k)) this.rCache.set(k, Promise.resolve(toDependencies(system, req)));
+        }
+        list.push({ name: r.name, version: r.version, attrs });
         out.set(r.name, list);
       }
       return out;
@@ -119,7 +134,17 @@ function versionAttrs(system: ResolveSystem, version: string, meta: Json, distTa
     if (Array.isArray(meta.cpu) && meta.cpu.length) a.cpu = meta.cpu.join(',');
     if (meta.engines && typeof meta.engines === 'object' && !Array.isArray(meta.engines)) a.engines = JSON.stringify(meta.engines);
   } else if (meta.yanked === true) a.blocked = '';
+  if (system === 'CARGO' && typeof meta.links === 'string' && meta.links) a.links = meta.links;
   return a;
+}
+
+/** requirements.cargo.features ([{name, implies}]) as the resolver's `features` attr (JSON object), or ''. */
+function cargoFeatures(req: Json): string {
+  const list = req.cargo?.features;
+  if (!Array.isArray(list) || list.length === 0) return '';
+  const o: Record<string, string[]> = {};
+  for (const f of list) if (f && typeof f.name === 'string') o[f.name] = Array.isArray(f.implies) ? f.implies.map(String) : [];
+  return JSON.stringify(o);
 }
 
 export function toDependencies(system: ResolveSystem, req: Json): Dependency[] {
@@ -155,6 +180,18 @@ export function toDependencies(system: ResolveSystem, req: Json): Dependency[] {
       return { name: x.resolvedName || x.name, requirement: x.resolvedVersion || x.version || '', attrs };
     };
     return [...(m.dependencies ?? []).map((x: Json) => one(x)), ...(m.dependencyManagement ?? []).map((x: Json) => one(x, 'management'))];
+  }
+  if (system === 'CARGO') {
+    return (req.cargo?.dependencies ?? []).map((x: Json) => {
+      const attrs: Attrs = {};
+      if (x.kind === 'build' || x.kind === 'dev') attrs.scope = x.kind;
+      if (x.optional === true) attrs.opt = '';
+      if (x.packageAlias) attrs.knownas = String(x.packageAlias);
+      if (Array.isArray(x.features) && x.features.length) attrs.features = x.features.map(String).join(',');
+      if (x.usesDefaultFeatures === false) attrs.nodefault = '';
+      if (x.target) attrs.environment = String(x.target);
+      return { name: String(x.name), requirement: String(x.requirement ?? ''), attrs };
+    });
   }
   return [];
 }

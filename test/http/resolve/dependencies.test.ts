@@ -1,6 +1,6 @@
 /**
  * GetDependencies through the insights worker's fetch over rows written straight into the
- * insights tables (read-through off): npm/PyPI/Maven graphs, deps.dev ordering and relations,
+ * insights tables (read-through off): npm/PyPI/Maven/Cargo graphs, deps.dev ordering and relations,
  * node errors, 404s, the cache (served again unchanged, dropped when a package changes).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +45,24 @@ beforeAll(async () => {
   // versions are stored canonical (deps.dev spelling: Maven `1.0` -> `1`)
   await put({ system: 'MAVEN', name: 'rz:util', versions: [['1', {}, { maven: {} }], ['1.5', {}, { maven: {} }], ['2', {}, { maven: {} }]] });
   await put({ system: 'MAVEN', name: 'rz:test', versions: [['1', {}, { maven: {} }]] });
+  // Cargo rows as the crates sparse-index adapter stores them (src/insights/ingest/cargo.ts)
+  const dep = (name: string, requirement: string, more: Record<string, unknown> = {}) => ({
+    name, requirement, kind: 'normal', optional: false, packageAlias: '', usesDefaultFeatures: true, features: [], target: '', ...more,
+  });
+  await put({ system: 'CARGO', name: 'rz-crate', versions: [['1.0.0', { yanked: false }, { cargo: {
+    dependencies: [
+      dep('rz-build', '^1', { kind: 'build' }), dep('rz-dev', '^1', { kind: 'dev' }), dep('rz-opt', '^1', { optional: true }),
+      dep('rz-serde', '^1', { packageAlias: 'serde1', usesDefaultFeatures: false }), dep('rz-win', '^1', { target: 'cfg(windows)' }),
+    ],
+    features: [{ name: 'default', implies: ['serde1/derive'] }],
+  } }]] });
+  for (const n of ['rz-build', 'rz-dev', 'rz-opt', 'rz-win', 'rz-derive']) {
+    await put({ system: 'CARGO', name: n, versions: [['1.0.0', { yanked: false }, { cargo: { dependencies: [], features: [] } }]] });
+  }
+  await put({ system: 'CARGO', name: 'rz-serde', versions: [
+    ['1.0.0', { yanked: false }, { cargo: { dependencies: [dep('rz-derive', '^1', { optional: true })], features: [{ name: 'derive', implies: ['dep:rz-derive'] }] } }],
+    ['1.1.0', { yanked: true }, { cargo: { dependencies: [], features: [{ name: 'derive', implies: [] }] } }],
+  ] });
   await db.query('DELETE FROM insights.dependency_graphs WHERE name LIKE $1', ['rz%']);
 });
 
@@ -94,6 +112,24 @@ describe('GetDependencies', () => {
       { fromNode: 0, toNode: 2, requirement: '1.0' },
       { fromNode: 1, toNode: 3, requirement: '[1.0,2.0)' },
     ]);
+  });
+
+  it('cargo: build deps kept, dev/optional/windows dropped, rename shown as the real crate, features enable an optional dep, yanked skipped', async () => {
+    const body = await (await api.get('/v3/systems/cargo/packages/rz-crate/versions/1.0.0:dependencies')).json();
+    expect(body).toEqual({
+      nodes: [
+        { versionKey: vk('CARGO', 'rz-crate', '1.0.0'), bundled: false, relation: 'SELF', errors: [] },
+        { versionKey: vk('CARGO', 'rz-build', '1.0.0'), bundled: false, relation: 'DIRECT', errors: [] },
+        { versionKey: vk('CARGO', 'rz-derive', '1.0.0'), bundled: false, relation: 'INDIRECT', errors: [] },
+        { versionKey: vk('CARGO', 'rz-serde', '1.0.0'), bundled: false, relation: 'DIRECT', errors: [] },
+      ],
+      edges: [
+        { fromNode: 0, toNode: 1, requirement: '^1' },
+        { fromNode: 0, toNode: 3, requirement: '^1' },
+        { fromNode: 3, toNode: 2, requirement: '^1' },
+      ],
+      error: '',
+    });
   });
 
   it('serves the cached graph, and recomputes after the data changes', async () => {
