@@ -125,7 +125,8 @@ export function parseGraph(lines: string[]): Graph {
       label = lm[1]!;
       s = s.slice(lm[0].length);
     }
-    const [attrs, rest] = splitAttrs(s);
+    const [attrs, rest0] = splitAttrs(s);
+    const rest = rest0.trim(); // `KnownAs "bob" | chuck@1 1.0.0`: the bar may have spaces around it
     const ei = rest.indexOf(' ERROR: ');
     if (ei >= 0) {
       const [name, req] = splitNameReq(rest.slice(0, ei));
