@@ -44,15 +44,16 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined>,
 const TERMINAL = ['success', 'failed', 'cancelled', 'partial_success'];
 
 /**
- * Waits until the QStash test server has nothing in flight (every message delivered or failed, quiet
- * for 250 ms). Waiting on the queue instead of polling the database keeps test queries from running
- * beside the delivery handlers (the embedded PGlite has one backend shared by all connections).
+ * Waits until the QStash test server has no pipeline message in flight (every message to the
+ * delivery function's /pipeline/ routes delivered or failed, quiet for 250 ms). Messages of other
+ * suites sharing the server (e.g. webhook retries delayed by minutes) are not waited for.
  */
 export async function waitQueueIdle(timeoutMs = 20_000): Promise<void> {
   const url = `${stackInfo().qstashUrl}/v2/events`;
   await waitFor('the queue to be idle', async () => {
     const res = await fetch(url, { headers: { authorization: `Bearer ${QSTASH_DEV.token}` } });
-    const { events } = (await res.json()) as { events: { time: number; messageId: string; state: string }[] };
+    const all = (await res.json()) as { events: { time: number; messageId: string; state: string; url: string }[] };
+    const events = all.events.filter((e) => new URL(e.url).pathname.startsWith('/pipeline/'));
     const latest = new Map<string, { time: number; state: string }>();
     for (const e of [...events].reverse()) latest.set(e.messageId, e);
     const busy = [...latest.values()].some((e) => !['DELIVERED', 'FAILED', 'CANCELED'].includes(e.state));
