@@ -12,7 +12,7 @@
 import type { Db, Queryable } from '../platform/db.ts';
 import { canon, isPrerelease, sort, type System } from '../versions/index.ts';
 import { advisoryFromOsv, isAffected, osvPackages, type Osv } from './ingest/osv.ts';
-import { relatedProjectsFromLinks } from './ingest/project-links.ts';
+import { relatedProjectsFromAttestations, relatedProjectsFromLinks } from './ingest/project-links.ts';
 import type { IngestedProject } from './ingest/projects.ts';
 import type { IngestedPackage, IngestedVersion } from './ingest/types.ts';
 
@@ -80,6 +80,20 @@ export async function storePackage(db: Db, pkg: IngestedPackage): Promise<void> 
         SELECT $2::text, $3::text, x.version, x.url, x.hash_type, decode(x.hash_value, 'base64')
         FROM json_to_recordset($1::json) AS x(version text, url text, hash_type text, hash_value text)`,
         [JSON.stringify(arts), system, name]);
+    }
+    // Attestation-derived relations first: a link naming the same (project, SOURCE_REPO) then
+    // conflicts and is dropped, so the attested relation is the one served.
+    const attested = versions.flatMap((v) => relatedProjectsFromAttestations(v).map((p) => ({
+      project_id: p.projectId, version: v.canonical, relation_type: p.relationType, relation_provenance: p.relationProvenance,
+      slsa_provenances: p.slsaProvenances, attestations: p.attestations,
+    })));
+    if (attested.length) {
+      await tx.query(`INSERT INTO insights.project_versions (project_id, system, name, version, relation_type, relation_provenance,
+          from_attestation, slsa_provenances, attestations)
+        SELECT x.project_id, $2::text, $3::text, x.version, x.relation_type, x.relation_provenance, true, x.slsa_provenances, x.attestations
+        FROM json_to_recordset($1::json) AS x(project_id text, version text, relation_type text, relation_provenance text,
+          slsa_provenances json, attestations json)
+        ON CONFLICT DO NOTHING`, [JSON.stringify(attested), system, name]);
     }
     const provenance = system === 'GO' ? 'GO_ORIGIN' : 'UNVERIFIED_METADATA';
     const projects = versions.flatMap((v) => relatedProjectsFromLinks(v.links).map((p) => ({

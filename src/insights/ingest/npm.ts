@@ -7,11 +7,13 @@
  * Links are HOMEPAGE, ISSUE_TRACKER, ORIGIN (`registry/name/version`), SOURCE_REPO, in that order.
  * Default version = dist-tag `latest`. Requirement lists are sorted by name; `bundleDependencies:
  * true` lists every entry of `dependencies`. `bundled` (manifests inside the tarball) comes from
- * npm-tarball.ts, for versions that declare bundleDependencies.
+ * npm-tarball.ts, for versions that declare bundleDependencies; slsaProvenances/attestations from
+ * the `dist.attestations` document (attestations.ts).
  */
 import { byName, fetchJson, hexToBase64, isoTime, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { normalizeLicenses } from './licenses.ts';
 import { addBundled } from './npm-tarball.ts';
+import { addNpmAttestations } from './attestations.ts';
 import type { Artifact, IngestedPackage, IngestedVersion, Link } from './types.ts';
 
 export const NPM_REGISTRY = 'https://registry.npmjs.org/';
@@ -25,7 +27,10 @@ export function npmPackagePath(name: string): string {
 export async function fetchNpm(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
   const doc = await fetchJson(`${upstreamUrl(env, 'NPM_REGISTRY_URL')}/${npmPackagePath(name)}`);
   const pkg = npmFromPackument(doc, name);
-  await addBundled(env, doc, pkg.versions); // requirements.npm.bundled from the tarballs (npm-tarball.ts)
+  await Promise.all([
+    addBundled(env, doc, pkg.versions), // requirements.npm.bundled from the tarballs (npm-tarball.ts)
+    addNpmAttestations(env, doc, pkg.versions), // SLSA provenance from dist.attestations (attestations.ts)
+  ]);
   return pkg;
 }
 

@@ -6,7 +6,7 @@
  * with an empty project id for those, e.g. log4j's Jira ISSUE_TRACKER; that is a bug and is not
  * reproduced: see docs/insights.md.)
  */
-import type { Link } from './types.ts';
+import type { Attestation, Link, SlsaProvenance } from './types.ts';
 
 const HOSTS = ['github.com', 'gitlab.com', 'bitbucket.org'];
 
@@ -48,4 +48,39 @@ export function relatedProjectsFromLinks(links: readonly Link[]): RelatedProject
     out.push({ projectId: id, relationType: l.label, relationProvenance: 'UNVERIFIED_METADATA' });
   }
   return out;
+}
+
+export interface AttestedProject extends RelatedProject {
+  slsaProvenances: SlsaProvenance[];
+  attestations: Attestation[];
+}
+
+/**
+ * Attestations -> related projects: each distinct source repository on a known host becomes a
+ * SOURCE_REPO relation with provenance SLSA_ATTESTATION (any SLSA provenance names it) or
+ * PYPI_PUBLISH_ATTESTATION (only PyPI publish attestations do), carrying the provenances and
+ * attestations that name it (GetProjectPackageVersions serves these first).
+ */
+export function relatedProjectsFromAttestations(v: { slsaProvenances: readonly SlsaProvenance[]; attestations: readonly Attestation[] }): AttestedProject[] {
+  const out = new Map<string, AttestedProject>();
+  const entry = (repo: string) => {
+    const id = projectIdFromUrl(repo);
+    if (!id) return null;
+    let e = out.get(id);
+    if (!e) out.set(id, (e = { projectId: id, relationType: 'SOURCE_REPO', relationProvenance: 'PYPI_PUBLISH_ATTESTATION', slsaProvenances: [], attestations: [] }));
+    return e;
+  };
+  for (const p of v.slsaProvenances) {
+    const e = entry(p.sourceRepository);
+    if (!e) continue;
+    e.slsaProvenances.push(p);
+    e.relationProvenance = 'SLSA_ATTESTATION';
+  }
+  for (const a of v.attestations) {
+    const e = entry(a.sourceRepository);
+    if (!e) continue;
+    e.attestations.push(a);
+    if (a.type.startsWith('https://slsa.dev/provenance/')) e.relationProvenance = 'SLSA_ATTESTATION';
+  }
+  return [...out.values()];
 }

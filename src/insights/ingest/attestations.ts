@@ -1,0 +1,155 @@
+/**
+ * SLSA provenances and publish attestations: read, never verified.
+ *
+ * npm: a version whose packument `dist.attestations` is `{url, provenance: {predicateType}}` has an
+ * attestations document at that URL (`https://registry.npmjs.org/-/npm/v1/attestations/<name>@<v>`,
+ * fetched through NPM_REGISTRY_URL like tarballs): `{attestations: [{predicateType, bundle:
+ * {dsseEnvelope: {payload, payloadType}, verificationMaterial}}]}`. Each payload is a base64
+ * in-toto statement. SLSA statements (`https://slsa.dev/provenance/v0.2`, `/v1`) give the source
+ * repository and commit:
+ *   v1   predicate.buildDefinition.externalParameters.workflow.repository, and the gitCommit digest
+ *        of the resolvedDependencies entry for that repository (else the first with a gitCommit,
+ *        whose uri, `git+` and `@ref` stripped, is then the repository too);
+ *   v0.2 predicate.invocation.configSource.uri (`git+https://host/o/r@refs/...`) and its
+ *        digest.sha1 (else materials[0]).
+ * npm's own publish attestation (`https://github.com/npm/attestation/tree/main/specs/publish/v0.1`)
+ * names no source and is not a deps.dev Attestation type, so it is skipped.
+ *
+ * PyPI (PEP 740): the integrity API `GET {PYPI_URL}/integrity/{project}/{version}/{filename}/provenance`
+ * answers `{attestation_bundles: [{publisher: {kind, repository, ...}, attestations: [{envelope:
+ * {statement (base64 in-toto)}}]}]}`; the statement's predicateType is
+ * `https://docs.pypi.org/attestations/publish/v1` and the repository comes from the Trusted
+ * Publisher (`kind` GitHub/GitLab, `repository` "owner/name"). The commit is only in the Sigstore
+ * certificate's extensions (not parsed), so it stays "".
+ *
+ * `verified` is always false: the Sigstore bundles (certificate chain to Fulcio, Rekor inclusion,
+ * DSSE signature) are not checked here. `url` is the attestation document's public URL.
+ */
+import { fetchJson, mapLimit, type UpstreamEnv } from './http.ts';
+import { tarballUrl } from './npm-tarball.ts';
+import { UpstreamError, UpstreamNotFound, type Attestation, type SlsaProvenance } from './types.ts';
+
+export const SLSA_TYPES = ['https://slsa.dev/provenance/v0.2', 'https://slsa.dev/provenance/v1'];
+export const PYPI_PUBLISH_V1 = 'https://docs.pypi.org/attestations/publish/v1';
+
+export interface Statement {
+  predicateType?: unknown;
+  predicate?: any;
+  [k: string]: unknown;
+}
+
+/** Base64 (standard or URL alphabet) in-toto statement -> object; null when it is not JSON. */
+export function decodeStatement(b64: unknown): Statement | null {
+  if (typeof b64 !== 'string') return null;
+  try {
+    const bin = atob(b64.replace(/-/g, '+').replace(/_/g, '/').replace(/\s+/g, ''));
+    const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+    const v = JSON.parse(new TextDecoder().decode(bytes));
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Statement) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `git+https://github.com/o/r@refs/tags/v1` -> `https://github.com/o/r`. */
+export function repositoryFromUri(uri: string): string {
+  let s = uri.trim().replace(/^git\+/, '');
+  const scheme = s.indexOf('://');
+  const path = s.indexOf('/', scheme < 0 ? 0 : scheme + 3); // a ref's `@` comes after the host (userinfo's before it)
+  const at = path < 0 ? -1 : s.indexOf('@', path);
+  if (at > 0) s = s.slice(0, at);
+  return s.replace(/\.git$/, '');
+}
+
+function str(x: unknown): string {
+  return typeof x === 'string' ? x : '';
+}
+
+/** Source repository and commit of a SLSA provenance statement; null for other predicate types. */
+export function slsaSource(stmt: Statement): { type: string; sourceRepository: string; commit: string } | null {
+  const type = str(stmt.predicateType);
+  if (!SLSA_TYPES.includes(type)) return null;
+  const p = stmt.predicate ?? {};
+  if (type.endsWith('/v1')) {
+    const deps: any[] = Array.isArray(p.buildDefinition?.resolvedDependencies) ? p.buildDefinition.resolvedDependencies : [];
+    let repo = str(p.buildDefinition?.externalParameters?.workflow?.repository);
+    const withCommit = deps.filter((d) => typeof d?.digest?.gitCommit === 'string' && typeof d?.uri === 'string');
+    const dep = (repo && withCommit.find((d) => repositoryFromUri(d.uri) === repositoryFromUri(repo))) || withCommit[0];
+    if (!repo && dep) repo = repositoryFromUri(dep.uri);
+    return { type, sourceRepository: repo, commit: dep ? str(dep.digest.gitCommit) : '' };
+  }
+  const cfg = p.invocation?.configSource;
+  const material = Array.isArray(p.materials) ? p.materials[0] : undefined;
+  const src = typeof cfg?.uri === 'string' ? cfg : material;
+  return { type, sourceRepository: src?.uri ? repositoryFromUri(str(src.uri)) : '', commit: str(src?.digest?.sha1) };
+}
+
+export interface ReadAttestations {
+  slsaProvenances: SlsaProvenance[];
+  attestations: Attestation[];
+}
+
+/** The SLSA entries of an npm attestations document, `url` being where it was published. */
+export function npmAttestationsFromDocument(doc: unknown, url: string): ReadAttestations {
+  const out: ReadAttestations = { slsaProvenances: [], attestations: [] };
+  const list: any[] = Array.isArray((doc as any)?.attestations) ? (doc as any).attestations : [];
+  for (const a of list) {
+    const stmt = decodeStatement(a?.bundle?.dsseEnvelope?.payload);
+    const src = stmt && slsaSource(stmt);
+    if (!src) continue;
+    out.slsaProvenances.push({ sourceRepository: src.sourceRepository, commit: src.commit, url, verified: false });
+    out.attestations.push({ type: src.type, url, verified: false, sourceRepository: src.sourceRepository, commit: src.commit });
+  }
+  return out;
+}
+
+const PUBLISHER_HOSTS: Record<string, string> = { github: 'https://github.com/', gitlab: 'https://gitlab.com/' };
+
+/** The publish attestations of one PyPI provenance object (integrity API answer). */
+export function pypiAttestationsFromProvenance(doc: unknown, url: string): Attestation[] {
+  const out: Attestation[] = [];
+  const bundles: any[] = Array.isArray((doc as any)?.attestation_bundles) ? (doc as any).attestation_bundles : [];
+  for (const b of bundles) {
+    const host = PUBLISHER_HOSTS[str(b?.publisher?.kind).toLowerCase()];
+    const repo = str(b?.publisher?.repository);
+    for (const a of Array.isArray(b?.attestations) ? b.attestations : []) {
+      const stmt = decodeStatement(a?.envelope?.statement);
+      if (!stmt || stmt.predicateType !== PYPI_PUBLISH_V1) continue;
+      out.push({ type: PYPI_PUBLISH_V1, url, verified: false, sourceRepository: host && repo ? host + repo : '', commit: '' });
+    }
+  }
+  return out;
+}
+
+export function npmAttestationsEnabled(env: UpstreamEnv): boolean {
+  return String(env.INSIGHTS_NPM_ATTESTATIONS ?? 'on').toLowerCase() !== 'off';
+}
+
+interface WithAttestations {
+  version: string;
+  slsaProvenances: SlsaProvenance[];
+  attestations: Attestation[];
+}
+
+/**
+ * Fills slsaProvenances/attestations of each npm version whose packument entry has
+ * `dist.attestations.url` (8 at a time). A missing or unreadable document leaves that version's
+ * lists empty (logged) rather than failing the ingestion.
+ */
+export async function addNpmAttestations(env: UpstreamEnv, packument: Record<string, any>, versions: WithAttestations[]): Promise<void> {
+  if (!npmAttestationsEnabled(env)) return;
+  const todo = versions.flatMap((v) => {
+    const url = packument.versions?.[v.version]?.dist?.attestations?.url;
+    return typeof url === 'string' && url ? [{ v, url }] : [];
+  });
+  await mapLimit(todo, 8, async ({ v, url }) => {
+    try {
+      const read = npmAttestationsFromDocument(await fetchJson(tarballUrl(env, url)), url);
+      v.slsaProvenances = read.slsaProvenances;
+      v.attestations = read.attestations;
+    } catch (err) {
+      if (!(err instanceof UpstreamError || err instanceof UpstreamNotFound)) throw err;
+      console.warn(`insights: attestations of npm ${String(packument.name)}@${v.version} not read: ${(err as Error).message}`);
+    }
+  });
+}
