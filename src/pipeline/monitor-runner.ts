@@ -1,7 +1,9 @@
 /**
- * Monitor runs as queued steps: `collect` -> `report` -> `publish:<destination>` (one per bound
- * destination, one after another in name order, so each destination is retried on its own and a
- * failed one, once out of retries, hands over to the next). Each step is its own queue message to `/pipeline/monitor-runs/step`, so a
+ * Monitor runs as queued steps: `collect` -> [`filter`] -> [`keywords`] -> [`global_summary`] ->
+ * `report` -> `publish:<destination>` (the bracketed model stages only when the monitor binds a
+ * provider to them, see stage-steps.ts; one publish per bound destination, one after another in name
+ * order, so each destination is retried on its own and a failed one, once out of retries, hands over
+ * to the next). Each step is its own queue message to `/pipeline/monitor-runs/step`, so a
  * failing step is retried by the queue (up to STEP_RETRIES) without redoing the steps before it.
  *
  * Invariants:
@@ -10,11 +12,12 @@
  * - A step runs only while `pending|running`; its end is committed before the next step is
  *   published (with deduplication id `<run>:<step>`), and a redelivered finished step re-publishes its
  *   successor, so a lost publish cannot strand a run.
- * - The last attempt of a step that still fails marks it `failed` (no more retries); the `report` step
- *   falls back to the extractive writer instead, so a run with collected articles always has a report.
+ * - The last attempt of a step that still fails marks it `failed` (no more retries); the model steps
+ *   (`filter`, `keywords`, `global_summary`, `report`) fall back instead (keep all articles, rule
+ *   keywords, extractive TL;DR, extractive writer), so a run with collected articles always has a report.
  * - Finishing a step and deciding the run's end happen in one transaction holding the task row lock:
- *   all steps success -> success; report stored but a publish failed -> partial_success; collect or
- *   report failed -> failed; cancel requested -> cancelled. `task_finished` is emitted then, and
+ *   all steps success -> success; report stored but a publish failed -> partial_success; any step
+ *   before the publishes failed -> failed; cancel requested -> cancelled. `task_finished` is emitted then, and
  *   `report_published` when the report is stored.
  */
 import type { Db, Queryable } from '../platform/db.ts';
@@ -34,7 +37,9 @@ import { getDestination, getProvider } from './queries-settings.ts';
 import { articlesByIds, articlesInWindow, getSources, setSourceStatus, storeArticles } from './queries-sources.ts';
 import { appendTrace, beginStep, finishStep, getSteps, getTask, insertSteps, insertTask, noteStepError, recordEvent, type StepRow, type TaskRow } from './queries-tasks.ts';
 import { extractiveReport, modelReport, reportPrompt, reportTitle, type WrittenReport } from './report-writer.ts';
-import { chatSettings, destinationSecret } from './settings.ts';
+import { destinationSecret } from './settings.ts';
+import { filterStep, globalSummaryStep, keywordsStep, monitorChatSettings, stageArticles, stageProviderId, type StageInput } from './stage-steps.ts';
+import { ruleKeywords, topicsOf, MODEL_STAGES } from './stages.ts';
 import { finishTask } from './task-runner.ts';
 import { reportDate, reportView, taskView } from './views.ts';
 
@@ -54,7 +59,7 @@ async function enqueue(env: Env, runId: string, step: string): Promise<void> {
 }
 
 export async function startMonitorRun(env: Env, db: Db, monitor: MonitorRow, trigger: 'manual' | 'scheduled', windowHours?: number): Promise<TaskRow> {
-  const steps = ['collect', 'report', ...monitor.destination_ids.map((d) => `publish:${d}`)];
+  const steps = ['collect', ...MODEL_STAGES.filter((s) => stageProviderId(monitor, s)), 'report', ...monitor.destination_ids.map((d) => `publish:${d}`)];
   const schedule = monitorSchedule(monitor);
   const task = await db.transaction(async (tx) => {
     const t = await insertTask(tx, { monitor_id: monitor.id, source_id: null, trigger_type: trigger, status: 'running', window_hours: windowHours ?? monitor.window_hours });
@@ -80,9 +85,13 @@ function safeNext(expr: string): Date | null {
   }
 }
 
-/** The step queued after `step`: publishes run one after another in name order (see header). */
+/** The steps before the publishes, in run order. */
+export const CORE_STEPS = ['collect', ...MODEL_STAGES, 'report'];
+
+/** The step queued after `step`: the next core step the run has, then publishes one after another in name order (see header). */
 function successors(step: string, steps: StepRow[]): string[] {
-  if (step === 'collect') return ['report'];
+  const core = CORE_STEPS.indexOf(step);
+  if (core >= 0 && step !== 'report') return [CORE_STEPS.slice(core + 1).find((n) => steps.some((s) => s.step === n))!];
   const publishes = steps.filter((s) => s.step.startsWith('publish:')).map((s) => s.step).sort();
   if (step === 'report') return publishes.slice(0, 1);
   const i = publishes.indexOf(step);
@@ -124,11 +133,18 @@ export async function runStep(env: Env, db: Db, runId: string, step: string, ret
   if (!begun) return { status: 'duplicate' };
   const last = retried >= STEP_RETRIES;
   try {
+    const input: StageInput = { env, db, task, monitor, steps, last };
     const result = step === 'collect'
       ? await collectStep(env, db, task, monitor)
-      : step === 'report'
-        ? await reportStep(env, db, task, monitor, steps, last)
-        : await publishStep(env, db, task, step.slice('publish:'.length), begun.attempts);
+      : step === 'filter'
+        ? await filterStep(input)
+        : step === 'keywords'
+          ? await keywordsStep(input)
+          : step === 'global_summary'
+            ? await globalSummaryStep(input)
+            : step === 'report'
+              ? await reportStep(input)
+              : await publishStep(env, db, task, step.slice('publish:'.length), begun.attempts);
     await settle(db, runId, step, 'success', result, null);
     for (const next of successors(step, await getSteps(db, runId))) await enqueue(env, runId, next);
     return { status: 'done', result };
@@ -159,7 +175,7 @@ async function settle(db: Db, runId: string, step: string, status: 'success' | '
     if (!(await finishStep(tx, runId, step, status, result, error))) return;
     await recordEvent(tx, task, { stage: step, event_type: status === 'success' ? 'step_succeeded' : 'step_failed', level: status === 'success' ? 'info' : 'error', message: error ?? 'done', payload: result });
     await appendTrace(tx, runId, { stage: step, status, ...(error ? { error } : {}), ...pickTrace(result) });
-    if (status === 'failed' && (step === 'collect' || step === 'report')) {
+    if (status === 'failed' && CORE_STEPS.includes(step)) {
       await tx.query(`UPDATE pipeline.run_steps SET status = 'failed', error = 'not run: ' || $2, finished_at = now() WHERE run_id = $1 AND status = 'pending'`, [runId, `${step} failed`]);
     }
     await maybeFinishRun(tx, task);
@@ -167,7 +183,7 @@ async function settle(db: Db, runId: string, step: string, status: 'success' | '
 }
 
 function pickTrace(result: Record<string, unknown>): Record<string, unknown> {
-  const keep = ['articles', 'provider', 'provider_attempts', 'report_id', 'sink', 'url', 'fallback', 'sources'];
+  const keep = ['articles', 'input', 'output', 'provider', 'provider_attempts', 'report_id', 'sink', 'url', 'fallback', 'sources'];
   return Object.fromEntries(Object.entries(result).filter(([k]) => keep.includes(k)));
 }
 
@@ -175,7 +191,7 @@ async function maybeFinishRun(tx: Queryable, task: TaskRow): Promise<void> {
   const steps = await getSteps(tx, task.id);
   if (steps.some((s) => s.status === 'pending' || s.status === 'running')) return;
   const byName = new Map(steps.map((s) => [s.step, s]));
-  const core = ['collect', 'report'].every((n) => byName.get(n)?.status === 'success');
+  const core = steps.filter((s) => CORE_STEPS.includes(s.step)).every((s) => s.status === 'success') && byName.get('report')?.status === 'success';
   const publishes = steps.filter((s) => s.step.startsWith('publish:'));
   const failedPublishes = publishes.filter((s) => s.status === 'failed');
   const errors = steps.filter((s) => s.status === 'failed').map((s) => `${s.step}: ${s.error ?? 'failed'}`);
@@ -210,33 +226,48 @@ async function collectStep(env: Env, db: Db, task: TaskRow, monitor: MonitorRow)
   return { articles: articles.length, article_ids: articles.map((a) => a.id), sources: results };
 }
 
-async function reportStep(env: Env, db: Db, task: TaskRow, monitor: MonitorRow, steps: StepRow[], last: boolean): Promise<Record<string, unknown>> {
+async function reportStep(input: StageInput): Promise<Record<string, unknown>> {
+  const { env, db, task, monitor, steps, last } = input;
   const existing = await getReportByRun(db, task.id);
   if (existing) return { report_id: existing.id };
-  const ids = (steps.find((s) => s.step === 'collect')?.result.article_ids as string[] | undefined) ?? [];
-  const articles = await articlesByIds(db, ids);
+  const articles = await stageArticles(db, steps);
   const date = new Date().toISOString().slice(0, 10);
-  const routing = (monitor.ai_routing.stages ?? {}) as Record<string, { primary?: string } | undefined>;
-  const providerId = routing.report?.primary;
+  const result = (name: string) => steps.find((s) => s.step === name && s.status === 'success')?.result;
+  const filtered = result('filter');
+  const keywords = result('keywords');
+  const summary = result('global_summary');
+  const globalTldr = typeof summary?.global_tldr === 'string' && summary.global_tldr ? summary.global_tldr : undefined;
+  const providerId = stageProviderId(monitor, 'report');
   const provider = providerId ? await getProvider(db, providerId) : undefined;
   let written: WrittenReport;
   const trace: Record<string, unknown> = { provider: null, fallback: null };
   if (provider?.enabled && articles.length > 0) {
     try {
-      const prompt = reportPrompt(monitor.name, date, articles);
-      const answer = await chat(env, await chatSettings(env, provider), [{ role: 'system', content: prompt.system }, { role: 'user', content: prompt.user }]);
-      written = modelReport(monitor.name, date, articles, answer.content);
+      const prompt = reportPrompt(monitor.name, date, articles, globalTldr);
+      const answer = await chat(env, await monitorChatSettings(env, provider, monitor), [{ role: 'system', content: prompt.system }, { role: 'user', content: prompt.user }]);
+      written = modelReport(monitor.name, date, articles, answer.content, globalTldr);
       Object.assign(trace, { provider: provider.id, model: answer.model, provider_attempts: answer.attempts, latency_ms: answer.latency_ms });
     } catch (err) {
       const attempts = err instanceof ChatError ? err.attempts : 1;
       if (!last) throw new Error(`provider ${provider.id} failed after ${attempts} attempt(s): ${(err as Error).message}`);
-      written = extractiveReport(monitor.name, date, articles);
+      written = extractiveReport(monitor.name, date, articles, globalTldr);
       Object.assign(trace, { provider: provider.id, provider_attempts: attempts, fallback: 'extractive', provider_error: (err as Error).message });
     }
+  } else if (articles.length) {
+    written = extractiveReport(monitor.name, date, articles, globalTldr);
+    trace.fallback = provider && !provider.enabled ? `extractive (provider ${provider.id} disabled)` : 'extractive';
   } else {
-    written = articles.length ? extractiveReport(monitor.name, date, articles) : { title: reportTitle(monitor.name, date), content: '> No new items in this window.', tldr: 'No new items in this window.', categories: [] };
+    const none = filtered && Number(filtered.input) > 0 ? `The filter kept none of the ${filtered.input} new items.` : 'No new items in this window.';
+    written = { title: reportTitle(monitor.name, date), content: `> ${none}`, tldr: none, categories: [] };
     trace.fallback = provider && !provider.enabled ? `extractive (provider ${provider.id} disabled)` : 'extractive';
   }
+  // Topics: the keywords stage's, else the rule keywords of the report's articles (the original's `rule` provider).
+  const topics = keywords ? keywords.topics : topicsOf(articles.map(ruleKeywords));
+  const stages = {
+    ...(filtered ? { filter: pickStage(filtered, ['provider', 'model', 'provider_attempts', 'fallback', 'provider_error', 'input', 'output']) } : {}),
+    keywords: keywords ? pickStage(keywords, ['provider', 'model', 'provider_attempts', 'fallback', 'provider_error', 'rule_filled']) : { provider: null, fallback: 'rule keywords' },
+    ...(summary ? { global_summary: pickStage(summary, ['provider', 'model', 'provider_attempts', 'fallback', 'provider_error']) } : {}),
+  };
   const report = await db.transaction(async (tx) => {
     const r = await insertReport(tx, {
       run_id: task.id,
@@ -246,13 +277,17 @@ async function reportStep(env: Env, db: Db, task: TaskRow, monitor: MonitorRow, 
       title: written.title,
       content: written.content,
       article_ids: articles.map((a) => a.id),
-      metadata: { global_tldr: written.tldr, tldr: [written.tldr], categories: written.categories, monitor_id: monitor.id, monitor_name: monitor.name, writer: trace },
+      metadata: { global_tldr: written.tldr, tldr: [written.tldr], topics, categories: written.categories, monitor_id: monitor.id, monitor_name: monitor.name, writer: trace, stages },
     });
     await recordPublish(tx, r.id, { stage: 'publish', sink: 'database', status: 'success', trigger: task.trigger_type, url: reportPageUrl(env, r.id) });
     await emitEvent(tx, { name: 'report_published', objectId: r.id, payload: { ...reportView(r), destination: 'database' } });
     return r;
   });
   return { report_id: report.id, articles: articles.length, ...trace };
+}
+
+function pickStage(result: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((k) => result[k] !== undefined).map((k) => [k, result[k]]));
 }
 
 export function publishInput(r: ReportRow): PublishInput {

@@ -86,5 +86,5 @@ export function reportSummaryView(r: ReportRow) {
 }
 
 export function reportView(r: ReportRow) {
-  return { ...reportSummaryView(r), content: r.content, article_ids: r.article_ids, metadata: r.metadata, publish_trace: r.publish_trace, run_id: r.run_id };
+  return { ...reportSummaryView(r), topics: (r.metadata.topics as unknown[] | undefined) ?? [], content: r.content, article_ids: r.article_ids, metadata: r.metadata, publish_trace: r.publish_trace, run_id: r.run_id };
 }

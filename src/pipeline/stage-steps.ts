@@ -1,0 +1,115 @@
+/**
+ * The `filter`, `keywords` and `global_summary` steps of a monitor run (see monitor-runner.ts for
+ * the queue mechanics and stages.ts for prompts and parsing). A step exists in a run only when the
+ * monitor binds a provider to its stage (`ai_routing.stages.<stage>.primary`).
+ *
+ * Each step calls its stage's provider once per delivery (the chat client itself retries 408/409/
+ * 429/5xx `max_retry` times). A failure — provider down, an answer that is not the JSON asked for —
+ * throws so the queue retries the step, except on the last delivery, where the step falls back and
+ * records it (`fallback`, `provider_error`, a `stage_fallback` warning event): `filter` keeps every
+ * article, `keywords` uses the rule keywords, `global_summary` the extractive TL;DR. A bound but
+ * disabled provider is not called; the fallback is recorded with the reason.
+ */
+import type { Db } from '../platform/db.ts';
+import type { Env } from '../platform/env.ts';
+import { chat, ChatError, type ChatSettings } from './chat-client.ts';
+import type { MonitorRow } from './queries-monitors.ts';
+import { getProvider, type ProviderRow } from './queries-settings.ts';
+import { articlesByIds, type ArticleRow } from './queries-sources.ts';
+import { recordEvent, type StepRow, type TaskRow } from './queries-tasks.ts';
+import { extractiveTldr } from './report-writer.ts';
+import { chatSettings } from './settings.ts';
+import { parseGlobalTldr, parseKeepIndices, parseKeywords, ruleKeywords, stagePrompt, topicsOf, type ModelStage } from './stages.ts';
+
+export interface StageInput {
+  env: Env;
+  db: Db;
+  task: TaskRow;
+  monitor: MonitorRow;
+  steps: StepRow[];
+  last: boolean;
+}
+
+type Routing = { stages?: Record<string, { primary?: string | null } | undefined>; providers?: Record<string, Record<string, unknown> | undefined> };
+
+export function stageProviderId(monitor: MonitorRow, stage: string): string | null {
+  return (monitor.ai_routing as Routing).stages?.[stage]?.primary ?? null;
+}
+
+/** The provider's settings with the monitor's per-provider overrides (`ai_routing.providers`), as the original merges them. */
+export async function monitorChatSettings(env: Env, provider: ProviderRow, monitor: MonitorRow): Promise<ChatSettings> {
+  const s = await chatSettings(env, provider);
+  const o = (monitor.ai_routing as Routing).providers?.[provider.id] ?? {};
+  if (typeof o.model === 'string' && o.model.trim()) s.model = o.model.trim();
+  for (const k of ['timeout_sec', 'max_retry', 'temperature', 'max_output_tokens'] as const) {
+    const v = o[k];
+    if (typeof v === 'number' && Number.isFinite(v) && v >= 0 && (k === 'temperature' || Number.isInteger(v)) && (k !== 'timeout_sec' || v >= 1)) s[k] = v;
+  }
+  return s;
+}
+
+/** The articles the stages after `filter` work on: the filter's kept ones, else everything collected. */
+export async function stageArticles(db: Db, steps: StepRow[]): Promise<ArticleRow[]> {
+  const filter = steps.find((s) => s.step === 'filter' && s.status === 'success');
+  const ids = (filter?.result.kept_ids ?? steps.find((s) => s.step === 'collect')?.result.article_ids) as string[] | undefined;
+  const rows = await articlesByIds(db, ids ?? []);
+  if (!filter) return rows;
+  const order = new Map(ids!.map((id, i) => [id, i]));
+  return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+}
+
+type Called<T> = { value: T; trace: Record<string, unknown> } | { value: undefined; trace: Record<string, unknown> };
+
+/** One call of a stage's provider; undefined value = use the fallback (recorded in the trace). */
+async function callStage<T>(input: StageInput, stage: ModelStage, articles: ArticleRow[], parse: (text: string) => T): Promise<Called<T>> {
+  const { env, db, task, monitor, last } = input;
+  const id = stageProviderId(monitor, stage);
+  const provider = id ? await getProvider(db, id) : undefined;
+  if (!provider || !provider.enabled) return { value: undefined, trace: { provider: id, fallback: `provider ${id} disabled` } };
+  const prompt = stagePrompt(stage, monitor.name, articles);
+  let attempts = 1;
+  try {
+    const answer = await chat(env, await monitorChatSettings(env, provider, monitor), [{ role: 'system', content: prompt.system }, { role: 'user', content: prompt.user }]);
+    attempts = answer.attempts;
+    return { value: parse(answer.content), trace: { provider: provider.id, model: answer.model, provider_attempts: answer.attempts, latency_ms: answer.latency_ms, fallback: null } };
+  } catch (err) {
+    if (err instanceof ChatError) attempts = err.attempts;
+    const message = (err as Error).message;
+    if (!last) throw new Error(`provider ${provider.id} failed after ${attempts} attempt(s): ${message}`);
+    await recordEvent(db, task, { stage, event_type: 'stage_fallback', level: 'warning', message: `provider ${provider.id} failed on the last attempt, fallback used: ${message}`, payload: { provider: provider.id, provider_attempts: attempts } });
+    return { value: undefined, trace: { provider: provider.id, provider_attempts: attempts, fallback: 'provider failed', provider_error: message } };
+  }
+}
+
+export async function filterStep(input: StageInput): Promise<Record<string, unknown>> {
+  const ids = (input.steps.find((s) => s.step === 'collect')?.result.article_ids as string[] | undefined) ?? [];
+  const articles = await articlesByIds(input.db, ids);
+  if (!articles.length) return { input: 0, output: 0, kept_ids: [], provider: stageProviderId(input.monitor, 'filter'), fallback: null, skipped: 'no articles' };
+  const r = await callStage(input, 'filter', articles, (text) => parseKeepIndices(text, articles.length));
+  const kept = r.value ? r.value.map((i) => articles[i]!) : articles;
+  const trace = r.value ? r.trace : { ...r.trace, fallback: `kept all (${r.trace.fallback})` };
+  return { input: articles.length, output: kept.length, kept_ids: kept.map((a) => a.id), dropped_ids: articles.filter((a) => !kept.includes(a)).map((a) => a.id), ...trace };
+}
+
+export async function keywordsStep(input: StageInput): Promise<Record<string, unknown>> {
+  const articles = await stageArticles(input.db, input.steps);
+  if (!articles.length) return { articles: 0, topics: [], article_keywords: {}, provider: stageProviderId(input.monitor, 'keywords'), fallback: null, skipped: 'no articles' };
+  const r = await callStage(input, 'keywords', articles, (text) => parseKeywords(text, articles.length));
+  const lists = articles.map((a, i) => r.value?.get(i) ?? ruleKeywords(a));
+  const trace = r.value ? r.trace : { ...r.trace, fallback: `rule keywords (${r.trace.fallback})` };
+  return {
+    articles: articles.length,
+    topics: topicsOf(lists),
+    article_keywords: Object.fromEntries(articles.map((a, i) => [a.id, lists[i]])),
+    ...(r.value ? { rule_filled: articles.length - r.value.size } : {}),
+    ...trace,
+  };
+}
+
+export async function globalSummaryStep(input: StageInput): Promise<Record<string, unknown>> {
+  const articles = await stageArticles(input.db, input.steps);
+  if (!articles.length) return { articles: 0, global_tldr: null, provider: stageProviderId(input.monitor, 'global_summary'), fallback: null, skipped: 'no articles' };
+  const r = await callStage(input, 'global_summary', articles, parseGlobalTldr);
+  if (r.value) return { articles: articles.length, global_tldr: r.value, ...r.trace };
+  return { articles: articles.length, global_tldr: extractiveTldr(articles), ...r.trace, fallback: `extractive (${r.trace.fallback})` };
+}
