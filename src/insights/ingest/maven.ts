@@ -7,11 +7,17 @@
  * declares them (at most 5 parents, each fetched once): links SOURCE_REPO (scm/url), ISSUE_TRACKER
  * (issueManagement/url), HOMEPAGE (url), in that order. Default = `<release>` when listed, else
  * the greatest non-prerelease version.
+ *
+ * Artifact hashes: the main artifact `{artifact}-{version}.{ext}` (ext from <packaging>: pom, war,
+ * ear, rar, aar as named, anything else jar) has its digests beside it in the repository layout,
+ * `.sha1` and `.md5` (hex, optionally followed by the file name, as Maven Central serves them);
+ * each present one is stored for Query by hash. A missing, failing or malformed checksum file is no hash (logged when the
+ * upstream failed), not a failed ingestion.
  */
-import { fetchText, fetchUpstream, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { fetchText, fetchUpstream, hexToBase64, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { normalizeLicenses } from './licenses.ts';
 import { child, children, parseXml, textAt, type XmlNode } from './xml.ts';
-import { UpstreamError, UpstreamNotFound, type IngestedPackage, type IngestedVersion, type Link } from './types.ts';
+import { UpstreamError, UpstreamNotFound, type Artifact, type HashValue, type IngestedPackage, type IngestedVersion, type Link } from './types.ts';
 
 export const MAVEN_REGISTRY = 'https://repo.maven.apache.org/maven2/';
 
@@ -59,7 +65,10 @@ export async function fetchMaven(env: UpstreamEnv, name: string): Promise<Ingest
   };
   const versions = (await mapLimit(listed, 8, async (v) => {
     const loaded = await loadPom(group, artifact, v);
-    return loaded ? mavenVersion(v, loaded.pom, loaded.lastModified, loadPom) : null;
+    if (!loaded) return null;
+    const version = await mavenVersion(v, loaded.pom, loaded.lastModified, loadPom);
+    version.artifacts = await mavenArtifacts(base, group, artifact, v, textAt(loaded.pom, 'packaging'));
+    return version;
   })).filter((v): v is IngestedVersion => v !== null);
   const release = textAt(versioning, 'release');
   return { system: 'MAVEN', name: `${group}:${artifact}`, versions, ...(release && listed.includes(release) ? { defaultVersion: release } : {}) };
@@ -165,4 +174,35 @@ async function mavenVersion(version: string, pom: XmlNode, lastModified: string 
     },
     artifacts: [],
   };
+}
+
+const OWN_EXTENSION = new Set(['pom', 'war', 'ear', 'rar', 'aar']);
+
+export function artifactExtension(packaging: string): string {
+  return OWN_EXTENSION.has(packaging) ? packaging : 'jar';
+}
+
+/** `<hex>` or `<hex>  <file>` -> the hex digest when it has the algorithm's length; null otherwise. */
+export function checksumHex(text: string, hexLength: number): string | null {
+  const token = text.trim().split(/\s+/)[0] ?? '';
+  return token.length === hexLength && /^[0-9a-f]+$/i.test(token) ? token.toLowerCase() : null;
+}
+
+const CHECKSUMS: [HashValue['type'], string, number][] = [['SHA1', 'sha1', 40], ['MD5', 'md5', 32]];
+
+async function mavenArtifacts(base: string, group: string, artifact: string, version: string, packaging: string): Promise<Artifact[]> {
+  const file = `${encodeURIComponent(artifact)}-${encodeURIComponent(version)}.${artifactExtension(packaging)}`;
+  const path = `${artifactDir('', group, artifact)}/${encodeURIComponent(version)}/${file}`;
+  const hashes = (await Promise.all(CHECKSUMS.map(async ([type, ext, len]) => {
+    try {
+      const hex = checksumHex(await fetchText(`${base}${path}.${ext}`), len);
+      return hex ? [{ type, value: hexToBase64(hex) }] : [];
+    } catch (err) {
+      if (err instanceof UpstreamNotFound) return [];
+      if (!(err instanceof UpstreamError)) throw err;
+      console.warn(`insights: maven checksum ${path}.${ext} not read: ${err.message}`);
+      return [];
+    }
+  }))).flat();
+  return hashes.length ? [{ url: `${MAVEN_REGISTRY.slice(0, -1)}${path}`, hashes }] : [];
 }

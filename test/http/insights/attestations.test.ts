@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import insights from '../../../functions/insights.ts';
-import { testEnv, workerClient } from '../../support/env.ts';
+import { testDb, testEnv, workerClient } from '../../support/env.ts';
 import { startFixtureServer, type FixtureServer } from '../../fixtures/insights/server.ts';
 
 let upstream: FixtureServer;
@@ -56,5 +56,28 @@ describe('npm provenance', () => {
     const v = await json('/v3/systems/npm/packages/lodash/versions/4.17.21');
     expect([v.slsaProvenances, v.attestations]).toEqual([[], []]);
     expect([...upstream.hits.keys()].filter((k) => k.includes('/attestations/') && !k.includes('gundam-visor'))).toEqual([]);
+  });
+});
+
+describe('Maven artifact hashes', () => {
+  it.each([
+    ['SHA1', '9141212b8507ab50a45525b545b39d224614528b'],
+    ['MD5', '948dda787593340a7af1a18e328b7b7f'],
+  ])('Query by the %s in the checksum file beside the POM', async (type, hex) => {
+    await json('/v3/systems/maven/packages/org.apache.logging.log4j:log4j-core');
+    const body = await json(`/v3/query?hash.type=${type}&hash.value=${encodeURIComponent(Buffer.from(hex, 'hex').toString('base64'))}`);
+    expect(body.results.map((r: any) => r.version.versionKey)).toEqual([{ system: 'MAVEN', name: 'org.apache.logging.log4j:log4j-core', version: '2.14.1' }]);
+  });
+
+  it('stores one jar artifact for 2.14.1 and none for 2.17.1 (no checksum files)', async () => {
+    await json('/v3/systems/maven/packages/org.apache.logging.log4j:log4j-core');
+    const rows = await testDb().query<{ version: string; url: string; hash_type: string; hex: string }>(
+      `SELECT version, url, hash_type, encode(hash_value, 'hex') AS hex FROM insights.artifacts
+       WHERE system = 'MAVEN' AND name = 'org.apache.logging.log4j:log4j-core' ORDER BY version, hash_type`);
+    const url = 'https://repo.maven.apache.org/maven2/org/apache/logging/log4j/log4j-core/2.14.1/log4j-core-2.14.1.jar';
+    expect(rows).toEqual([
+      { version: '2.14.1', url, hash_type: 'MD5', hex: '948dda787593340a7af1a18e328b7b7f' },
+      { version: '2.14.1', url, hash_type: 'SHA1', hex: '9141212b8507ab50a45525b545b39d224614528b' },
+    ]);
   });
 });

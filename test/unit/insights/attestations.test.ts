@@ -1,8 +1,9 @@
-/** Reading SLSA provenance and PyPI publish attestations (statements written from the SLSA v0.2/v1 and PEP 740 specs). */
+/** Reading SLSA provenance and PyPI publish attestations (statements written from the SLSA v0.2/v1 and PEP 740 specs); Maven checksum files. */
 import { describe, expect, it } from 'vitest';
 import {
   decodeStatement, npmAttestationsFromDocument, pypiAttestationsFromProvenance, repositoryFromUri, slsaSource,
 } from '../../../src/insights/ingest/attestations.ts';
+import { artifactExtension, checksumHex } from '../../../src/insights/ingest/maven.ts';
 import { relatedProjectsFromAttestations } from '../../../src/insights/ingest/project-links.ts';
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64');
@@ -94,5 +95,21 @@ describe('relatedProjectsFromAttestations', () => {
       { projectId: 'github.com/o/r', relationType: 'SOURCE_REPO', relationProvenance: 'SLSA_ATTESTATION', slsaProvenances: [slsa], attestations: [att('https://slsa.dev/provenance/v1', 'https://github.com/o/r')] },
       { projectId: 'gitlab.com/g/p', relationType: 'SOURCE_REPO', relationProvenance: 'PYPI_PUBLISH_ATTESTATION', slsaProvenances: [], attestations: [att('https://docs.pypi.org/attestations/publish/v1', 'https://gitlab.com/g/p')] },
     ]);
+  });
+});
+
+describe('Maven checksum files', () => {
+  it.each([
+    ['9141212b8507ab50a45525b545b39d224614528b', 40, '9141212b8507ab50a45525b545b39d224614528b'],
+    ['9141212B8507AB50A45525B545B39D224614528B  log4j-core-2.14.1.jar\n', 40, '9141212b8507ab50a45525b545b39d224614528b'],
+    ['948dda787593340a7af1a18e328b7b7f', 32, '948dda787593340a7af1a18e328b7b7f'],
+    ['948dda787593340a7af1a18e328b7b7f', 40, null],
+    ['<html>not found</html>', 40, null],
+    ['', 32, null],
+  ])('checksumHex(%j, %i)', (text, len, want) => {
+    expect(checksumHex(text, len)).toBe(want);
+  });
+  it.each([['jar', 'jar'], ['', 'jar'], ['bundle', 'jar'], ['maven-plugin', 'jar'], ['pom', 'pom'], ['war', 'war'], ['aar', 'aar']])('packaging %j -> .%s', (packaging, ext) => {
+    expect(artifactExtension(packaging)).toBe(ext);
   });
 });
