@@ -12,9 +12,21 @@
  *    wrongly; a peer set must fit at the same level as its dependent;
  *  - after a placement, deeper duplicates that the new copy can serve are pruned (canDedupe);
  *  - edge types: prod, optional (wins over prod), peer, peerOptional (peerDependenciesMeta);
- *    dev dependencies only for the root and excluded here; bundled dependencies are not placed.
+ *    dev dependencies only for the root and excluded here; a `bundleDependencies` name that is
+ *    not also a dependency is a prod edge on its declared range (deps.dev's reading);
+ *  - bundled dependencies (npm-bundle.ts): a node is created with its tarball's node_modules
+ *    folders as children (nested folders too), before it is placed, so they travel with it. Such
+ *    a copy (`bundle` = its mangled name) is never replaced, hoisted or deduplicated: outside
+ *    placements see it as KEEP when it satisfies and CONFLICT otherwise (CanPlaceDep's
+ *    "not allowed to mess with bundles"), and nothing below a bundled copy is pruned
+ *    (Node.canDedupe skips inDepBundle). An edge is satisfied by a bundled copy on its version
+ *    alone (arborist's depValid checks versions, not package names; an aliased folder serves
+ *    the plain name). A bundled copy enters the queue when an edge first resolves to it, so its
+ *    own unmet dependencies are resolved and placed like any other (npm 6 / deps.dev); an
+ *    unused one is reported by npm.ts.
  */
-import { pickVersion, specSatisfied, type NpmEnv } from './npm-pick.ts';
+import { bundleFolder, bundledVersionOf, isMangled } from './npm-bundle.ts';
+import { specSatisfied, type NpmEnv } from './npm-pick.ts';
 import type { Client, Dependency, VersionInfo } from './types.ts';
 import { has } from './types.ts';
 
@@ -29,16 +41,19 @@ export interface TreeEdge {
 }
 
 export interface TreeNode {
-  name: string; // install name
-  pkg: string;
+  name: string; // install name (folder)
+  pkg: string; // real package name (`derivedfrom` of a bundled copy)
   version: string;
   info: VersionInfo;
   parent: TreeNode | null;
   children: Map<string, TreeNode>;
   edges: Map<string, TreeEdge>;
-  bundled: Set<string>;
+  /** mangled name when this copy comes from a tarball's node_modules (npm-bundle.ts), else null */
+  bundle: string | null;
   errors: { edge: TreeEdge; message: string }[];
   removed?: boolean;
+  /** registry copy put in place of a bundled folder that did not fit: part of the bundle from then on */
+  pinned?: boolean;
 }
 
 const collator = new Intl.Collator('en');
@@ -64,20 +79,29 @@ export function resolveName(from: TreeNode, name: string): TreeNode | null {
   return null;
 }
 
-function satisfiesEdge(n: TreeNode, e: TreeEdge): boolean {
-  return n.pkg === e.pkg && specSatisfied(e.spec, n.version);
+/** Whether `n` serves edge `e` (a bundled copy: by version alone, see the header). */
+export function satisfiesEdge(n: TreeNode, e: TreeEdge): boolean {
+  return (n.bundle !== null || n.pkg === e.pkg) && specSatisfied(e.spec, n.version);
 }
 
-export function buildEdges(deps: readonly Dependency[], isRoot: boolean): Map<string, TreeEdge> {
+/** The copy itself or one of its ancestors comes from a bundle (arborist's inDepBundle). */
+export function inBundle(n: TreeNode): boolean {
+  for (let p: TreeNode | null = n; p; p = p.parent) if (p.bundle !== null || p.pinned) return true;
+  return false;
+}
+
+export function buildEdges(deps: readonly Dependency[]): Map<string, TreeEdge> {
   const edges = new Map<string, TreeEdge>();
   const add = (d: Dependency, type: EdgeType) => {
     const name = d.attrs.knownas ?? d.name;
     edges.set(name, { name, pkg: d.name, spec: d.requirement, type, dep: d });
   };
+  const regular = (d: Dependency) => !has(d.attrs, 'dev') && d.attrs.scope !== 'peer' && d.attrs.scope !== 'bundle';
   for (const d of deps) if (d.attrs.scope === 'peer') add(d, has(d.attrs, 'opt') ? 'peerOptional' : 'peer');
-  for (const d of deps) if (!has(d.attrs, 'dev') && d.attrs.scope !== 'peer' && d.attrs.scope !== 'bundle' && !has(d.attrs, 'opt')) add(d, 'prod');
-  for (const d of deps) if (!has(d.attrs, 'dev') && d.attrs.scope !== 'peer' && d.attrs.scope !== 'bundle' && has(d.attrs, 'opt')) add(d, 'optional');
-  void isRoot;
+  const declared = new Set(deps.filter(regular).map((d) => d.attrs.knownas ?? d.name));
+  for (const d of deps) if (d.attrs.scope === 'bundle' && !declared.has(d.attrs.knownas ?? d.name)) add(d, 'prod');
+  for (const d of deps) if (regular(d) && !has(d.attrs, 'opt')) add(d, 'prod');
+  for (const d of deps) if (regular(d) && has(d.attrs, 'opt')) add(d, 'optional');
   return edges;
 }
 
@@ -102,19 +126,38 @@ export class TreeBuilder {
     return p;
   }
 
-  async makeNode(name: string, info: VersionInfo): Promise<TreeNode> {
+  /**
+   * A fresh copy of `info` (a registry version, or a mangled bundled one: then `name` is its
+   * folder), with its bundle content as children, recursively.
+   */
+  async makeNode(name: string, info: VersionInfo, within: ReadonlySet<string> = new Set()): Promise<TreeNode> {
     const k = `${info.name}\u0000${info.version}`;
     let p = this.depsCache.get(k);
     if (!p) this.depsCache.set(k, (p = this.client.requirements(info.name, info.version)));
     const deps = (await p) ?? [];
-    const bundled = new Set(deps.filter((d) => d.attrs.scope === 'bundle').map((d) => d.attrs.knownas ?? d.name));
-    return { name, pkg: info.name, version: info.version, info, parent: null, children: new Map(), edges: buildEdges(deps, false), bundled, errors: [] };
+    const bundle = isMangled(info.name) && info.attrs.derivedfrom !== undefined ? info.name : null;
+    const content: { dep: Dependency; info: VersionInfo }[] = [];
+    for (const d of deps) {
+      if (!isMangled(d.name)) continue;
+      const bv = bundledVersionOf(d, await this.versions(d.name));
+      if (bv && !within.has(bv.name)) content.push({ dep: d, info: bv });
+    }
+    const regular = content.length === 0 ? deps : deps.filter((d) => !content.some((c) => c.dep === d));
+    const node: TreeNode = {
+      name, pkg: bundle ? info.attrs.derivedfrom! : info.name, version: info.version, info, parent: null,
+      children: new Map(), edges: buildEdges(regular), bundle, errors: [],
+    };
+    for (const c of content) {
+      const child = await this.makeNode(bundleFolder(c.info.name), c.info, new Set([...within, c.info.name]));
+      child.parent = node;
+      node.children.set(child.name, child);
+    }
+    return node;
   }
 
   problemEdges(n: TreeNode): TreeEdge[] {
     const out: TreeEdge[] = [];
     for (const e of n.edges.values()) {
-      if (n !== this.root && n.bundled.has(e.name)) continue;
       const to = resolveName(n, e.name);
       if (!to) {
         if (e.type !== 'peerOptional') out.push(e);
@@ -130,7 +173,7 @@ export class TreeBuilder {
     const visit = (x: TreeNode) => {
       if (x !== dir && x !== node && x.children.has(node.name) && !x.children.get(node.name)!.removed) return;
       const e = x.edges.get(node.name);
-      if (e && !(x.bundled.has(e.name) && x !== this.root)) out.push({ from: x, edge: e });
+      if (e) out.push({ from: x, edge: e });
       for (const c of x.children.values()) if (!c.removed && c !== node) visit(c);
     };
     visit(dir);
@@ -163,6 +206,7 @@ export class TreeBuilder {
     if (targetEdge && targetEdge !== edge && !satisfiesEdge(dep, targetEdge)) return 'CONFLICT';
     const current = target.children.get(dep.name);
     if (current && !current.removed) {
+      if (current.bundle !== null) return satisfiesEdge(current, edge) ? 'KEEP' : 'CONFLICT';
       if (current.pkg === dep.pkg && current.version === dep.version && satisfiesEdge(current, edge)) return 'KEEP';
       const tryReplace = current.pkg === dep.pkg && cmpVersion(dep.version, current.version) >= 0;
       if (tryReplace && this.dependents(current).every((d) => satisfiesEdge(dep, d.edge))) return 'REPLACE';

@@ -9,7 +9,7 @@
  */
 import { addEdge, addError, addNode, newGraph } from './graph.ts';
 import { DEFAULT_NPM_ENV, engineOk, pickVersion, platformOk, specSatisfied, type NpmEnv } from './npm-pick.ts';
-import { TreeBuilder, cmpVersion, depth, localeCompare, nodePath, resolveName, type TreeEdge, type TreeNode } from './npm-tree.ts';
+import { TreeBuilder, cmpVersion, depth, inBundle, localeCompare, nodePath, resolveName, satisfiesEdge, type TreeEdge, type TreeNode } from './npm-tree.ts';
 import type { Client, Graph } from './types.ts';
 
 /** A tree npm itself would not settle on (npm reports ERESOLVE); becomes the graph's error. */
@@ -26,9 +26,8 @@ export async function buildNpmTree(client: Client, name: string, version: string
   const info = all.find((v) => v.version === version);
   if (!info) return null;
   const b0 = new TreeBuilder(client, env, null as unknown as TreeNode);
+  // the root's own tarball brings its bundle too (deps.dev's derivedFromBasicAtRoot)
   const root = await b0.makeNode(name, info);
-  // the root keeps its bundled dependencies as ordinary ones (they are in its own tarball)
-  root.bundled.clear();
   const b = new TreeBuilder(client, env, root);
   const queue: TreeNode[] = [root];
   const seen = new Set<TreeNode>();
@@ -62,19 +61,33 @@ export async function buildNpmTree(client: Client, name: string, version: string
   };
 
   const canDedupe = (n: TreeNode): boolean => {
-    if (!n.parent || !n.parent.parent) return false;
+    if (!n.parent || !n.parent.parent || inBundle(n)) return false;
     const other = resolveName(n.parent.parent, n.name);
     if (!other) return false;
     if (other.pkg === n.pkg && other.version === n.version) return true;
     const deps = b.dependents(n);
     if (deps.length === 0) return true;
-    return deps.every((d) => other.pkg === d.edge.pkg && specSatisfied(d.edge.spec, other.version)) && cmpVersion(other.version, n.version) >= 0;
+    return deps.every((d) => satisfiesEdge(other, d.edge)) && cmpVersion(other.version, n.version) >= 0;
+  };
+
+  const dropSubtree = (n: TreeNode) => {
+    prune(n);
+    const walk = (x: TreeNode) => { for (const c of x.children.values()) { c.removed = true; walk(c); } };
+    walk(n);
   };
 
   const place = (dep: TreeNode, edge: TreeEdge, from: TreeNode, start: TreeNode, peers: TreeNode[]) => {
     let target: TreeNode | null = null;
     let decision = 'OK';
-    for (let t: TreeNode | null = start; t; t = t.parent) {
+    const here = start.children.get(dep.name);
+    if (here && !here.removed && here.bundle !== null && start === from && !satisfiesEdge(here, edge)) {
+      // a bundled folder that does not satisfy its own package's edge is replaced where it is,
+      // not from above (deps.dev's derivedFromMismatchVersion; npm 6 behaviour)
+      dropSubtree(here);
+      target = start;
+      dep.pinned = true;
+    }
+    for (let t: TreeNode | null = target ? null : start; t; t = t.parent) {
       const te = t.edges.get(dep.name);
       if (t.parent && t !== start && te && (te.type === 'peer' || te.type === 'peerOptional')) continue;
       const d = b.canPlace(dep, edge, from, t, start, peers);
@@ -89,12 +102,14 @@ export async function buildNpmTree(client: Client, name: string, version: string
     if (decision === 'KEEP') return;
     if (decision === 'REPLACE') {
       const old = target.children.get(dep.name)!;
+      if (old.bundle !== null) return;
       for (const c of old.children.values()) {
+        if (c.bundle !== null || dep.children.has(c.name)) continue;
         c.parent = dep;
         dep.children.set(c.name, c);
       }
       old.removed = true;
-      for (const c of [...dep.children.values()]) if (!dep.edges.has(c.name) && b.dependents(c).length === 0) prune(c);
+      for (const c of [...dep.children.values()]) if (c.bundle === null && !dep.edges.has(c.name) && b.dependents(c).length === 0) prune(c);
     }
     target.children.set(dep.name, dep);
     dep.parent = target;
@@ -126,7 +141,7 @@ export async function buildNpmTree(client: Client, name: string, version: string
       const pe = dep.edges.get(p.name);
       if (!pe) continue;
       const cur = resolveName(dep, p.name);
-      if (cur && cur.pkg === pe.pkg && specSatisfied(pe.spec, cur.version)) continue;
+      if (cur && satisfiesEdge(cur, pe)) continue;
       const others = peers.filter((x) => x !== p && p.edges.has(x.name));
       place(p, pe, dep, start, others);
     }
@@ -155,8 +170,15 @@ export async function buildNpmTree(client: Client, name: string, version: string
     for (const t of tasks) {
       if (node.removed) break;
       const cur = resolveName(node, t.edge.name);
-      if (cur && cur.pkg === t.edge.pkg && specSatisfied(t.edge.spec, cur.version)) continue;
+      if (cur && satisfiesEdge(cur, t.edge)) continue;
       place(t.dep, t.edge, node, startFor(node, t.edge.name), t.peers);
+    }
+    // bundled copies this node uses are processed from now on (their own unmet dependencies)
+    if (!node.removed) {
+      for (const e of node.edges.values()) {
+        const t = resolveName(node, e.name);
+        if (t && t.bundle !== null && !seen.has(t)) queue.push(t);
+      }
     }
   }
   return root;
@@ -216,12 +238,34 @@ export async function resolveNpm(client: Client, name: string, version: string, 
     return g;
   }
   const dropped = optionalFailures(root, env);
+  // bundled copies no edge reaches (extraneous folders of a tarball) are left out of the graph and
+  // reported as its error, as deps.dev does ("unused bundled version <name> <version>")
+  const reached = new Set<TreeNode>([root]);
+  for (const q = [root]; q.length > 0;) {
+    const n = q.shift()!;
+    for (const e of n.edges.values()) {
+      const t = resolveName(n, e.name);
+      if (t && !dropped.has(t) && !reached.has(t)) { reached.add(t); q.push(t); }
+    }
+  }
+  const unused: string[] = [];
   const ids = new Map<TreeNode, number>([[root, 0]]);
-  for (const n of treeInventory(root)) if (!dropped.has(n)) ids.set(n, addNode(g, n.pkg, n.version));
+  const add = (n: TreeNode) => {
+    for (const c of [...n.children.values()].sort((x, y) => localeCompare(x.name, y.name))) {
+      if (c.removed || dropped.has(c)) continue;
+      if (c.bundle !== null && !reached.has(c)) {
+        unused.push(`unused bundled version ${c.pkg} ${c.version}`);
+        continue;
+      }
+      ids.set(c, addNode(g, c.bundle ?? c.pkg, c.version, c.bundle !== null));
+      add(c);
+    }
+  };
+  add(root);
+  g.error = unused.sort().join(',');
   for (const [n, id] of ids) {
     for (const err of n.errors) addError(g, id, err.edge.pkg, err.edge.spec, err.message);
     for (const e of n.edges.values()) {
-      if (n !== root && n.bundled.has(e.name)) continue;
       const t = resolveName(n, e.name);
       const to = t ? ids.get(t) : undefined;
       if (to === undefined) continue;

@@ -113,7 +113,8 @@ export function parseGraph(lines: string[]): Graph {
       const rl = /^(\w+): /.exec(s);
       if (rl) s = s.slice(rl[0].length);
       const sp = s.lastIndexOf(' ');
-      g = newGraph(s.slice(0, sp).replace(/@$/, ''), s.slice(sp + 1));
+      // the root line may carry a requirement like an edge line (`bob@1.0.0 1.0.0`)
+      g = newGraph(splitNameReq(s.slice(0, sp))[0], s.slice(sp + 1));
       stack[0] = 0;
       if (rl) labels.set(rl[1]!, 0);
       continue;
