@@ -85,7 +85,7 @@ export function parseJsonObject(text: string): Record<string, unknown> {
 }
 
 const asIndex = (v: unknown): number | undefined => {
-  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return v;
   if (typeof v === 'string' && /^\d+$/.test(v.trim())) return Number(v.trim());
   return undefined;
 };
