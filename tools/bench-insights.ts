@@ -34,6 +34,8 @@ import { getPackage, getRequirements, getVersion } from '../src/insights/queries
 import type { Env } from '../src/platform/env.ts';
 import { freePort, startStack, stopChild } from './stack/index.ts';
 import { workerVars } from './stack/config.ts';
+import { percentile } from './bench-stats.ts';
+import { freshDatabase } from './stack/fresh-database.ts';
 
 const { values: opts } = parseArgs({
   options: {
@@ -118,30 +120,6 @@ const LOAD_SQL = [
    WHERE v.j < $1::int / 2`,
 ];
 
-function pct(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-/** A fresh database on the given server, dropped by the returned function. */
-async function freshDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `bench_insights_${process.pid}_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
-      await c.end();
-    },
-  };
-}
-
 /** The insights function under `wrangler dev` on a free port; resolves once /healthz answers. */
 async function startWorkerd(vars: Record<string, string>, dir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
@@ -183,7 +161,7 @@ interface Row {
 }
 
 const serverUrl = process.env.DATABASE_URL;
-const fresh = serverUrl ? await freshDatabase(serverUrl) : undefined;
+const fresh = serverUrl ? await freshDatabase(serverUrl, 'bench_insights') : undefined;
 const stack = await startStack({ databaseUrl: fresh?.url, ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0 } });
 const env = workerVars(stack.databaseUrl, {
   NEON_LOCAL_PROXY: stack.neonProxy, QSTASH_URL: stack.qstashUrl, MAIL_API_URL: stack.mailUrl,
@@ -341,7 +319,7 @@ try {
   const rows: Row[] = ops.map((o, i) => {
     const a = acc[i]!;
     a.times.sort((x, y) => x - y);
-    return { op: o.op, requests: a.times.length, p50: pct(a.times, 50), p99: pct(a.times, 99), sqlPerRequest: a.sql / a.times.length, wsPerRequest: a.ws / a.times.length, rps: a.times.length / (a.wall / 1000) };
+    return { op: o.op, requests: a.times.length, p50: percentile(a.times, 50), p99: percentile(a.times, 99), sqlPerRequest: a.sql / a.times.length, wsPerRequest: a.ws / a.times.length, rps: a.times.length / (a.wall / 1000) };
   });
   const floor = rows[0]!;
   const head = ['operation', 'requests', 'p50 ms', 'p99 ms', 'p99 / floor p99', 'db round trips / request', 'req/s', 'SQL exec ms'];

@@ -13,14 +13,11 @@ import { tokenFor } from '../src/marketplace/auth.ts';
 import { SEARCH_SQL } from '../src/marketplace/queries-books.ts';
 import { startStack } from './stack/index.ts';
 import { workerVars } from './stack/config.ts';
+import { percentile } from './bench-stats.ts';
 
 const BOOKS = Number(process.env.BENCH_BOOKS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-
-function pct(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 async function measure(name: string, fn: (i: number) => Promise<void>): Promise<void> {
   const times: number[] = [];
@@ -35,7 +32,7 @@ async function measure(name: string, fn: (i: number) => Promise<void>): Promise<
   }));
   const wall = (performance.now() - start) / 1000;
   times.sort((a, b) => a - b);
-  console.log(`${name.padEnd(44)} p50 ${pct(times, 50).toFixed(1).padStart(7)} ms   p99 ${pct(times, 99).toFixed(1).padStart(7)} ms   ${(REQUESTS / wall).toFixed(0).padStart(5)} req/s`);
+  console.log(`${name.padEnd(44)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms   ${(REQUESTS / wall).toFixed(0).padStart(5)} req/s`);
 }
 
 const stack = await startStack({ databaseUrl: process.env.DATABASE_URL, ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0 } });

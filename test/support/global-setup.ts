@@ -5,7 +5,7 @@
  * Tests read the addresses with `inject('stack')` (see env.ts).
  */
 import type { TestProject } from 'vitest/node';
-import pg from 'pg';
+import { freshDatabase } from '../../tools/stack/fresh-database.ts';
 import { startStack } from '../../tools/stack/index.ts';
 
 export interface StackInfo {
@@ -22,28 +22,9 @@ declare module 'vitest' {
   }
 }
 
-async function freshDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `edge_test_${process.pid}_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
-      await c.end();
-    },
-  };
-}
-
 export default async function setup(project: TestProject) {
   const server = process.env.TEST_DATABASE_URL;
-  const fresh = server ? await freshDatabase(server) : undefined;
+  const fresh = server ? await freshDatabase(server, 'edge_test') : undefined;
   const stack = await startStack({
     databaseUrl: fresh?.url,
     ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0 },
