@@ -2,17 +2,22 @@
  * `npm run import -- <system> <name>...`: ingests packages (and their OSV advisories) from the
  * configured upstreams (NPM_REGISTRY_URL, PYPI_URL, ... from the environment; defaults are the
  * public registries) into DATABASE_URL (default: the local stack), one line of progress per package.
+ * `npm run import -- osv <ecosystem>...`: every OSV record of each ecosystem from
+ * `{OSV_BULK_URL}/{ecosystem}/all.zip` (`npm`, `pypi`, `crates.io`, ... in any case), with a
+ * running count.
  */
 import pg from 'pg';
+import { importOsvEcosystem } from '../src/insights/osv-bulk.ts';
 import { ingestPackage } from '../src/insights/read-through.ts';
 import { SYSTEMS, type System } from '../src/versions/index.ts';
 import { pgDb } from './seed/insights.ts';
 import { LOCAL } from './stack/config.ts';
 
 const [systemArg, ...names] = process.argv.slice(2);
+const osv = String(systemArg ?? '').toLowerCase() === 'osv';
 const system = String(systemArg ?? '').toUpperCase() as System;
-if (!SYSTEMS.includes(system) || names.length === 0) {
-  console.error(`usage: npm run import -- <${SYSTEMS.join('|').toLowerCase()}> <name>...`);
+if ((!osv && !SYSTEMS.includes(system)) || names.length === 0) {
+  console.error(`usage: npm run import -- <${SYSTEMS.join('|').toLowerCase()}> <name>...\n       npm run import -- osv <ecosystem>...`);
   process.exit(2);
 }
 const client = new pg.Client({ connectionString: process.env.DATABASE_URL ?? LOCAL.databaseUrl });
@@ -20,7 +25,19 @@ await client.connect();
 let failed = 0;
 try {
   const db = pgDb(client);
-  for (const [i, name] of names.entries()) {
+  for (const [i, name] of osv ? names.entries() : []) {
+    const started = Date.now();
+    process.stdout.write(`[${i + 1}/${names.length}] OSV ${name} ... `);
+    try {
+      const r = await importOsvEcosystem(process.env, db, name, (n) => process.stdout.write(`${n} `));
+      for (const s of r.skipped) console.warn(`\n  skipped ${s.name}: ${s.reason}`);
+      console.log(`ok (${r.ecosystem}: ${r.stored} records, ${r.skipped.length} skipped, ${Date.now() - started} ms)`);
+    } catch (err) {
+      failed++;
+      console.log(`failed: ${(err as Error).message}`);
+    }
+  }
+  for (const [i, name] of osv ? [] : names.entries()) {
     const started = Date.now();
     process.stdout.write(`[${i + 1}/${names.length}] ${system} ${name} ... `);
     try {

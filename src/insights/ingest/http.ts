@@ -15,6 +15,7 @@ export const UPSTREAM_DEFAULTS = {
   RUBYGEMS_URL: 'https://rubygems.org',
   GO_PROXY_URL: 'https://proxy.golang.org',
   OSV_API_URL: 'https://api.osv.dev',
+  OSV_BULK_URL: 'https://osv-vulnerabilities.storage.googleapis.com',
   GITHUB_API_URL: 'https://api.github.com',
   GITLAB_API_URL: 'https://gitlab.com',
   BITBUCKET_API_URL: 'https://api.bitbucket.org',

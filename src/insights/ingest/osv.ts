@@ -1,7 +1,8 @@
 /**
  * OSV adapter and evaluation. Fetch: `GET {OSV_API_URL}/v1/vulns/{id}` for one record and
  * `POST {OSV_API_URL}/v1/query {package:{name, ecosystem}}` (paged by `next_page_token`) for a
- * package's records. Advisory fields follow deps.dev: url = https://osv.dev/vulnerability/{id},
+ * package's records; bulk: `GET {OSV_BULK_URL}/{ecosystem}/all.zip` (one `<id>.json` per record,
+ * read by zip.ts). Advisory fields follow deps.dev: url = https://osv.dev/vulnerability/{id},
  * title = summary, aliases, cvss3Vector = the CVSS_V3 severity verbatim, cvss3Score = its base
  * score (0 and "" without one).
  *
@@ -13,8 +14,9 @@
  */
 import { canon, compare, type System } from '../../versions/index.ts';
 import { cvss3BaseScore } from './cvss.ts';
-import { fetchJson, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { fetchJson, fetchUpstream, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { pep503 } from './pypi.ts';
+import { readZipEntry, zipEntries } from './zip.ts';
 
 export const ECOSYSTEMS: Record<System, string> = {
   NPM: 'npm', PYPI: 'PyPI', MAVEN: 'Maven', GO: 'Go', CARGO: 'crates.io', NUGET: 'NuGet', RUBYGEMS: 'RubyGems',
@@ -116,4 +118,38 @@ export function isAffected(osv: Osv, system: System, name: string, version: stri
     }
   }
   return false;
+}
+
+/** An OSV ecosystem name from a system name or an ecosystem in any case (`npm`, `pypi`, `CARGO`, `crates.io`); others verbatim. */
+export function osvEcosystem(arg: string): string {
+  const lower = arg.toLowerCase();
+  for (const [system, eco] of Object.entries(ECOSYSTEMS)) if (lower === system.toLowerCase() || lower === eco.toLowerCase()) return eco;
+  return arg;
+}
+
+/** The whole `all.zip` of an ecosystem (held in memory: the CLI import's use). */
+export async function fetchOsvBulk(env: UpstreamEnv, ecosystem: string): Promise<Uint8Array> {
+  const res = await fetchUpstream(`${upstreamUrl(env, 'OSV_BULK_URL')}/${encodeURIComponent(ecosystem)}/all.zip`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+/** The records of an all.zip, in archive order; entries that are not `.json` OSV objects with an id are reported as skipped. */
+export async function* osvRecordsFromZip(zip: Uint8Array): AsyncGenerator<{ record: Osv } | { skipped: string; reason: string }> {
+  const decoder = new TextDecoder();
+  for (const e of zipEntries(zip)) {
+    if (e.name.endsWith('/')) continue;
+    if (!e.name.endsWith('.json')) {
+      yield { skipped: e.name, reason: 'not a .json entry' };
+      continue;
+    }
+    let record: unknown;
+    try {
+      record = JSON.parse(decoder.decode(await readZipEntry(zip, e)));
+    } catch (err) {
+      yield { skipped: e.name, reason: (err as Error).message };
+      continue;
+    }
+    if (!record || typeof record !== 'object' || typeof (record as Osv).id !== 'string') yield { skipped: e.name, reason: 'no OSV id' };
+    else yield { record: record as Osv };
+  }
 }
