@@ -18,7 +18,7 @@
  *
  * Exports beyond the Scheme: parseCargoVersion, parseCargoReq (list of comparators), matchesCargo.
  */
-import type { ParseResult, RequirementOptions, Scheme } from './types.ts';
+import { compiled, type ParseResult, type RequirementOptions, type Scheme } from './types.ts';
 import { MAX_SAFE, comparePre, isDigitCode, splitIdents } from './semver-ids.ts';
 
 export interface CargoVersion {
@@ -248,19 +248,8 @@ export function matchesCargo(req: readonly CargoComparator[], v: CargoVersion, i
 }
 
 function parseRequirement(text: string, opts: RequirementOptions): ParseResult {
-  const req = parseCargoReq(text);
-  if (typeof req === 'string') return { ok: false, error: req };
   const inc = opts.includePrerelease === true;
-  return {
-    ok: true,
-    requirement: {
-      text,
-      matches(version: string): boolean {
-        const v = parseCargoVersion(version);
-        return v !== null && matchesCargo(req, v, inc);
-      },
-    },
-  };
+  return compiled(text, parseCargoReq(text), parseCargoVersion, (req, v) => matchesCargo(req, v, inc));
 }
 
 export const CARGO: Scheme<CargoVersion> = {

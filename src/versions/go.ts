@@ -14,7 +14,7 @@
  * `v0.2.3` matches [v0.2.3, v2.0.0); `vN.x` (N >= 2) matches [vN.x, vN+1.0.0). Prereleases above
  * the minimum match (minimal version selection has no prerelease exclusion).
  */
-import type { ParseResult, Scheme } from './types.ts';
+import { compiled, fail, type ParseResult, type Scheme } from './types.ts';
 import { comparePre, isAllDigits, splitIdents } from './semver-ids.ts';
 
 export interface GoVersion {
@@ -80,18 +80,9 @@ export function goMajorCeiling(v: GoVersion): GoVersion {
 
 function parseRequirement(text: string): ParseResult {
   const min = parseGoVersion(text);
-  if (!min) return { ok: false, error: `invalid version \`${text}\`` };
+  if (!min) return fail(`invalid version \`${text}\``);
   const ceiling = goMajorCeiling(min);
-  return {
-    ok: true,
-    requirement: {
-      text,
-      matches(version: string): boolean {
-        const v = parseGoVersion(version);
-        return v !== null && compareGo(v, min) >= 0 && compareGo(v, ceiling) < 0;
-      },
-    },
-  };
+  return compiled(text, min, parseGoVersion, (lo, v) => compareGo(v, lo) >= 0 && compareGo(v, ceiling) < 0);
 }
 
 export const GO: Scheme<GoVersion> = {

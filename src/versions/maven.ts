@@ -26,7 +26,7 @@
  * prefer the recommended version. Deviation (deps.dev): a soft requirement containing a bracket or
  * a comma (`)`) is rejected instead of being taken as a literal version.
  */
-import type { ParseResult, Scheme } from './types.ts';
+import { compiled, type ParseResult, type Scheme } from './types.ts';
 
 type Item = IntItem | StrItem | ListItem;
 interface IntItem {
@@ -319,18 +319,7 @@ export function isSoftRequirement(spec: string): boolean {
 }
 
 function parseRequirement(text: string): ParseResult {
-  const range = parseMavenRange(text);
-  if (typeof range === 'string') return { ok: false, error: range };
-  return {
-    ok: true,
-    requirement: {
-      text,
-      matches(version: string): boolean {
-        const v = parseMavenVersion(version);
-        return v !== null && mavenRangeContains(range, v);
-      },
-    },
-  };
+  return compiled(text, parseMavenRange(text), parseMavenVersion, mavenRangeContains);
 }
 
 export const MAVEN: Scheme<MavenVersion> = {

@@ -22,7 +22,7 @@
  * Exports beyond the Scheme: parseNpmVersion, parseNpmRange (sets of primitive comparators) for
  * resolvers that want intervals.
  */
-import type { ParseResult, RequirementOptions, Scheme } from './types.ts';
+import { compiled, type ParseResult, type RequirementOptions, type Scheme } from './types.ts';
 import { MAX_SAFE, isDigitCode, isIdentCode } from './semver-ids.ts';
 
 export interface NpmVersion {
@@ -406,18 +406,7 @@ export function testNpmSets(sets: readonly (readonly NpmComparator[])[], v: NpmV
 
 function parseRequirement(text: string, opts: RequirementOptions): ParseResult {
   const incPre = opts.includePrerelease === true;
-  const sets = parseNpmRange(text, incPre);
-  if (typeof sets === 'string') return { ok: false, error: sets };
-  return {
-    ok: true,
-    requirement: {
-      text,
-      matches(version: string): boolean {
-        const v = parseNpmVersion(version);
-        return v !== null && testNpmSets(sets, v, incPre);
-      },
-    },
-  };
+  return compiled(text, parseNpmRange(text, incPre), parseNpmVersion, (sets, v) => testNpmSets(sets, v, incPre));
 }
 
 export const NPM: Scheme<NpmVersion> = {

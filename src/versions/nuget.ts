@@ -16,7 +16,7 @@
  * VersionRange.Satisfies (bounds only), plus FloatRange's rule that a float without a prerelease
  * part (`1.*`, `*`) never selects a prerelease, which is how NuGet (and deps.dev) resolve floats.
  */
-import type { ParseResult, RequirementOptions, Scheme } from './types.ts';
+import { compiled, type ParseResult, type RequirementOptions, type Scheme } from './types.ts';
 import { isIdentCode } from './semver-ids.ts';
 
 export interface NugetVersion {
@@ -246,19 +246,8 @@ export function nugetRangeContains(r: NugetRange, v: NugetVersion, includePre = 
 }
 
 function parseRequirement(text: string, opts: RequirementOptions): ParseResult {
-  const r = parseNugetRange(text);
-  if (typeof r === 'string') return { ok: false, error: r };
   const inc = opts.includePrerelease === true;
-  return {
-    ok: true,
-    requirement: {
-      text,
-      matches(version: string): boolean {
-        const v = parseNugetVersion(version);
-        return v !== null && nugetRangeContains(r, v, inc);
-      },
-    },
-  };
+  return compiled(text, parseNugetRange(text), parseNugetVersion, (r, v) => nugetRangeContains(r, v, inc));
 }
 
 export const NUGET: Scheme<NugetVersion> = {

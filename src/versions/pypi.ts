@@ -23,7 +23,7 @@
  *
  * Exports beyond the Scheme: parsePypiVersion, parseSpecifierSet, specifierContains.
  */
-import type { ParseResult, RequirementOptions, Scheme } from './types.ts';
+import { compiled, type ParseResult, type RequirementOptions, type Scheme } from './types.ts';
 
 export interface PypiVersion {
   readonly epoch: number;
@@ -267,19 +267,8 @@ export function specifierSetContains(set: SpecifierSet, cand: PypiVersion, candT
 }
 
 function parseRequirement(text: string, opts: RequirementOptions): ParseResult {
-  const set = parseSpecifierSet(text);
-  if (typeof set === 'string') return { ok: false, error: set };
   const inc = opts.includePrerelease === true;
-  return {
-    ok: true,
-    requirement: {
-      text,
-      matches(version: string): boolean {
-        const v = parsePypiVersion(version);
-        return v !== null && specifierSetContains(set, v, version, inc);
-      },
-    },
-  };
+  return compiled(text, parseSpecifierSet(text), parsePypiVersion, (set, v, raw) => specifierSetContains(set, v, raw, inc));
 }
 
 export const PYPI: Scheme<PypiVersion> = {

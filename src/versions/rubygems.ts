@@ -17,7 +17,7 @@
  * `release < X.bump` (bump: drop string segments, drop the last segment if more than one, increment
  * the last). Requirement matching does not exclude prereleases (that is a resolver policy).
  */
-import type { ParseResult, Scheme } from './types.ts';
+import { compiled, type ParseResult, type Scheme } from './types.ts';
 
 export interface GemVersion {
   readonly text: string; // stripped input
@@ -155,20 +155,7 @@ export function gemConstraintMatches(c: GemConstraint, v: GemVersion): boolean {
 }
 
 function parseRequirement(text: string): ParseResult {
-  const req = parseGemRequirement(text);
-  if (typeof req === 'string') return { ok: false, error: req };
-  return {
-    ok: true,
-    requirement: {
-      text,
-      matches(version: string): boolean {
-        const v = parseGemVersion(version);
-        if (v === null) return false;
-        for (const c of req) if (!gemConstraintMatches(c, v)) return false;
-        return true;
-      },
-    },
-  };
+  return compiled(text, parseGemRequirement(text), parseGemVersion, (req, v) => req.every((c) => gemConstraintMatches(c, v)));
 }
 
 export const RUBYGEMS: Scheme<GemVersion> = {
