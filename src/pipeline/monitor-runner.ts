@@ -175,8 +175,12 @@ async function settle(db: Db, runId: string, step: string, status: 'success' | '
     if (!(await finishStep(tx, runId, step, status, result, error))) return;
     await recordEvent(tx, task, { stage: step, event_type: status === 'success' ? 'step_succeeded' : 'step_failed', level: status === 'success' ? 'info' : 'error', message: error ?? 'done', payload: result });
     await appendTrace(tx, runId, { stage: step, status, ...(error ? { error } : {}), ...pickTrace(result) });
-    if (status === 'failed' && CORE_STEPS.includes(step)) {
-      await tx.query(`UPDATE pipeline.run_steps SET status = 'failed', error = 'not run: ' || $2, finished_at = now() WHERE run_id = $1 AND status = 'pending'`, [runId, `${step} failed`]);
+    // Steps that can no longer run (a step before the publishes failed, or the run is being
+    // cancelled) are finished as `not run` now, so the run ends without waiting for the sweep.
+    const reason = task.status === 'cancelling' ? 'cancelled' : status === 'failed' && CORE_STEPS.includes(step) ? `${step} failed` : null;
+    if (reason) {
+      const skipped = await tx.query<{ step: string }>(`UPDATE pipeline.run_steps SET status = 'failed', error = 'not run: ' || $2, finished_at = now() WHERE run_id = $1 AND status = 'pending' RETURNING step`, [runId, reason]);
+      for (const s of skipped.map((r) => r.step).sort()) await recordEvent(tx, task, { stage: s, event_type: 'step_skipped', level: 'warning', message: `not run: ${reason}` });
     }
     await maybeFinishRun(tx, task);
   });

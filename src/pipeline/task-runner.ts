@@ -81,7 +81,10 @@ export async function failStuckTasks(db: Db, runningMinutes: number, pendingMinu
     const message = t.status === 'pending' ? `not started within ${pendingMinutes} minutes` : `timed out after ${runningMinutes} minutes`;
     const row = await db.transaction(async (tx) => {
       const r = await finishTask(tx, t.id, [t.status], t.status === 'cancelling' ? 'cancelled' : 'failed', { error_message: message }, { stage: 'control', event_type: 'task_timed_out', message, level: 'error' });
-      if (r) await tx.query(`UPDATE pipeline.run_steps SET status = 'failed', error = coalesce(error, $2), finished_at = now() WHERE run_id = $1 AND status IN ('pending', 'running')`, [t.id, message]);
+      if (r) {
+        const steps = await tx.query<{ step: string }>(`UPDATE pipeline.run_steps SET status = 'failed', error = coalesce(error, $2), finished_at = now() WHERE run_id = $1 AND status IN ('pending', 'running') RETURNING step`, [t.id, message]);
+        for (const s of steps.map((x) => x.step).sort()) await recordEvent(tx, r, { stage: s, event_type: 'step_failed', level: 'error', message });
+      }
       return r;
     });
     if (row) failed.push(row.id);

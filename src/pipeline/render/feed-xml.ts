@@ -2,7 +2,7 @@
  * RSS 2.0 of recent reports: channel title/link/description/lastBuildDate, an atom:link rel=self,
  * one item per report (title, link to its page, guid isPermaLink=false = report id, pubDate in
  * RFC 822, description = the TL;DR or the Markdown's first 500 characters). Every text node is
- * XML-escaped; control characters XML 1.0 forbids are removed.
+ * XML-escaped; characters XML 1.0 forbids (controls, U+FFFE/U+FFFF, unpaired surrogates) are removed.
  */
 export interface FeedItem {
   id: string;
@@ -13,7 +13,7 @@ export interface FeedItem {
 }
 
 export function xmlEscape(s: string): string {
-  return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }
 
 export function renderRss(channel: { title: string; link: string; description: string; self: string }, items: FeedItem[]): string {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runStep } from '../../../src/pipeline/monitor-runner.ts';
 import { runScheduled } from '../../../src/pipeline/scheduled.ts';
+import { createDb } from '../../../src/platform/db.ts';
 import { startChatServer, type ChatServer } from '../../support/fakes/chat-server.ts';
 import { startFeedServer, type FeedServer } from '../../support/fakes/feed-server.ts';
 import { startNotionServer, type NotionServer } from '../../support/fakes/notion-server.ts';
@@ -155,6 +157,26 @@ describe('monitor runs (queued steps)', () => {
     expect(runs[0].steps.map((s: any) => s.step)).toEqual(['collect', 'publish:rss', 'report']);
     const logs = (await (await api.get(`/api/v1/monitors/${m.id}/logs`)).json()) as any[];
     expect(logs.length).toBeGreaterThan(5);
+  });
+
+  it('a run cancelled while its publishes wait ends cancelled at once, every remaining step recorded as not run', async () => {
+    const m = await monitor({ destination_ids: ['notion', 'rss'] });
+    const db = testDb();
+    const runId = crypto.randomUUID();
+    await db.query(`INSERT INTO pipeline.tasks (id, run_id, monitor_id, trigger_type, status, started_at) VALUES ($1, $1, $2, 'manual', 'cancelling', now())`, [runId, m.id]);
+    await db.query(`INSERT INTO pipeline.run_steps (run_id, step, status, attempts) VALUES ($1, 'collect', 'success', 1), ($1, 'report', 'success', 1), ($1, 'publish:notion', 'pending', 0), ($1, 'publish:rss', 'pending', 0)`, [runId]);
+    const env = testEnv();
+    const conn = createDb(env);
+    try {
+      expect(await runStep(env, conn, runId, 'publish:notion', 0)).toEqual({ status: 'skipped' });
+    } finally {
+      await conn.close();
+    }
+    const detail = (await (await api.get(`/api/v1/monitors/${m.id}/runs/${runId}`)).json()) as any;
+    expect(detail.status).toBe('cancelled');
+    expect(Object.fromEntries(detail.steps.map((s: any) => [s.step, [s.status, s.error]]))).toEqual({ collect: ['success', null], report: ['success', null], 'publish:notion': ['failed', 'cancelled'], 'publish:rss': ['failed', 'not run: cancelled'] });
+    const events = ((await (await api.get(`/api/v1/monitors/${m.id}/runs/${runId}/events`)).json()) as any[]).map((e) => [e.stage, e.event_type]);
+    expect(events).toEqual([['publish:notion', 'step_failed'], ['publish:rss', 'step_skipped'], ['run', 'run_cancelled']]);
   });
 
   it('the scheduled handler starts due monitors once', async () => {

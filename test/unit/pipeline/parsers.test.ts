@@ -4,7 +4,7 @@ import { parseHtml } from '../../../src/pipeline/collectors/html.ts';
 import { decodeEntities, textOf } from '../../../src/pipeline/collectors/xml-text.ts';
 import { nextRun, parseCron } from '../../../src/pipeline/cron.ts';
 import { inline, renderMarkdown } from '../../../src/pipeline/render/markdown.ts';
-import { renderRss } from '../../../src/pipeline/render/feed-xml.ts';
+import { renderRss, xmlEscape } from '../../../src/pipeline/render/feed-xml.ts';
 import { atomBody, blogBody, jsonFeedBody, rssBody } from '../../support/fakes/feed-server.ts';
 
 const BASE = 'https://blog.example';
@@ -115,5 +115,15 @@ describe('rss rendering', () => {
     expect(xml).toContain('<link>https://x.example/1?a=1&amp;b=2</link>');
     expect(xml).toContain('<description>&quot;q&quot;</description>');
     expect(xml).toContain('<lastBuildDate>Fri, 20 Nov 2026 00:00:00 GMT</lastBuildDate>');
+  });
+});
+
+describe('xmlEscape', () => {
+  it.each([
+    ['markup', '<a href="x">&\'</a>', '&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;'],
+    ['controls and non-characters', 'a\u0000b\u001fc\ufffed\tok\n', 'abcd\tok\n'],
+    ['unpaired surrogates dropped, pairs kept', 'a\ud800b\ud83d\ude00c\udc00d', 'ab\ud83d\ude00cd'],
+  ])('%s', (_n, input, want) => {
+    expect(xmlEscape(input)).toBe(want);
   });
 });
