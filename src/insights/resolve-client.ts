@@ -3,7 +3,11 @@
  * are batched into one query per kind (versions of packages; requirements of versions), and every
  * answer is memoised for the request. Rows are mapped to the resolver vocabulary (src/resolve):
  *  NPM   meta {os, cpu, engines, deprecated} + package dist_tags -> attrs; the npm Requirements
- *        message -> dependencies (opt, scope peer|bundle, knownas for `npm:` aliases);
+ *        message -> dependencies (opt, scope peer|bundle, knownas for `npm:` aliases); `bundled[]`
+ *        (manifests from the tarball) -> mangled packages `name>version>a>b` with one version
+ *        (attr derivedfrom) held in memory, listed as bundle content in the requirements of the
+ *        version holding their folder (src/resolve/npm-bundle.ts); they are answered without a
+ *        query and are not `touched` (the bundler's own rows carry them);
  *  PYPI  meta.yanked -> blocked; requirements.pypi.dependencies -> requirement = versionSpecifier,
  *        environment = environmentMarker, enableddependencies = extras;
  *  MAVEN dependencies (resolvedName/resolvedVersion when ingestion filled them) with scope,
@@ -15,6 +19,7 @@
  * Packages the database lacks are asked of `fetchMissing` (read-through ingestion) up to a budget.
  */
 import type { Queryable } from '../platform/db.ts';
+import { bundleRows, isMangled, type BundledManifest } from '../resolve/npm-bundle.ts';
 import { npmDependency } from '../resolve/npm-packument.ts';
 import type { Attrs, Client, Dependency, ResolveSystem, VersionInfo } from '../resolve/types.ts';
 import { requirementsOf, versionsOf } from './queries-dependencies.ts';
@@ -68,6 +73,8 @@ export class PgResolveClient implements Client {
   private readonly vBatch: Batcher<string, VersionInfo[]>;
   private readonly rBatch: Batcher<{ name: string; version: string }, Dependency[] | null>;
   private fetchBudget: number;
+  /** npm bundled copies by mangled name (filled when their bundler's requirements are read) */
+  private readonly bundles = new Map<string, { info: VersionInfo; deps: Dependency[] }>();
   private readonly fetchMissing?: (name: string) => Promise<string | null>;
 
   constructor(db: Queryable, system: ResolveSystem, opts: { fetchMissing?: (name: string) => Promise<string | null>; fetchBudget?: number } = {}) {
@@ -97,11 +104,27 @@ export class PgResolveClient implements Client {
     }, []);
     this.rBatch = new Batcher((k) => `${k.name}\u0000${k.version}`, async (keys) => {
       const rows = await requirementsOf(db, system, keys);
-      return new Map(rows.map((r) => [`${r.name}\u0000${r.version}`, toDependencies(system, r.requirements ?? {})]));
+      return new Map(rows.map((r) => [`${r.name}\u0000${r.version}`, this.dependenciesOf(r.name, r.version, r.requirements ?? {})]));
     }, null);
   }
 
+  private dependenciesOf(name: string, version: string, req: Json): Dependency[] {
+    const deps = toDependencies(this.system, req);
+    const bundled = this.system === 'NPM' ? req.npm?.bundled : undefined;
+    if (!Array.isArray(bundled) || bundled.length === 0) return deps;
+    const b = bundleRows(name, version, bundled.map((x: Json): BundledManifest => ({
+      path: String(x?.path ?? ''), name: String(x?.name ?? ''), version: String(x?.version ?? ''),
+      deps: toDependencies('NPM', { npm: { dependencies: x?.dependencies ?? {} } }),
+    })));
+    for (const r of b.rows) this.bundles.set(r.info.name, r);
+    return [...deps, ...b.content];
+  }
+
   versions(name: string): Promise<readonly VersionInfo[]> {
+    if (this.system === 'NPM' && isMangled(name)) {
+      const b = this.bundles.get(name);
+      return Promise.resolve(b ? [b.info] : []);
+    }
     let p = this.vCache.get(name);
     if (!p) {
       this.touched.add(name);
@@ -117,6 +140,10 @@ export class PgResolveClient implements Client {
   }
 
   requirements(name: string, version: string): Promise<readonly Dependency[] | null> {
+    if (this.system === 'NPM' && isMangled(name)) {
+      const b = this.bundles.get(name);
+      return Promise.resolve(b && b.info.version === version ? b.deps : null);
+    }
     const k = `${name}\u0000${version}`;
     let p = this.rCache.get(k);
     if (!p) this.rCache.set(k, (p = this.rBatch.load({ name, version })));
