@@ -7,10 +7,16 @@
  * Repository/Code -> SOURCE_REPO, Homepage -> HOMEPAGE, Issues/Bug Tracker -> ISSUE_TRACKER; other
  * keys such as "Tracker" or "Funding" are not links in deps.dev). Default = greatest non-yanked
  * final release.
+ *
+ * Attestations (PEP 740): for each file uploaded since ATTESTATIONS_SINCE (PyPI accepted
+ * attestations from late 2024; older files cannot have any, so they cost no request),
+ * `GET {PYPI_URL}/integrity/{name}/{version}/{filename}/provenance` (404 = none), read by
+ * attestations.ts; `url` is that endpoint on pypi.org. INSIGHTS_PYPI_ATTESTATIONS=off skips them.
  */
+import { pypiAttestationsFromProvenance } from './attestations.ts';
 import { fetchJson, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { licenseFromClassifier, normalizeLicenses } from './licenses.ts';
-import type { Artifact, IngestedPackage, IngestedVersion, Link } from './types.ts';
+import { UpstreamError, UpstreamNotFound, type Artifact, type Attestation, type IngestedPackage, type IngestedVersion, type Link } from './types.ts';
 
 export const PYPI_REGISTRY = 'https://pypi.org/simple';
 
@@ -25,7 +31,9 @@ export async function fetchPypi(env: UpstreamEnv, name: string): Promise<Ingeste
   const releases: Record<string, any[]> = doc.releases ?? {};
   const versions = await mapLimit(Object.keys(releases), 8, async (v) => {
     const vdoc = await fetchJson(`${base}/pypi/${encodeURIComponent(canonical)}/${encodeURIComponent(v)}/json`);
-    return pypiVersion(v, vdoc, releases[v] ?? []);
+    const version = pypiVersion(v, vdoc, releases[v] ?? []);
+    version.attestations = await pypiAttestations(env, base, canonical, v, releases[v] ?? []);
+    return version;
   });
   return { system: 'PYPI', name: canonical, versions };
 }
@@ -111,4 +119,24 @@ function hex64(hex: string): string {
   let s = '';
   for (const b of bytes) s += String.fromCharCode(b);
   return btoa(s);
+}
+
+export const ATTESTATIONS_SINCE = '2024-10-01T00:00:00Z';
+const PYPI_PUBLIC = 'https://pypi.org';
+
+async function pypiAttestations(env: UpstreamEnv, base: string, name: string, version: string, files: any[]): Promise<Attestation[]> {
+  if (String(env.INSIGHTS_PYPI_ATTESTATIONS ?? 'on').toLowerCase() === 'off') return [];
+  const recent = files.filter((f) => typeof f.filename === 'string' && (isoTime(f.upload_time_iso_8601 ?? f.upload_time) ?? '') >= ATTESTATIONS_SINCE);
+  const found = await mapLimit(recent, 4, async (f) => {
+    const path = `/integrity/${encodeURIComponent(name)}/${encodeURIComponent(version)}/${encodeURIComponent(f.filename)}/provenance`;
+    try {
+      return pypiAttestationsFromProvenance(await fetchJson(base + path), PYPI_PUBLIC + path);
+    } catch (err) {
+      if (err instanceof UpstreamNotFound) return [];
+      if (!(err instanceof UpstreamError)) throw err;
+      console.warn(`insights: PyPI provenance ${path} not read: ${err.message}`);
+      return [];
+    }
+  });
+  return found.flat();
 }

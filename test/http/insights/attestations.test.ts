@@ -59,6 +59,30 @@ describe('npm provenance', () => {
   });
 });
 
+describe('PyPI publish attestations (PEP 740 integrity API)', () => {
+  const url = 'https://pypi.org/integrity/attest-demo/1.0.0/attest_demo-1.0.0-py3-none-any.whl/provenance';
+  it('GetVersion lists the wheel\'s attestation and the attested project; older files are not asked for', async () => {
+    const v = await json('/v3/systems/pypi/packages/attest-demo/versions/1.0.0');
+    expect([v.slsaProvenances, v.attestations, v.relatedProjects]).toEqual([[],
+      [{ type: 'https://docs.pypi.org/attestations/publish/v1', url, verified: false, sourceRepository: 'https://github.com/example/attest-demo', commit: '' }],
+      [{ projectKey: { id: 'github.com/example/attest-demo' }, relationProvenance: 'PYPI_PUBLISH_ATTESTATION', relationType: 'SOURCE_REPO' }]]);
+    const old = await json('/v3/systems/pypi/packages/attest-demo/versions/0.9.0');
+    expect([old.attestations, old.relatedProjects]).toEqual([[],
+      [{ projectKey: { id: 'github.com/example/attest-demo' }, relationProvenance: 'UNVERIFIED_METADATA', relationType: 'SOURCE_REPO' }]]);
+    expect([...upstream.hits.keys()].filter((k) => k.startsWith('/pypi/integrity/')).sort()).toEqual([
+      '/pypi/integrity/attest-demo/1.0.0/attest_demo-1.0.0-py3-none-any.whl/provenance',
+      '/pypi/integrity/attest-demo/1.0.0/attest_demo-1.0.0.tar.gz/provenance',
+    ]);
+  });
+
+  it('GetProjectPackageVersions serves the attested version first', async () => {
+    await json('/v3/systems/pypi/packages/attest-demo');
+    const body = await json('/v3/projects/github.com%2Fexample%2Fattest-demo:packageversions');
+    expect(body.versions.map((v: any) => [v.versionKey.version, v.relationProvenance, v.attestations.length])).toEqual([
+      ['1.0.0', 'PYPI_PUBLISH_ATTESTATION', 1], ['0.9.0', 'UNVERIFIED_METADATA', 0]]);
+  });
+});
+
 describe('Maven artifact hashes', () => {
   it.each([
     ['SHA1', '9141212b8507ab50a45525b545b39d224614528b'],
