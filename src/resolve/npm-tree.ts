@@ -11,19 +11,22 @@
  *    is the target), OK when the name is free there and no dependent below would be shadowed
  *    wrongly; a peer set must fit at the same level as its dependent;
  *  - after a placement, deeper duplicates that the new copy can serve are pruned (canDedupe);
+ *  - an edge is satisfied by the copy in its folder on the version alone, whatever package the
+ *    folder holds (arborist's Edge.satisfiedBy -> depValid compares the folder name and the
+ *    spec's range, `npm:x@r` by `r`; checked with npm 11's arborist), so an alias folder serves a
+ *    plain edge of that name and a real package serves an alias edge;
  *  - edge types: prod, optional (wins over prod), peer, peerOptional (peerDependenciesMeta);
  *    dev dependencies only for the root and excluded here; a `bundleDependencies` name that is
  *    not also a dependency is a prod edge on its declared range (deps.dev's reading);
  *  - bundled dependencies (npm-bundle.ts): a node is created with its tarball's node_modules
  *    folders as children (nested folders too), before it is placed, so they travel with it. Such
  *    a copy (`bundle` = its mangled name) is never replaced, hoisted or deduplicated: outside
- *    placements see it as KEEP when it satisfies and CONFLICT otherwise (CanPlaceDep's
- *    "not allowed to mess with bundles"), and nothing below a bundled copy is pruned
- *    (Node.canDedupe skips inDepBundle). An edge is satisfied by a bundled copy on its version
- *    alone (arborist's depValid checks versions, not package names; an aliased folder serves
- *    the plain name). A bundled copy enters the queue when an edge first resolves to it, so its
- *    own unmet dependencies are resolved and placed like any other (npm 6 / deps.dev); an
- *    unused one is reported by npm.ts.
+ *    placements see it as KEEP when it satisfies and CONFLICT otherwise, and nothing at or below
+ *    a bundled copy is pruned (Node.canDedupe: "not allowed to mess with shrinkwraps or
+ *    bundles"). A bundled folder that does not satisfy its own package's edge is replaced in
+ *    place by a registry copy (npm.ts; deps.dev's vectors). A bundled copy enters the queue when
+ *    an edge first resolves to it, so its own unmet dependencies are resolved and placed like any
+ *    other (npm 6 / deps.dev; npm 7+ leaves them missing); an unused one is reported by npm.ts.
  */
 import { bundleFolder, bundledVersionOf, isMangled } from './npm-bundle.ts';
 import { specSatisfied, type NpmEnv } from './npm-pick.ts';
@@ -79,9 +82,9 @@ export function resolveName(from: TreeNode, name: string): TreeNode | null {
   return null;
 }
 
-/** Whether `n` serves edge `e` (a bundled copy: by version alone, see the header). */
+/** Whether `n`, found in the edge's folder, serves edge `e` (version alone, see the header). */
 export function satisfiesEdge(n: TreeNode, e: TreeEdge): boolean {
-  return (n.bundle !== null || n.pkg === e.pkg) && specSatisfied(e.spec, n.version);
+  return specSatisfied(e.spec, n.version);
 }
 
 /** The copy itself or one of its ancestors comes from a bundle (arborist's inDepBundle). */
