@@ -1,6 +1,6 @@
 /**
  * End to end on the local stack: a source at a local feed, a triggered task that succeeds through the
- * queue, a monitor run (LLM provider, Obsidian and RSS destinations), and the report in the API list,
+ * queue, a monitor run (every model stage on the LLM provider, Obsidian and RSS destinations), and the report in the API list,
  * on its page, in the RSS feed and in the fake Obsidian vault.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,14 +37,16 @@ describe('pipeline end to end', () => {
 
     expect((await api.patch('/api/v1/providers/llm_beta', { enabled: true, config: { base_url: `${llm.url}/v1`, api_key: llm.key, model: 'e2e-model' } })).status).toBe(200);
     expect((await api.patch('/api/v1/destinations/obsidian', { enabled: true, config: { api_url: obsidian.url, api_key: obsidian.apiKey } })).status).toBe(200);
-    const monitor = (await (await api.post('/api/v1/monitors', { name: 'E2E digest', source_ids: [source.id], destination_ids: ['obsidian', 'rss'], ai_routing: { stages: { report: { primary: 'llm_beta' } } } })).json()) as any;
+    const monitor = (await (await api.post('/api/v1/monitors', { name: 'E2E digest', source_ids: [source.id], destination_ids: ['obsidian', 'rss'], ai_routing: { stages: { filter: { primary: 'llm_beta' }, keywords: { primary: 'llm_beta' }, global_summary: { primary: 'llm_beta' }, report: { primary: 'llm_beta' } } } })).json()) as any;
     const run = (await (await api.post(`/api/v1/monitors/${monitor.id}/run`)).json()) as any;
     expect(await waitForTask(api, run.run_id)).toMatchObject({ status: 'success', articles_count: 3 });
+    expect(llm.calls).toEqual(['filter', 'keywords', 'global_summary', 'report']);
 
     const list = (await (await api.get('/api/v1/reports')).json()) as any[];
     expect(list.length).toBe(1);
     const report = (await (await api.get(`/api/v1/reports/${list[0].id}`)).json()) as any;
-    expect(report).toMatchObject({ title: `E2E digest — ${report.report_date}`, monitor_id: monitor.id, article_count: 3, published_to: ['database', 'obsidian', 'rss'], tldr: 'model digest of 3 articles.' });
+    expect(report).toMatchObject({ title: `E2E digest — ${report.report_date}`, monitor_id: monitor.id, article_count: 3, published_to: ['database', 'obsidian', 'rss'], tldr: 'Model summary of 3 items, led by Release notes.' });
+    expect(report.topics.slice(0, 1)).toEqual([{ name: 'blog', weight: 3 }]);
     expect(report.content).toContain(`- [Second & final post](${feeds.url}/posts/second)`);
 
     const page = await workerClient(pipeline, api.env).get(`/reports/${report.id}`);

@@ -10,7 +10,8 @@ export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 
 const STYLE = `body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#222}
 a{color:#0b57d0}header a{text-decoration:none}ul.reports{list-style:none;padding:0}ul.reports li{margin:0 0 1.2rem}
 .meta{color:#666;font-size:.9rem}blockquote{border-left:3px solid #ccc;margin:0;padding-left:1rem;color:#444}
-pre{background:#f4f4f4;padding:.8rem;overflow:auto}nav.pager a{margin-right:1rem}`;
+pre{background:#f4f4f4;padding:.8rem;overflow:auto}nav.pager a{margin-right:1rem}
+ul.topics{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.4rem 1rem;font-size:.9rem}`;
 
 function layout(title: string, body: string): string {
   return `<!doctype html>
@@ -39,9 +40,11 @@ export function reportListPage(reports: PageReport[], page: number, hasNext: boo
   return layout('Reports', `<h1>Reports</h1>${reports.length ? `<ul class="reports">${items}</ul>` : '<p>No reports yet.</p>'}<nav class="pager">${pager}</nav>`);
 }
 
-export function reportDetailPage(r: PageReport & { content: string; published_to: string[] }): string {
+export function reportDetailPage(r: PageReport & { content: string; published_to: string[]; topics?: { name: string; weight: number }[] }): string {
+  const topics = (r.topics ?? []).map((t) => `<li>${escapeHtml(String(t.name))} <span class="meta">${Number(t.weight) || 0}</span></li>`).join('');
   return layout(r.title, `<article><h1 id="report-title">${escapeHtml(r.title)}</h1>
 <div class="meta">${escapeHtml(r.report_date)} · ${escapeHtml(r.report_type)} · ${r.article_count} articles · published to ${escapeHtml(r.published_to.join(', '))}</div>
+${topics ? `<ul id="report-topics" class="topics">${topics}</ul>` : ''}
 <div id="report-content">${renderMarkdown(r.content)}</div></article>`);
 }
 
