@@ -39,7 +39,10 @@ describe('providers', () => {
   it('retries a flaky provider (two 503s, then an answer) and says how many attempts it took', async () => {
     llm.failNext(2, 503);
     const out = (await (await api.post('/api/v1/providers/llm_beta/test')).json()) as any;
-    expect(out).toMatchObject({ success: true, message: 'Provider reachable (3 attempts)' });
+    expect(out).toMatchObject({ success: true, message: 'Provider reachable (3 attempts)', model: 'local-model' });
+    // Latency covers the whole exchange, including the client's backoff between the attempts (200 ms, then 400 ms).
+    expect(Object.keys(out).sort()).toEqual(['latency_ms', 'message', 'model', 'success']);
+    expect(Number.isInteger(out.latency_ms) && out.latency_ms >= 600).toBe(true);
   });
 
   it.each([
