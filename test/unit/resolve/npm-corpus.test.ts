@@ -1,13 +1,42 @@
 import { describe, expect, test } from 'vitest';
 import { buildNpmTree, optionalFailures, treeInventory } from '../../../src/resolve/npm.ts';
 import { nodePath } from '../../../src/resolve/npm-tree.ts';
-import { DEFAULT_NPM_ENV } from '../../../src/resolve/npm-pick.ts';
-import { loadCorpus } from './npm-corpus.ts';
+import { DEFAULT_NPM_ENV, engineOk, platformOk } from '../../../src/resolve/npm-pick.ts';
+import { buildEdges } from '../../../src/resolve/npm-tree.ts';
+import { loadCorpus, type LockEntry } from './npm-corpus.ts';
 
 // Real packages recorded with npm's own client; the expected tree is npm's own lockfile from
 // `npm install --package-lock-only --ignore-scripts` for the same root manifest.
 const { meta, client, lockfiles } = loadCorpus();
 const env = { ...DEFAULT_NPM_ENV, nodeVersion: meta.nodeVersion.replace(/^v/, ''), npmVersion: meta.npmVersion };
+
+// What `npm install` removes from npm's own lockfile tree (reify's optional-set rule,
+// arborist optional-set.js): optional entries whose os/cpu/engines fail linux/x64/node, then every
+// entry that the root no longer reaches through the dependencies (packuments) of what is left,
+// resolved by walking up the lockfile's node_modules paths.
+async function lockDropped(lock: Record<string, LockEntry>, name: string, version: string): Promise<string[]> {
+  const folder = (p: string) => p.slice(p.lastIndexOf('node_modules/') + 13);
+  const resolve = (from: string, dep: string): string | null => {
+    for (let base = from; ; base = base.slice(0, Math.max(0, base.lastIndexOf('/node_modules/')))) {
+      const at = `${base ? `${base}/` : ''}node_modules/${dep}`;
+      if (lock[at] && !lock[at]!.inBundle) return at;
+      if (!base) return null;
+    }
+  };
+  const info = (p: string, e: LockEntry) => ({ name: e.name ?? folder(p), version: e.version,
+    attrs: { ...(e.os ? { os: e.os.join(',') } : {}), ...(e.cpu ? { cpu: e.cpu.join(',') } : {}), ...(e.engines ? { engines: JSON.stringify(e.engines) } : {}) } });
+  const failing = new Set(Object.entries(lock).filter(([p, e]) => p !== '' && e.optional && !(platformOk(info(p, e), env) && engineOk(info(p, e), env))).map(([p]) => p));
+  const reached = new Set<string>(['']);
+  for (const q = ['']; q.length > 0;) {
+    const p = q.shift()!;
+    const i = p === '' ? { name, version } : info(p, lock[p]!);
+    for (const e of buildEdges((await client.requirements(i.name, i.version)) ?? []).values()) {
+      const t = resolve(p, e.name);
+      if (t && !failing.has(t) && !reached.has(t)) { reached.add(t); q.push(t); }
+    }
+  }
+  return Object.keys(lock).filter((p) => p !== '' && !lock[p]!.inBundle && !reached.has(p)).sort();
+}
 
 // Roots where the emulation still differs from npm (see docs/resolve.md): they must keep at least
 // 90% of npm's placements, so regressions show; moving one to exact equality means deleting it here.
@@ -15,8 +44,6 @@ const DIVERGENT: Record<string, string> = {
   'react-scripts': 'peer sets with conflicting ranges (ERESOLVE-style nesting) not fully modelled',
   'webpack-dev-server': 'nesting after REPLACE of a hoisted copy differs for a few paths',
   'eslint-plugin-import': 'peer-heavy tree: a few peer placements differ',
-  vite: 'optional platform packages: engines/libc of the lockfile entries',
-  sharp: 'optional platform packages: @emnapi peers of wasm32 optional deps',
   lerna: 'placement oscillates (REPLACE cycle); reported as a graph error',
 };
 
@@ -45,10 +72,8 @@ describe('npm corpus: tree equals npm lockfile', () => {
     const want = Object.entries(lock).filter(([, e]) => !e.inBundle)
       .map(([p, e]) => `${p} ${e.name ?? p.slice(p.lastIndexOf('node_modules/') + 13)}@${e.version}`).sort();
     expect(got).toEqual(want);
-    // installed tree = lockfile minus optional entries that do not fit linux/x64
+    // installed tree = lockfile minus the optional sets npm drops (see lockDropped)
     const dropped = [...optionalFailures(root!, env)].map((n) => nodePath(n)).sort();
-    const wantDropped = Object.entries(lock).filter(([, e]) => e.optional && ((e.os && !e.os.includes('linux')) || (e.cpu && !e.cpu.includes('x64'))))
-      .map(([p]) => p).sort();
-    expect(dropped.filter((p) => !wantDropped.includes(p))).toEqual([]);
+    expect(dropped).toEqual(await lockDropped(lock, r.manifest.name, r.manifest.version));
   });
 });
