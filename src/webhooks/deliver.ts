@@ -11,6 +11,10 @@
  *   token (only that message may run before next_retry_after). 410 or a run of
  *   WEBHOOK_DISABLE_AFTER_FAILURES failures disables the webhook. After releasing the lease the run
  *   re-checks pending rows, so rows queued while it held the lease are never stranded.
+ * Round trips: taking the lease and picking the first batch is one statement; after each attempt one
+ *   statement logs it and records its result (on 2xx it also marks the rows delivered, extends the
+ *   lease and cuts the next batch, or releases the lease when the run ends), so a run of n batches
+ *   costs n + 2 statements (the last is the pending re-check) and no transaction round trips.
  * sweep: drains what a lost notification left in the outbox and restarts webhooks whose messages
  *   were lost (pending rows, no live lease, no retry waiting).
  *
@@ -21,11 +25,8 @@ import { createDb, type Db } from '../platform/db.ts';
 import type { Env } from '../platform/env.ts';
 import { publish } from '../platform/queue.ts';
 import { retryDelaySeconds, retryPolicy, shouldDisable } from './backoff.ts';
-import { buildBody, takeBatch } from './payload.ts';
-import {
-  acquireLease, apiUserSigningKeyEnc, assignBatch, batchRows, clearInflight, extendLease, fanOut, headOfQueue,
-  insertLog, markDelivered, markFailed, pendingCount, releaseLease, stalledWebhooks, unfannedCount, type BatchRow, type LeasedWebhook,
-} from './queries-delivery.ts';
+import { buildBody } from './payload.ts';
+import { completeBatch, failBatch, fanOut, pendingCount, releaseLease, stalledWebhooks, startRun, unfannedCount, type AttemptLog } from './queries-delivery.ts';
 import { buildRequest, cut, headersForLog, send, TIMEOUT_MS } from './send.ts';
 
 /** Lease on a webhook while a run holds it; an attempt's timeout stays 5 s under it (one batch in flight). */
@@ -55,44 +56,36 @@ export async function drainOutbox(env: Env, db: Db): Promise<{ events: number; w
   return { events, webhooks: [...touched] };
 }
 
-async function nextBatch(db: Db, w: LeasedWebhook): Promise<{ id: string; rows: BatchRow[] } | undefined> {
-  if (w.inflight_batch) {
-    const rows = await batchRows(db, w.webhook_oid, w.inflight_batch);
-    if (rows.length) return { id: w.inflight_batch, rows };
-    await clearInflight(db, w.webhook_oid);
-  }
-  const head = await headOfQueue(db, w.webhook_oid, w.maximum_events);
-  const rows = takeBatch(head, w.maximum_events, w.maximum_size);
-  if (!rows.length) return undefined;
-  const id = `msg_${crypto.randomUUID().replace(/-/g, '')}`;
-  await db.transaction((tx) => assignBatch(tx, w.webhook_oid, id, rows.map((r) => r.queue_id)));
-  return { id, rows };
-}
+const newBatchId = () => `msg_${crypto.randomUUID().replace(/-/g, '')}`;
 
 export type RunResult = { state: 'skipped' } | { state: 'done'; batches: number } | { state: 'retry'; batches: number; delaySeconds: number } | { state: 'disabled'; batches: number } | { state: 'continue'; batches: number };
 
-/** One delivery run for a webhook (see the header). */
+/**
+ * One delivery run for a webhook (see the header). Database round trips: one statement to take the
+ * lease and pick the first batch, then one per attempt (log + result + the next batch), and one
+ * pending re-check when the run ends with nothing left.
+ */
 export async function deliverWebhook(env: Env, db: Db, oid: number, retryToken: string | null): Promise<RunResult> {
   const lease = `lease_${crypto.randomUUID()}`;
   const LEASE_SECONDS = leaseSeconds(env);
   const timeoutMs = Math.min(TIMEOUT_MS, (LEASE_SECONDS - 5) * 1000);
-  let w = await acquireLease(db, oid, lease, retryToken, LEASE_SECONDS);
-  if (!w) return { state: 'skipped' };
+  const started = await startRun(db, { oid, leaseToken: lease, retryToken, leaseSeconds: LEASE_SECONDS, newBatchId: newBatchId() });
+  if (!started) return { state: 'skipped' };
+  const w = started.webhook;
   const policy = retryPolicy(env);
-  const started = Date.now();
+  const t0 = Date.now();
   let batches = 0;
-  const keyEnc = w.authentication_type === 'api user' && w.api_user_oid !== null ? await apiUserSigningKeyEnc(db, w.api_user_oid) : undefined;
+  let failuresBefore = w.consecutive_failures;
+  let batch = started.batch;
   try {
-    for (;;) {
-      const batch = await nextBatch(db, w);
-      if (!batch) break;
+    while (batch) {
       const now = new Date();
       const body = await buildBody(batch.rows, w.compress_events);
-      const req = await buildRequest(env, w, body, batch.id, now, keyEnc);
+      const req = await buildRequest(env, w, body, batch.id, now, started.apiUserKeyEnc);
       const attempt = await send(env, w.webhook_url, req, timeoutMs);
       const success = attempt.status >= 200 && attempt.status < 300;
-      const oldest = Math.min(...batch.rows.map((r) => new Date(r.created_at).getTime()));
-      const log = {
+      const oldest = Math.min(...batch.rows.map((r) => r.created_at.getTime()));
+      const log: AttemptLog = {
         requestId: crypto.randomUUID(),
         webhookOid: oid,
         batchId: batch.id,
@@ -109,26 +102,26 @@ export async function deliverWebhook(env: Env, db: Db, oid: number, retryToken: 
       };
       batches++;
       if (success) {
-        await db.transaction(async (tx) => {
-          await insertLog(tx, log);
-          await markDelivered(tx, oid, batch.id);
-        });
-        w = { ...w, inflight_batch: null, consecutive_failures: 0 };
-        if (Date.now() - started > RUN_BUDGET_MS || !(await extendLease(db, oid, lease, LEASE_SECONDS))) {
-          await releaseLease(db, oid, lease);
+        const goOn = Date.now() - t0 <= RUN_BUDGET_MS;
+        failuresBefore = 0;
+        const done = await completeBatch(db, log, { leaseToken: lease, goOn, newBatchId: newBatchId(), leaseSeconds: LEASE_SECONDS });
+        if (done.next) {
+          batch = done.next;
+          continue;
+        }
+        if (done.disabled) return { state: 'done', batches };
+        if (!goOn) {
+          // Out of time: hand over to a new message (completeBatch released the lease).
           await scheduleDelivery(env, oid);
           return { state: 'continue', batches };
         }
-        continue;
+        break;
       }
-      const failures = w.consecutive_failures + 1;
+      const failures = failuresBefore + 1;
       const disable = shouldDisable(attempt.status, failures, policy);
       const delaySeconds = retryDelaySeconds(failures, policy);
       const token = `retry_${crypto.randomUUID()}`;
-      await db.transaction(async (tx) => {
-        await insertLog(tx, log);
-        await markFailed(tx, oid, { delaySeconds, retryToken: token, disable });
-      });
+      await failBatch(db, log, { delaySeconds, retryToken: token, disable });
       if (disable) return { state: 'disabled', batches };
       await scheduleDelivery(env, oid, { retryToken: token, delaySeconds });
       return { state: 'retry', batches, delaySeconds };
@@ -139,7 +132,10 @@ export async function deliverWebhook(env: Env, db: Db, oid: number, retryToken: 
     }
     throw err;
   }
-  await releaseLease(db, oid, lease);
+  // Nothing left in this run's snapshot, or the lease expired under us; the lease, if ours, is
+  // released (by completeBatch, or here when the run found nothing to send). A fresh look catches
+  // rows queued meanwhile whose own delivery message found the lease taken.
+  if (batches === 0) await releaseLease(db, oid, lease);
   if ((await pendingCount(db, oid)) > 0) await scheduleDelivery(env, oid);
   return { state: 'done', batches };
 }
