@@ -7,7 +7,7 @@ import { packumentRows, type Packument } from '../../../src/resolve/npm-packumen
 export const CORPUS_DIR = new URL('../../fixtures/resolve/npm-corpus/', import.meta.url).pathname;
 
 export interface CorpusRoot { manifest: { name: string; version: string } & Record<string, unknown>; npmColdMs: number }
-export interface LockEntry { version: string; name?: string; optional?: boolean; peer?: boolean; dev?: boolean; inBundle?: boolean; os?: string[]; cpu?: string[] }
+export interface LockEntry { version: string; name?: string; optional?: boolean; peer?: boolean; dev?: boolean; inBundle?: boolean; os?: string[]; cpu?: string[]; engines?: Record<string, string> }
 
 export function loadCorpus() {
   const meta = JSON.parse(readFileSync(CORPUS_DIR + 'roots.json', 'utf8')) as { npmVersion: string; nodeVersion: string; roots: CorpusRoot[] };
