@@ -206,8 +206,10 @@ export class TreeBuilder {
 
   canPlaceSelf(dep: TreeNode, edge: TreeEdge, from: TreeNode, target: TreeNode, start: TreeNode): Decision {
     const targetEdge = target.edges.get(dep.name);
-    if (targetEdge && targetEdge !== edge && !satisfiesEdge(dep, targetEdge)) return 'CONFLICT';
     const current = target.children.get(dep.name);
+    // CanPlaceDep.checkCanPlace: the target's own edge only conflicts when nothing is there yet
+    // (an existing copy may still be kept for this edge)
+    if ((!current || current.removed) && targetEdge && targetEdge !== edge && !satisfiesEdge(dep, targetEdge)) return 'CONFLICT';
     if (current && !current.removed) {
       if (current.bundle !== null) return satisfiesEdge(current, edge) ? 'KEEP' : 'CONFLICT';
       if (current.pkg === dep.pkg && current.version === dep.version && satisfiesEdge(current, edge)) return 'KEEP';

@@ -43,7 +43,6 @@ async function lockDropped(lock: Record<string, LockEntry>, name: string, versio
 const DIVERGENT: Record<string, string> = {
   'react-scripts': 'peer sets with conflicting ranges (ERESOLVE-style nesting) not fully modelled',
   'webpack-dev-server': 'nesting after REPLACE of a hoisted copy differs for a few paths',
-  'eslint-plugin-import': 'peer-heavy tree: a few peer placements differ',
   lerna: 'placement oscillates (REPLACE cycle); reported as a graph error',
 };
 
