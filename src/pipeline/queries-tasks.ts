@@ -99,12 +99,27 @@ export async function listEvents(db: Queryable, by: { run_id?: string; task_id?:
   );
 }
 
-/** Tasks left running (or pending) past their deadline: returned so the caller can fail each one. */
+/** A monitor run is stuck only after this long without any recorded activity (see stuckTasks). */
+export const RUN_IDLE_MINUTES = 60;
+
+/**
+ * Tasks left running (or pending) past their deadline: returned so the caller can fail each one.
+ * A direct task is stuck `runningMinutes` after it started. A monitor run (a task with run steps) is
+ * measured from its last event, with at least RUN_IDLE_MINUTES: every step delivery records one, and
+ * QStash's default backoff puts a step's last retry about 30 minutes after the one before, so a run
+ * that is still being retried is not failed under it.
+ */
 export async function stuckTasks(db: Queryable, runningMinutes: number, pendingMinutes: number): Promise<TaskRow[]> {
   return db.query<TaskRow>(
-    `SELECT * FROM pipeline.tasks WHERE (status IN ('running', 'cancelling') AND coalesce(started_at, created_at) < now() - make_interval(mins => $1))
-        OR (status = 'pending' AND created_at < now() - make_interval(mins => $2)) ORDER BY created_at LIMIT 100`,
-    [runningMinutes, pendingMinutes],
+    `SELECT t.* FROM pipeline.tasks t
+     LEFT JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM pipeline.run_steps s WHERE s.run_id = t.id) AS is_run,
+                               (SELECT max(e.created_at) FROM pipeline.task_events e WHERE e.task_id = t.id) AS last_event) a ON true
+     WHERE (t.status IN ('running', 'cancelling') AND (
+              (NOT a.is_run AND coalesce(t.started_at, t.created_at) < now() - make_interval(mins => $1))
+           OR (a.is_run AND greatest(coalesce(t.started_at, t.created_at), a.last_event) < now() - make_interval(mins => greatest($1, $3)))))
+        OR (t.status = 'pending' AND t.created_at < now() - make_interval(mins => $2))
+     ORDER BY t.created_at LIMIT 100`,
+    [runningMinutes, pendingMinutes, RUN_IDLE_MINUTES],
   );
 }
 

@@ -139,4 +139,23 @@ describe('cancellation and timeouts', () => {
     expect(await events(id)).toEqual(['task_timed_out']);
     expect((await runScheduled(testEnv({ DELIVERY_URL: served.url }))).timedOut).toEqual([]);
   });
+
+  it.each([
+    ['still being retried (last step event 10 minutes ago)', 10, false],
+    ['idle for 61 minutes', 61, true],
+  ])('a monitor run started 2 hours ago and %s is timed out: %s', async (_n, idleMinutes, timedOut) => {
+    const db = testDb();
+    const id = crypto.randomUUID();
+    await db.query(`INSERT INTO pipeline.tasks (id, run_id, trigger_type, status, started_at, created_at) VALUES ($1, $1, 'manual', 'running', now() - interval '2 hours', now() - interval '2 hours')`, [id]);
+    await db.query(`INSERT INTO pipeline.run_steps (run_id, step, status, attempts) VALUES ($1, 'collect', 'success', 1), ($1, 'report', 'running', 3), ($1, 'publish:rss', 'pending', 0)`, [id]);
+    await db.query(`INSERT INTO pipeline.task_events (run_id, task_id, stage, event_type, created_at) VALUES ($1, $1, 'report', 'step_started', now() - make_interval(mins => $2))`, [id, idleMinutes]);
+    const r = await runScheduled(testEnv({ DELIVERY_URL: served.url, PIPELINE_TASK_TIMEOUT_MINUTES: '30' }));
+    expect(r.timedOut).toEqual(timedOut ? [id] : []);
+    const steps = await db.query<{ step: string; status: string; error: string | null }>(`SELECT step, status, error FROM pipeline.run_steps WHERE run_id = $1 ORDER BY step`, [id]);
+    expect(steps).toEqual(timedOut
+      ? [{ step: 'collect', status: 'success', error: null }, { step: 'publish:rss', status: 'failed', error: 'timed out after 30 minutes' }, { step: 'report', status: 'failed', error: 'timed out after 30 minutes' }]
+      : [{ step: 'collect', status: 'success', error: null }, { step: 'publish:rss', status: 'pending', error: null }, { step: 'report', status: 'running', error: null }]);
+    expect(await events(id)).toEqual(timedOut ? ['step_started', 'task_timed_out', 'step_failed', 'step_failed'] : ['step_started']);
+    if (!timedOut) await db.query(`UPDATE pipeline.tasks SET status = 'failed' WHERE id = $1`, [id]);
+  });
 });
