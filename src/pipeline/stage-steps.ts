@@ -65,7 +65,8 @@ async function callStage<T>(input: StageInput, stage: ModelStage, articles: Arti
   const { env, db, task, monitor, last } = input;
   const id = stageProviderId(monitor, stage);
   const provider = id ? await getProvider(db, id) : undefined;
-  if (!provider || !provider.enabled) return { value: undefined, trace: { provider: id, fallback: `provider ${id} disabled` } };
+  // The routing is read when the step runs: a stage unbound since the run started has no provider.
+  if (!provider || !provider.enabled) return { value: undefined, trace: { provider: id, fallback: id ? `provider ${id} disabled` : 'no provider bound' } };
   const prompt = stagePrompt(stage, monitor.name, articles);
   let attempts = 1;
   try {
