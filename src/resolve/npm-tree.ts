@@ -4,7 +4,10 @@
  *  - breadth-first queue ordered by (depth, path) with `localeCompare('en')`; for each node, its
  *    problem edges (missing or invalid; missing optional peers are not problems) sorted by name;
  *  - version choice by npm-pick-manifest (npm-pick.ts); peers of a chosen version are chosen with it
- *    (the dependent's own edge on the peer name, when there is one, picks the version);
+ *    (the dependent's own edge on the peer name, when there is one, picks the version), optional
+ *    peers too (arborist's #loadPeerSet loads every missing peer edge into the virtual root): the
+ *    whole set must fit where the dependency is placed, but an optional peer is then placed only
+ *    when the dependency's edge to it would otherwise resolve to a copy that does not satisfy it;
  *  - placement walks up from the dependent and keeps the shallowest location before the first
  *    conflict (maximal hoisting): KEEP when an existing copy there satisfies, REPLACE when the new
  *    version is >= and satisfies every dependent of the existing one (or when the dependent itself

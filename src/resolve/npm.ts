@@ -37,7 +37,7 @@ export async function buildNpmTree(client: Client, name: string, version: string
   const pick = async (e: TreeEdge, spec = e.spec) => pickVersion(await b.versions(e.pkg), spec, env);
 
   const loadPeers = async (dep: TreeNode, from: TreeNode, acc: TreeNode[]) => {
-    for (const pe of [...dep.edges.values()].filter((x) => x.type === 'peer').sort((x, y) => localeCompare(x.name, y.name))) {
+    for (const pe of [...dep.edges.values()].filter((x) => x.type === 'peer' || x.type === 'peerOptional').sort((x, y) => localeCompare(x.name, y.name))) {
       if (acc.some((p) => p.name === pe.name)) continue;
       const parentEdge = from.edges.get(pe.name);
       let info = parentEdge && parentEdge.pkg === pe.pkg ? await pick(parentEdge) : null;
@@ -141,7 +141,7 @@ export async function buildNpmTree(client: Client, name: string, version: string
       const pe = dep.edges.get(p.name);
       if (!pe) continue;
       const cur = resolveName(dep, p.name);
-      if (cur && satisfiesEdge(cur, pe)) continue;
+      if (cur ? satisfiesEdge(cur, pe) : pe.type === 'peerOptional') continue;
       const others = peers.filter((x) => x !== p && p.edges.has(x.name));
       place(p, pe, dep, start, others);
     }

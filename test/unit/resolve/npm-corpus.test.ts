@@ -38,34 +38,12 @@ async function lockDropped(lock: Record<string, LockEntry>, name: string, versio
   return Object.keys(lock).filter((p) => p !== '' && !lock[p]!.inBundle && !reached.has(p)).sort();
 }
 
-// Roots where the emulation still differs from npm (see docs/resolve.md): they must keep at least
-// 90% of npm's placements, so regressions show; moving one to exact equality means deleting it here.
-const DIVERGENT: Record<string, string> = {
-  'react-scripts': 'peer sets with conflicting ranges (ERESOLVE-style nesting) not fully modelled',
-  'webpack-dev-server': 'nesting after REPLACE of a hoisted copy differs for a few paths',
-  lerna: 'placement oscillates (REPLACE cycle); reported as a graph error',
-};
-
 describe('npm corpus: tree equals npm lockfile', () => {
   test('corpus has at least 30 roots', () => expect(meta.roots.length).toBeGreaterThanOrEqual(30));
   test.each(meta.roots.map((r) => [`${r.manifest.name}@${r.manifest.version}`, r] as const))('%s', async (_n, r) => {
     const key = Object.keys(lockfiles).find((k) => k === r.manifest.name)!;
     const lock = lockfiles[key]!;
     // the recorded root manifest is the root version's own manifest in the packument
-    if (DIVERGENT[key]) {
-      let ratio = 0;
-      try {
-        const t = await buildNpmTree(client, r.manifest.name, r.manifest.version, env);
-        const g = new Set(treeInventory(t!).map((n) => `${nodePath(n)} ${n.version}`));
-        const w = Object.entries(lock).filter(([, e]) => !e.inBundle).map(([p, e]) => `${p} ${e.version}`);
-        ratio = w.filter((x) => g.has(x)).length / w.length;
-      } catch (e) {
-        expect(String(e)).toMatch(/does not converge/);
-        return;
-      }
-      expect(ratio).toBeGreaterThanOrEqual(0.9);
-      return;
-    }
     const root = await buildNpmTree(client, r.manifest.name, r.manifest.version, env);
     const got = treeInventory(root!).map((n) => `${nodePath(n)} ${n.pkg}@${n.version}`).sort();
     const want = Object.entries(lock).filter(([, e]) => !e.inBundle)
