@@ -1,7 +1,7 @@
 /** SQL for the admin dashboard: statistics, users, transactions and staff status moves. */
 import type { Queryable } from '../platform/db.ts';
 import { publicUser, type UserRow } from './queries-users.ts';
-import { BOOK_COLS, type BookRow } from './queries-books.ts';
+import { BOOK_COLS, publicBook, type BookRow } from './queries-books.ts';
 import { TX_COLS, type TransactionRow } from './queries-cart.ts';
 
 const USER_COLS = `id::text, email, first_name, last_name, university, cmc, venmo_username, permission_type,
@@ -74,4 +74,21 @@ export async function setPermission(tx: Queryable, userId: string, from: readonl
 export async function emailOf(db: Queryable, userId: string | null): Promise<string | undefined> {
   if (!userId) return undefined;
   return (await db.query<{ email: string }>('SELECT email FROM market.users WHERE id = $1', [userId]))[0]?.email;
+}
+
+/**
+ * extendBookInfo: the stored books with these ids, in the order asked (repeats kept, unknown ids
+ * left out), each with its owner and buyer as public users (null when there is none). One statement.
+ */
+export async function extendBooks(db: Queryable, ids: readonly string[]) {
+  const userJson = (col: string) => `(SELECT row_to_json(u) FROM (SELECT ${USER_COLS} FROM market.users WHERE id = ${col}) u)`;
+  const rows = await db.query<BookRow & { owner_row: UserRow | null; buyer_row: UserRow | null }>(
+    `SELECT ${BOOK_COLS}, ${userJson('b.owner_id')} AS owner_row, ${userJson('b.buyer_id')} AS buyer_row
+     FROM unnest($1::bigint[]) WITH ORDINALITY AS want(id, n) JOIN market.books b ON b.id = want.id ORDER BY want.n`,
+    [ids]);
+  return rows.map(({ owner_row, buyer_row, ...b }) => ({
+    ...publicBook(b),
+    ownerObject: owner_row ? publicUser(owner_row) : null,
+    buyerObject: buyer_row ? publicUser(buyer_row) : null,
+  }));
 }

@@ -19,7 +19,7 @@ import * as books from './queries-books.ts';
 import { publicTransaction } from './queries-cart.ts';
 import * as dash from './queries-dashboard.ts';
 import { addNotification, publicUser, userByEmail } from './queries-users.ts';
-import { idSchema, pageSchema, setStatusSchema, unlistSchema, userIdSchema } from './schemas.ts';
+import { id, idSchema, pageSchema, setStatusSchema, unlistSchema, userIdSchema } from './schemas.ts';
 
 export const dashboardRoutes = new Hono<AppEnv>();
 dashboardRoutes.use('*', requireUser);
@@ -65,6 +65,11 @@ for (const [path, status] of [['/getAllTransactions', undefined], ['/getPendingT
     return ok(c, (await dash.transactions(c.get('db'), status, limit, skip)).map(publicTransaction));
   });
 }
+
+// The original's client posts the books it already shows; here only their ids are read and the
+// stored books are answered (never the posted fields), each with ownerObject/buyerObject.
+const extendSchema = z.object({ books: z.array(z.union([id, z.object({ _id: id }).passthrough().transform((b) => b._id)])).min(1).max(200) });
+dashboardRoutes.post('/extendBookInfo', body(extendSchema), async (c) => ok(c, await dash.extendBooks(c.get('db'), c.req.valid('json').books)));
 
 const MOVE_TEXT: Record<number, (name: string) => string> = {
   2: (n) => `We checked the condition of "${n}" and charged your payment.`,

@@ -95,6 +95,46 @@ describe('dashboard data and status moves', () => {
   });
 });
 
+describe('extendBookInfo', () => {
+  it('answers the stored books in the order asked, with ownerObject and buyerObject (admin only)', async () => {
+    const admin = await makeUser({ permission: 1 });
+    const seller = await makeUser({ first: 'Ext', last: 'Seller' });
+    const buyer = await makeUser({ first: 'Ext', last: 'Buyer' });
+    const { book: soldBook } = await sold(seller, buyer, 'Extended sold');
+    const listed = await postBook(seller, { name: 'Extended listed' });
+    const userView = async (u: TestUser) => (await json(await api.get(`/api/dashboard/getSpecificUser?email=${encodeURIComponent(u.email)}`, admin.auth))).data;
+    const [sellerView, buyerView] = [await userView(seller), await userView(buyer)];
+
+    // Whole book objects (as the original's client sends them; posted fields are not trusted), bare ids, an unknown id.
+    const res = await api.post('/api/dashboard/extendBookInfo', { books: [{ ...listed, name: 'forged', owner: buyer.id }, Number(soldBook._id), '99999999', listed._id] }, admin.auth);
+    expect(res.status).toBe(200);
+    const data = (await json(res)).data;
+    expect(data).toEqual([
+      { ...listed, ownerObject: sellerView, buyerObject: null },
+      { ...soldBook, status: 1, buyer: buyer.id, ownerObject: sellerView, buyerObject: buyerView },
+      { ...listed, ownerObject: sellerView, buyerObject: null },
+    ]);
+    expect(JSON.stringify(data)).not.toMatch(/pbkdf2|password/i);
+  });
+
+  it.each([
+    ['no books', {}, 400],
+    ['empty list', { books: [] }, 400],
+    ['not an id', { books: ['abc'] }, 400],
+    ['object without _id', { books: [{ name: 'x' }] }, 400],
+    ['more than 200', { books: Array.from({ length: 201 }, (_, i) => String(i + 1)) }, 400],
+  ])('%s -> %i', async (_n, payload, status) => {
+    const admin = await makeUser({ permission: 1 });
+    await expectError(await api.post('/api/dashboard/extendBookInfo', payload, admin.auth), status);
+  });
+
+  it('401 without a token, 403 for a user', async () => {
+    const u = await makeUser();
+    await expectError(await api.post('/api/dashboard/extendBookInfo', { books: ['1'] }), 401);
+    await expectError(await api.post('/api/dashboard/extendBookInfo', { books: ['1'] }, u.auth), 403);
+  });
+});
+
 describe('unlisting old books', () => {
   async function oldBooks(owner: TestUser, days: number, count: number) {
     const out = [];
