@@ -21,6 +21,8 @@ export interface PublishOptions {
   delaySeconds?: number;
   /** Retries after the first attempt (QStash default 3). */
   retries?: number;
+  /** QStash retry-delay expression in milliseconds of `retried`, e.g. `pow(2, retried) * 1000` (default: QStash's exponential backoff). */
+  retryDelay?: string;
   /** QStash drops a second publish with the same id inside its dedup window. */
   deduplicationId?: string;
   /** Path on the delivery function to call when all retries failed. */
@@ -48,6 +50,7 @@ export async function publish(env: Env, opts: PublishOptions): Promise<Published
     body: opts.body,
     ...(opts.delaySeconds ? { delay: opts.delaySeconds } : {}),
     ...(opts.retries !== undefined ? { retries: opts.retries } : {}),
+    ...(opts.retryDelay ? { retryDelay: opts.retryDelay } : {}),
     ...(opts.deduplicationId ? { deduplicationId: opts.deduplicationId } : {}),
     ...(opts.failurePath ? { failureCallback: deliveryUrl(env, opts.failurePath) } : {}),
     ...(opts.timeoutSeconds ? { timeout: opts.timeoutSeconds } : {}),

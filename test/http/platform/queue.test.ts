@@ -103,6 +103,22 @@ describe('queue round trip', () => {
     });
   });
 
+  it('passes a retry-delay expression through to QStash', async () => {
+    let rogue: QstashServer | undefined;
+    try {
+      rogue = await startQstashServer({ port: 0, signingKey: 'sig_rogueKeyThatNobodyTrusts0000', retryBaseMs: 5000 });
+      const env = testEnv({ DELIVERY_URL: served.url, QSTASH_URL: rogue.url });
+      const { messageId } = await publish(env, { path: '/platform/echo', body: {}, retries: 2, retryDelay: '50 + retried * 100' });
+      const dead = await until(async () => rogue!.dlq().find((m) => m.messageId === messageId), 5000);
+      const active = rogue.events.filter((e) => e.messageId === messageId && e.state === 'ACTIVE').map((e) => e.time);
+      expect(dead.retried).toBe(2);
+      expect(active).toHaveLength(3);
+      expect(active[2]! - active[0]!).toBeLessThan(2000);
+    } finally {
+      await rogue?.close();
+    }
+  });
+
   it('retries a message whose signature is refused until it is dead-lettered', async () => {
     let rogue: QstashServer | undefined;
     try {
