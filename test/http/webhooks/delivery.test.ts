@@ -222,6 +222,41 @@ describe('delivery through the queue', () => {
     }
   });
 
+  it('re-enabling a disabled webhook through PUT restarts delivery of its pending events (same webhook-id for the cut batch)', async () => {
+    let status = 410;
+    const rec = await startReceiver(() => status);
+    const tag = `reenable-${Date.now()}`;
+    try {
+      const hook = await createHook({ webhook_url: `${rec.url}/back`, maximum_events: 2, event_categories: [{ event_category: 'pipeline', events: [{ event_name: 'task_finished' }] }] });
+      const early = [1, 2, 3].map((i) => ({ name: 'task_finished', id: `${tag}-${i}`, payload: { task_id: `${tag}-${i}` } }));
+      await emit(early, env);
+      await waitFor('disabled by 410', async () => (await state(hook.oid)).disabled);
+      expect(await state(hook.oid)).toEqual({ pending: 3, consecutive_failures: 1, next_retry_after: null, disabled: true, lease_token: null });
+      // An event emitted while disabled is not queued for this webhook (disabled webhooks receive no new events).
+      await emit([{ name: 'task_finished', id: `${tag}-late`, payload: { task_id: `${tag}-late` } }], env);
+      await waitFor('late event fanned out', async () => (await testDb().query('SELECT 1 FROM webhooks.outbox WHERE object_id = $1 AND fanned_out_at IS NOT NULL', [`${tag}-late`])).length === 1);
+      expect((await state(hook.oid)).pending).toBe(3);
+
+      status = 200;
+      const res = await api(env).put(`${BASE}/${hook.oid}`, { disabled: false }, m.headers);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as Json).webhook).toMatchObject({ disabled: false, consecutive_failures: 0, next_retry_after: null });
+      await waitFor('re-enabled delivery', async () => (await state(hook.oid)).pending === 0 && rec.received.length === 3);
+
+      expect(await state(hook.oid)).toEqual({ pending: 0, consecutive_failures: 0, next_retry_after: null, disabled: false, lease_token: null });
+      expect(rec.received.map((r) => r.status)).toEqual([410, 200, 200]);
+      expect(rec.received[1]!.headers['webhook-id']).toBe(rec.received[0]!.headers['webhook-id']);
+      expect(rec.received[1]!.body).toBe(rec.received[0]!.body);
+      expect(rec.received[2]!.headers['webhook-id']).not.toBe(rec.received[0]!.headers['webhook-id']);
+      expect((await Promise.all(rec.received.slice(1).map((r) => readBody(r.body)))).flat()).toEqual(early.map((e) => ({ task_finished: e.payload })));
+      const logs = await testDb().query<{ status_code: number; event_count: number }>('SELECT status_code, event_count FROM webhooks.logs WHERE webhook_oid = $1 ORDER BY delivery_dts, request_id', [hook.oid]);
+      expect(logs).toEqual([{ status_code: 410, event_count: 2 }, { status_code: 200, event_count: 2 }, { status_code: 200, event_count: 1 }]);
+    } finally {
+      await rec.close();
+      await quiesce();
+    }
+  });
+
   it('reflow re-sends the category\'s current objects to that webhook only', async () => {
     const rec = await startReceiver(() => 200);
     try {
