@@ -12,6 +12,9 @@ import { startFixtureServer, type FixtureServer } from '../../fixtures/insights/
 let upstream: FixtureServer;
 let api: ReturnType<typeof workerClient>;
 beforeAll(async () => {
+  // Other files (osv-bulk) may have ingested gundam-visor from their own fixture server already;
+  // start from a database that has never seen it, so this file observes its first ingestion.
+  await testDb().query("DELETE FROM insights.packages WHERE system = 'NPM' AND name = 'gundam-visor'");
   upstream = await startFixtureServer();
   api = workerClient(insights, testEnv(upstream.env));
 });
