@@ -4,27 +4,16 @@
  * out), served in GetVersion, as an attestation-derived related project, and first in
  * GetProjectPackageVersions; Maven artifact hashes from the `.sha1`/`.md5` files next to the POM.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import insights from '../../../functions/insights.ts';
-import { testDb, testEnv, workerClient } from '../../support/env.ts';
-import { startFixtureServer, type FixtureServer } from '../../fixtures/insights/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testDb } from '../../support/env.ts';
+import { json, upstream, useFixtureUpstream } from '../../fixtures/insights/harness.ts';
 
-let upstream: FixtureServer;
-let api: ReturnType<typeof workerClient>;
 beforeAll(async () => {
   // Other files (osv-bulk) may have ingested gundam-visor from their own fixture server already;
   // start from a database that has never seen it, so this file observes its first ingestion.
   await testDb().query("DELETE FROM insights.packages WHERE system = 'NPM' AND name = 'gundam-visor'");
-  upstream = await startFixtureServer();
-  api = workerClient(insights, testEnv(upstream.env));
 });
-afterAll(() => upstream.close());
-
-async function json(path: string): Promise<any> {
-  const res = await api.get(path);
-  expect({ path, status: res.status }).toEqual({ path, status: 200 });
-  return res.json();
-}
+useFixtureUpstream();
 
 const URL_ = 'https://registry.npmjs.org/-/npm/v1/attestations/gundam-visor@1.0.1';
 const REPO = 'https://github.com/ramonpetgrave64/gundam-visor';

@@ -5,24 +5,10 @@
  * upstream/npm/bundle-demo/-/bundle-demo-1.0.0.tgz.entries.json). Versions that bundle nothing
  * cost no tarball request; a missing tarball leaves the list empty.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import insights from '../../../functions/insights.ts';
-import { testEnv, workerClient } from '../../support/env.ts';
-import { startFixtureServer, type FixtureServer } from '../../fixtures/insights/server.ts';
+import { describe, expect, it } from 'vitest';
+import { json, upstream, useFixtureUpstream } from '../../fixtures/insights/harness.ts';
 
-let upstream: FixtureServer;
-let api: ReturnType<typeof workerClient>;
-beforeAll(async () => {
-  upstream = await startFixtureServer();
-  api = workerClient(insights, testEnv(upstream.env));
-});
-afterAll(() => upstream.close());
-
-async function json(path: string): Promise<any> {
-  const res = await api.get(path);
-  expect({ path, status: res.status }).toEqual({ path, status: 200 });
-  return res.json();
-}
+useFixtureUpstream();
 
 const none = { dependencies: [], devDependencies: [], optionalDependencies: [], peerDependencies: [], bundleDependencies: [], peerDependencyMetadata: [] };
 

@@ -5,21 +5,13 @@
  * Jira ISSUE_TRACKER link); that bug is not reproduced (docs/insights.md).
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import insights from '../../../functions/insights.ts';
-import { testEnv, workerClient } from '../../support/env.ts';
-import { startFixtureServer, type FixtureServer } from '../../fixtures/insights/server.ts';
+import { describe, expect, it } from 'vitest';
+import { api, useFixtureUpstream } from '../../fixtures/insights/harness.ts';
 
 const EXAMPLES = new URL('../../../../shared/reference/depsdev-examples/', import.meta.url);
 const capture = (f: string) => JSON.parse(readFileSync(new URL(f, EXAMPLES), 'utf8'));
 
-let upstream: FixtureServer;
-let api: ReturnType<typeof workerClient>;
-beforeAll(async () => {
-  upstream = await startFixtureServer();
-  api = workerClient(insights, testEnv(upstream.env));
-});
-afterAll(() => upstream.close());
+useFixtureUpstream();
 
 describe('GetVersion reproduces the 2026 captures', () => {
   it.each([

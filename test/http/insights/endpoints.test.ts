@@ -3,25 +3,10 @@
  * upstream server: GetPackage, GetVersion, GetRequirements (all seven layouts), Query, GetAdvisory,
  * GetProject, GetProjectPackageVersions, versionbatch, purl, plus 400/404 and percent-encoding.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import insights from '../../../functions/insights.ts';
-import { testEnv, workerClient } from '../../support/env.ts';
-import { startFixtureServer, type FixtureServer } from '../../fixtures/insights/server.ts';
+import { describe, expect, it } from 'vitest';
+import { api, json, upstream, useFixtureUpstream } from '../../fixtures/insights/harness.ts';
 
-let upstream: FixtureServer;
-let api: ReturnType<typeof workerClient>;
-beforeAll(async () => {
-  upstream = await startFixtureServer();
-  api = workerClient(insights, testEnv(upstream.env));
-});
-afterAll(() => upstream.close());
-
-async function json(path: string, status = 200): Promise<any> {
-  const res = await api.get(path);
-  const body = await res.json();
-  expect({ path, status: res.status }).toEqual({ path, status });
-  return body;
-}
+useFixtureUpstream();
 
 describe('GetPackage', () => {
   it.each([

@@ -9,10 +9,9 @@ import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import insights from '../../../functions/insights.ts';
 import { importOsvEcosystem } from '../../../src/insights/osv-bulk.ts';
-import { stackInfo, testDb, testEnv, workerClient } from '../../support/env.ts';
-import { startFixtureServer, type FixtureServer } from '../../fixtures/insights/server.ts';
+import { stackInfo, testDb } from '../../support/env.ts';
+import { json, useFixtureUpstream } from '../../fixtures/insights/harness.ts';
 import { buildZip } from '../../fixtures/insights/zip.ts';
 
 const affects = (name: string, events: object[]) => [{ package: { ecosystem: 'npm', name }, ranges: [{ type: 'ECOSYSTEM', events }] }];
@@ -29,12 +28,10 @@ const ZIPS: Record<string, Uint8Array> = {
   ], { zip64: true }),
 };
 
-let upstream: FixtureServer;
+useFixtureUpstream();
 let bulk: Server;
 let bulkUrl = '';
-let api: ReturnType<typeof workerClient>;
 beforeAll(async () => {
-  upstream = await startFixtureServer();
   bulk = createServer((req, res) => {
     const zip = ZIPS[req.url ?? ''];
     if (zip) res.writeHead(200, { 'content-type': 'application/zip' }).end(zip);
@@ -42,18 +39,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => bulk.listen(0, '127.0.0.1', resolve));
   bulkUrl = `http://127.0.0.1:${(bulk.address() as { port: number }).port}/bulk`;
-  api = workerClient(insights, testEnv(upstream.env));
 });
 afterAll(async () => {
-  await upstream.close();
   await new Promise((resolve) => bulk.close(resolve));
 });
 
-async function json(path: string, status = 200): Promise<any> {
-  const res = await api.get(path);
-  expect({ path, status: res.status }).toEqual({ path, status });
-  return res.json();
-}
 
 describe('OSV bulk import', () => {
   it('imports every record of npm/all.zip and recomputes affected versions of stored packages', async () => {

@@ -5,19 +5,13 @@
  * mangled `rzb-app>1.0.0>rzb-a>rzb-b` copies; what the bundle lacks (rzb-d, and rzb-c@^2 for the
  * root) is read through from the registry. 1.1.0's tarball holds a folder nothing uses.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import insights from '../../../functions/insights.ts';
-import { testEnv, workerClient } from '../../support/env.ts';
-import { startFixtureServer, type FixtureServer } from '../../fixtures/insights/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, upstream, useFixtureUpstream } from '../../fixtures/insights/harness.ts';
 
-let upstream: FixtureServer;
-let api: ReturnType<typeof workerClient>;
+useFixtureUpstream();
 beforeAll(async () => {
-  upstream = await startFixtureServer();
-  api = workerClient(insights, testEnv(upstream.env));
   expect((await api.get('/v3/systems/npm/packages/rzb-app')).status).toBe(200);
 });
-afterAll(() => upstream.close());
 
 const node = (name: string, version: string, relation: string, bundled = false) =>
   ({ versionKey: { system: 'NPM', name, version }, bundled, relation, errors: [] });
