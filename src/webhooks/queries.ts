@@ -1,32 +1,6 @@
 /** SQL of the webhook resource: webhooks of a merchant, their pending counts, and their logs. */
 import type { Queryable } from '../platform/db.ts';
 
-export interface WebhookRow {
-  webhook_oid: number;
-  merchant_id: string;
-  api_user_oid: number | null;
-  application_profile: Record<string, string | null> | null;
-  api_version: string;
-  authentication_type: string;
-  basic_username: string | null;
-  basic_password_enc: string | null;
-  iam_access_key: string | null;
-  iam_secret_key_enc: string | null;
-  compress_events: boolean;
-  disabled: boolean;
-  events: string[];
-  expansions: Record<string, string>;
-  maximum_events: number;
-  maximum_size: number;
-  merchant_comments: string | null;
-  name: string | null;
-  webhook_url: string;
-  signing_secret_enc: string;
-  consecutive_failures: number;
-  next_retry_after: Date | null;
-  pending: number;
-}
-
 /** The writable columns, as stored. */
 export interface WebhookValues {
   api_user_oid: number | null;
@@ -46,6 +20,16 @@ export interface WebhookValues {
   merchant_comments: string | null;
   name: string | null;
   webhook_url: string;
+}
+
+/** A stored webhook: its writable columns plus identity, signing secret and delivery state. */
+export interface WebhookRow extends WebhookValues {
+  webhook_oid: number;
+  merchant_id: string;
+  signing_secret_enc: string;
+  consecutive_failures: number;
+  next_retry_after: Date | null;
+  pending: number;
 }
 
 const SELECT = `SELECT w.*, (SELECT count(*)::int FROM webhooks.queue q WHERE q.webhook_oid = w.webhook_oid AND q.delivered_at IS NULL) AS pending FROM webhooks.webhooks w`;
