@@ -18,17 +18,7 @@ export interface ReceiverPolicy {
   (req: { path: string; n: number; at: number }): number | 'down';
 }
 
-/** mulberry32: a small seeded PRNG so a failing run can be replayed. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom as seeded } from '../../support/random.ts';
 
 export async function startReceiver(policy: ReceiverPolicy): Promise<{ url: string; received: Received[]; close(): Promise<void>; server: Server }> {
   const received: Received[] = [];

@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CargoDepSpec, CargoUniverse, CargoVersionSpec } from './cargo-universe.ts';
+import { seededRandom } from '../../support/random.ts';
 
 export const HAS_CARGO = spawnSync('cargo', ['--version'], { encoding: 'utf8' }).status === 0;
 
@@ -100,18 +101,6 @@ function parseLock(text: string): { nodes: string[]; edges: string[] } {
   return { nodes: nodes.sort(), edges: edges.sort() };
 }
 
-/** mulberry32 */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const POOL = ['0.1.0', '0.1.3', '0.2.0', '1.0.0', '1.1.0', '1.2.5', '2.0.0', '2.3.0', '2.4.0-beta.1'];
 
 /**
@@ -120,7 +109,7 @@ const POOL = ['0.1.0', '0.1.3', '0.2.0', '1.0.0', '1.1.0', '1.2.5', '2.0.0', '2.
  * renames, target filters, features (`dep:`, `x/feat`, `x?/feat`, implicit), links and yanks.
  */
 export function randomUniverse(seed: number): CargoUniverse {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const int = (n: number) => Math.floor(r() * n);
   const pick = <T,>(xs: readonly T[]): T => xs[int(xs.length)]!;
   const n = 5 + int(5);
