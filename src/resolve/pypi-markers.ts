@@ -1,13 +1,17 @@
 /**
- * PEP 508 environment markers, evaluated like packaging.markers for one fixed environment:
- * CPython 3.12 on generic 64-bit Linux (x86_64, glibc). Version operators compare as PEP 440
+ * PEP 508 environment markers, evaluated like packaging.markers for one environment, by default
+ * PYTHON_ENV: CPython 3.12 on generic 64-bit Linux (x86_64, glibc); another marker environment
+ * (e.g. pip's `default_environment()` of a real interpreter) can be passed. Version operators compare as PEP 440
  * specifiers when both sides are versions, else as strings (`==`, `!=`, `in`, `not in`; other
  * operators on non-versions are false). `extra` compares PEP 503-normalised names; a marker is
  * true when it holds for no extra or for any requested extra (pkg_resources' requires(extras)).
  */
 import { parseRequirement } from '../versions/index.ts';
 
-export const PYTHON_ENV: Readonly<Record<string, string>> = Object.freeze({
+/** PEP 508 marker variables (os_name, sys_platform, python_version, ...), as packaging names them. */
+export type PythonEnv = Readonly<Record<string, string>>;
+
+export const PYTHON_ENV: PythonEnv = Object.freeze({
   os_name: 'posix',
   sys_platform: 'linux',
   platform_machine: 'x86_64',
@@ -103,8 +107,8 @@ function evalNode(n: Node, env: Record<string, string>): boolean {
 
 const cache = new Map<string, Node | null>();
 
-/** True when the marker holds in PYTHON_ENV for no extra or one of `extras`; bad markers are false. */
-export function evaluateMarker(marker: string, extras: ReadonlySet<string>): boolean {
+/** True when the marker holds in `env` for no extra or one of `extras`; bad markers are false. */
+export function evaluateMarker(marker: string, extras: ReadonlySet<string>, env: PythonEnv = PYTHON_ENV): boolean {
   let n = cache.get(marker);
   if (n === undefined) {
     try { n = parseMarker(marker); } catch { n = null; }
@@ -112,6 +116,6 @@ export function evaluateMarker(marker: string, extras: ReadonlySet<string>): boo
     cache.set(marker, n);
   }
   if (n === null) return false;
-  for (const extra of ['', ...extras]) if (evalNode(n, { ...PYTHON_ENV, extra })) return true;
+  for (const extra of ['', ...extras]) if (evalNode(n, { ...env, extra })) return true;
   return false;
 }

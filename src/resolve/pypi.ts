@@ -1,34 +1,59 @@
 /**
- * PyPI resolver: pip's resolver (resolvelib 0.7 as vendored by pip 21.1.3, the version deps.dev's
- * util/resolve/pypi ports). Backtracking over "criteria" (requirements per project + candidates):
- *  - each round picks the unsatisfied criterion with the smallest preference key
- *    (setuptools last, then `==` < other specifiers < bare, then direct-dependency order, then name),
- *    tries its candidates from the highest version down and pins the first whose dependencies merge
- *    without conflict; when none does, it backtracks (pops pins, marks them incompatible);
- *  - candidates: versions meeting every requirement; prereleases only when a requirement names one
- *    (then, with several requirements, all match prereleases) or, for a single requirement, when no
- *    final release meets it (PEP 440); yanked (`blocked`) versions only for `==` pins;
- *  - dependencies are filtered by PEP 508 markers (pypi-markers.ts) with the union of extras asked of
- *    the project; the root's dependency order is pip's "user requested" order;
- *  - the graph keeps pinned versions with a route to the root (pip's _build_result), edges from the
- *    criteria's (requirement, parent) pairs; failures give a graph-level error.
+ * PyPI resolver: pip's resolver (resolvelib as vendored by pip; the round/backtrack structure and
+ * preference of pip 21.1.3 / resolvelib 0.7, the version deps.dev's util/resolve/pypi ports, with
+ * pip's identifiers and candidate rules as current pips have them, checked against real pip in
+ * test/unit/resolve/pip-compare.test.ts). Backtracking over "criteria" (requirements per
+ * identifier + candidates):
+ *  - identifiers: `name`, and `name[e1,e2]` for a requirement asking extras, pinned on its own; a
+ *    pin of `name[e]` at v requires `name` at exactly v ("explicit") and v's dependencies with
+ *    those extras;
+ *  - each round picks the unsatisfied criterion with the smallest preference key (setuptools last,
+ *    then explicit < `==` < other specifiers < bare, then direct-dependency order, then
+ *    identifier), tries its candidates from the highest version down and pins the first whose
+ *    dependencies merge without conflict; when none does, it backtracks (pops pins, marks them
+ *    incompatible); `resolvelib: '1.0'` merges every requirement of a candidate on one identifier,
+ *    the default '0.7' keeps the last (see PypiOptions);
+ *  - candidates (findMatches): packaging's SpecifierSet.filter over the intersection of the
+ *    requirements: prereleases only when a clause names one or all requirements are bare and no
+ *    final exists; yanked (`blocked`) versions only when all matches are yanked and a clause pins
+ *    (PEP 592); versions whose `requirespython` attr (Requires-Python) excludes the environment's
+ *    python_full_version never (pip's finder drops them; a root version so excluded is a graph
+ *    error);
+ *  - dependencies are filtered by PEP 508 markers (pypi-markers.ts) with the identifier's extras,
+ *    in `env` (default PYTHON_ENV); the root's dependency order is pip's "user requested" order;
+ *  - the graph keeps pinned projects with a route to the root (pip's _build_result), edges from the
+ *    criteria's (requirement, parent) pairs (a `name[e]` parent is the node `name`); failures give a
+ *    graph-level error.
  */
-import { compare, parseRequirement } from '../versions/index.ts';
+import { compare, isPrerelease, parseRequirement } from '../versions/index.ts';
 import { parseSpecifierSet } from '../versions/pypi.ts';
-import { evaluateMarker } from './pypi-markers.ts';
+import { evaluateMarker, PYTHON_ENV, type PythonEnv } from './pypi-markers.ts';
 import { addEdge, addNode, newGraph } from './graph.ts';
 import type { Client, Dependency, Graph } from './types.ts';
 import { has } from './types.ts';
 
+// Identifiers are pip's: `name` for the project, `name[e1,e2]` (extras sorted) for a requirement
+// asking extras, pinned separately; a pin of `name[e]` at v requires the project itself at exactly
+// v (an "explicit" requirement, attr EXPLICIT) plus v's dependencies under those extras.
 interface Criterion {
+  project: string;
   reqs: Dependency[];
-  parents: string[]; // "name\0version" of the parent pin
+  parents: string[]; // "identifier\0version" of the parent pin
   extras: Set<string>;
   incompat: Set<string>;
   candidates: string[]; // ascending
 }
 
 interface State { mapping: Map<string, string>; criteria: Map<string, Criterion> }
+
+const EXPLICIT = '\u0000explicit';
+const isExplicit = (d: Dependency) => d.attrs[EXPLICIT] !== undefined;
+const extrasOf = (d: Dependency) => [...new Set((d.attrs.enableddependencies ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean))].sort();
+const identify = (d: Dependency) => {
+  const e = isExplicit(d) ? [] : extrasOf(d);
+  return e.length ? `${d.name}[${e.join(',')}]` : d.name;
+};
+const projectOf = (id: string) => id.replace(/\[.*$/, '');
 
 class Conflict extends Error {
   constructor(name: string, reqs: Dependency[], none: boolean) {
@@ -37,66 +62,116 @@ class Conflict extends Error {
   }
 }
 
-export interface PypiOptions { maxRounds?: number }
+export interface PypiOptions {
+  maxRounds?: number;
+  /** Marker environment; python_full_version also decides `requirespython`. Default PYTHON_ENV. */
+  env?: PythonEnv;
+  /**
+   * How a candidate's requirements on one identifier combine. '0.7' (default; resolvelib 0.7 in
+   * pip 21.1.3, which deps.dev's vectors record): each replaces the previous one, the last counts.
+   * '1.0' (resolvelib 1.0.1, pip 23.2 and 24.2): all count.
+   */
+  resolvelib?: '0.7' | '1.0';
+}
 
 const key = (n: string, v: string) => `${n}\u0000${v}`;
 
 export async function resolvePypi(client: Client, rootName: string, rootVersion: string, opts: PypiOptions = {}): Promise<Graph> {
   const maxRounds = opts.maxRounds ?? 200_000;
+  const env = opts.env ?? PYTHON_ENV;
+  const python = env.python_full_version ?? '';
+  const pythonFits = (spec: string | undefined) => {
+    if (spec === undefined || spec.trim() === '') return true;
+    const p = parseRequirement('PYPI', spec, { includePrerelease: true });
+    return !p.ok || p.requirement.matches(python); // pip ignores an unreadable Requires-Python
+  };
   const sorted = new Map<string, string[]>();
   const blocked = new Map<string, Set<string>>();
   const versionsOf = async (name: string) => {
     let s = sorted.get(name);
     if (!s) {
-      const vs = await client.versions(name);
+      const vs = (await client.versions(name)).filter((v) => name === rootName || pythonFits(v.attrs.requirespython));
       blocked.set(name, new Set(vs.filter((v) => has(v.attrs, 'blocked') || has(v.attrs, 'deleted')).map((v) => v.version)));
       s = vs.map((v) => v.version).sort((a, b) => compare('PYPI', a, b));
       sorted.set(name, s);
     }
     return s;
   };
-  const requiresPre = (req: string) => {
+  // packaging's Specifier.prereleases: a clause names a prerelease with ==, >=, <=, ~= or ===
+  // (`<`, `>`, `!=` never admit prereleases).
+  const namesPre = (req: string) => {
     const set = parseSpecifierSet(req);
-    return typeof set !== 'string' && set.prereleases;
+    return typeof set !== 'string' && set.specs.some((c) => ['==', '>=', '<=', '~=', '==='].includes(c.op) && isPrerelease('PYPI', c.text.replace(/\.\*$/, '')));
   };
-  const matchCache = new Map<string, string[]>();
-  const matching = async (d: Dependency, withPre: boolean): Promise<string[]> => {
-    const ck = `${d.name}\u0000${d.requirement}\u0000${withPre}`;
-    const hit = matchCache.get(ck);
-    if (hit) return hit;
-    const all = await versionsOf(d.name);
-    const bad = blocked.get(d.name)!;
-    const exactPin = /^\s*===?/.test(d.requirement) && !d.requirement.includes(',');
-    const filter = (inc: boolean) => {
-      const p = parseRequirement('PYPI', d.requirement, { includePrerelease: inc });
-      if (!p.ok) return [];
-      return all.filter((v) => p.requirement.matches(v) && (!bad.has(v) || exactPin));
-    };
-    let out = filter(withPre);
-    if (!withPre && out.length === 0) out = filter(true);
-    if (d.name === rootName) out = out.includes(rootVersion) ? [rootVersion] : [];
-    matchCache.set(ck, out);
-    return out;
+  const isPin = (req: string) => {
+    const set = parseSpecifierSet(req);
+    return typeof set !== 'string' && set.specs.some((c) => c.op === '===' || (c.op === '==' && !c.wildcard));
   };
-  const findMatches = async (name: string, reqs: Dependency[], incompat: Set<string>): Promise<string[]> => {
-    const anyPre = reqs.length > 1 && reqs.some((r) => requiresPre(r.requirement));
-    let matches = (await matching(reqs[0]!, anyPre)).filter((v) => !incompat.has(v));
-    if (matches.length === 0) throw new Conflict(name, [reqs[0]!], true);
-    for (const r of reqs.slice(1)) {
-      const other = new Set(await matching(r, anyPre));
-      matches = matches.filter((v) => other.has(v));
+  const matchCache = new Map<string, Set<string>>();
+  const matchingAny = async (d: Dependency): Promise<Set<string>> => {
+    const ck = `${d.name}\u0000${d.requirement}`;
+    let hit = matchCache.get(ck);
+    if (!hit) {
+      const p = parseRequirement('PYPI', d.requirement, { includePrerelease: true });
+      hit = new Set(p.ok ? (await versionsOf(d.name)).filter((v) => p.requirement.matches(v)) : []);
+      matchCache.set(ck, hit);
     }
+    return hit;
+  };
+  // pip's candidates for an identifier. With explicit requirements (on the project: from pins of
+  // its extras identifiers; on `name[e]`: those of the project) only those versions, when every
+  // requirement of the identifier contains them (prereleases and yanked allowed). Otherwise the
+  // versions pip's finder lists that meet every specifier (for `name[e]` the project's own
+  // requirements too, as pip >= 23.3 looks them up): prereleases only when a clause names one, or
+  // when the set is empty (all requirements bare) and the project has no final release at all
+  // (packaging's SpecifierSet.filter in pip 23.2 and 24.2); yanked ones only when all are yanked and a
+  // clause pins (pip's factory, PEP 592); then resolvelib drops the known incompatibilities.
+  const findMatches = async (id: string, criteria: Map<string, Criterion>, reqs: Dependency[], incompat: Set<string>): Promise<string[]> => {
+    const name = projectOf(id);
+    const base = id === name ? undefined : criteria.get(name);
+    const explicit = [...reqs, ...(base?.reqs ?? [])].filter(isExplicit).map((r) => r.attrs[EXPLICIT]!);
+    if (explicit.length > 0) {
+      const out: string[] = [];
+      for (const v of new Set(explicit)) {
+        if (incompat.has(v)) continue;
+        let ok = true;
+        for (const r of reqs) ok &&= isExplicit(r) ? r.attrs[EXPLICIT] === v : (await matchingAny(r)).has(v);
+        if (ok) out.push(v);
+      }
+      if (out.length === 0) throw new Conflict(id, reqs, false);
+      return out;
+    }
+    const lookup = [...reqs, ...(base?.reqs ?? [])];
+    const all = await versionsOf(name);
+    const sets = await Promise.all(lookup.map(matchingAny));
+    let matches = all.filter((v) => sets.every((s) => s.has(v)));
+    if (!lookup.some((r) => namesPre(r.requirement))) {
+      const finals = matches.filter((v) => !isPrerelease('PYPI', v));
+      if (finals.length > 0 || !lookup.every((r) => r.requirement.trim() === '')) matches = finals;
+    }
+    const bad = blocked.get(name)!;
+    if (!(matches.every((v) => bad.has(v)) && lookup.some((r) => isPin(r.requirement)))) matches = matches.filter((v) => !bad.has(v));
+    if (name === rootName) matches = matches.includes(rootVersion) ? [rootVersion] : [];
+    matches = matches.filter((v) => !incompat.has(v));
+    if (matches.length === 0) throw new Conflict(id, reqs, reqs.length === 1);
     return matches;
   };
   const getDependencies = async (name: string, version: string, extras: Set<string>): Promise<Dependency[]> => {
     const deps = (await client.requirements(name, version)) ?? [];
-    return deps.filter((d) => d.attrs.environment === undefined || evaluateMarker(d.attrs.environment, extras));
+    const own = deps.filter((d) => d.attrs.environment === undefined || evaluateMarker(d.attrs.environment, extras, env));
+    return extras.size === 0 ? own : [{ name, requirement: `==${version}`, attrs: { [EXPLICIT]: version } }, ...own];
   };
 
   const rootKey = key(rootName, rootVersion);
+  const rootInfo = (await client.versions(rootName)).find((v) => v.version === rootVersion);
+  if (rootInfo && !pythonFits(rootInfo.attrs.requirespython)) {
+    const g = newGraph(rootName, rootVersion);
+    g.error = `${rootName} ${rootVersion} requires Python ${rootInfo.attrs.requirespython}, not ${python}`;
+    return g;
+  }
   const rootDeps = await getDependencies(rootName, rootVersion, new Set());
   const userRequested = new Map<string, number>();
-  rootDeps.forEach((d, i) => userRequested.set(d.name, i));
+  rootDeps.forEach((d, i) => { if (!userRequested.has(d.name)) userRequested.set(d.name, i); });
 
   const states: State[] = [{ mapping: new Map(), criteria: new Map() }];
   const state = () => states[states.length - 1]!;
@@ -104,26 +179,29 @@ export async function resolvePypi(client: Client, rootName: string, rootVersion:
     const s = state();
     states.push({ mapping: new Map(s.mapping), criteria: new Map(s.criteria) });
   };
-  const merge = async (d: Dependency, parent: string): Promise<Criterion> => {
-    const crit = state().criteria.get(d.name);
+  // Adds d to a working copy of the criteria (resolvelib 1.x merges a candidate's dependencies
+  // one after another, so two requirements on one identifier from one parent both count).
+  const cumulative = opts.resolvelib === '1.0';
+  const merge = async (criteria: Map<string, Criterion>, d: Dependency, parent: string): Promise<void> => {
+    const id = identify(d);
+    const seen = cumulative ? criteria : state().criteria;
+    const crit = seen.get(id);
     if (crit) {
       for (let i = 0; i < crit.reqs.length; i++) {
         const o = crit.reqs[i]!;
-        if (o.requirement === d.requirement && JSON.stringify(o.attrs) === JSON.stringify(d.attrs) && crit.parents[i] === parent) return crit;
+        if (o.requirement === d.requirement && JSON.stringify(o.attrs) === JSON.stringify(d.attrs) && crit.parents[i] === parent) return;
       }
     }
     const reqs = [...(crit?.reqs ?? []), d];
     const incompat = crit?.incompat ?? new Set<string>();
-    const matches = await findMatches(d.name, reqs, incompat);
-    if (matches.length === 0) throw new Conflict(d.name, reqs, false);
-    const extras = new Set(crit?.extras ?? []);
-    if (d.attrs.enableddependencies !== undefined) for (const e of d.attrs.enableddependencies.split(',')) extras.add(e);
-    return { reqs, parents: [...(crit?.parents ?? []), parent], extras, incompat: new Set(incompat), candidates: matches };
+    const matches = await findMatches(id, seen, reqs, incompat);
+    const extras = new Set(isExplicit(d) ? [] : extrasOf(d));
+    criteria.set(id, { project: d.name, reqs, parents: [...(crit?.parents ?? []), parent], extras, incompat: new Set(incompat), candidates: matches });
   };
   const preference = (name: string): [number, number, number, string] => {
     const crit = state().criteria.get(name)!;
-    let rating = 3;
-    for (const r of crit.reqs) {
+    let rating = crit.reqs.some(isExplicit) ? 0 : 3;
+    if (rating === 3) for (const r of crit.reqs) {
       if (r.requirement.includes('==')) { rating = 1; break; }
       if (r.requirement !== '') { rating = 2; break; }
     }
@@ -139,7 +217,7 @@ export async function resolvePypi(client: Client, rootName: string, rootVersion:
   };
 
   try {
-    for (const d of rootDeps) state().criteria.set(d.name, await merge(d, rootKey));
+    for (const d of rootDeps) await merge(state().criteria, d, rootKey);
   } catch (e) {
     if (e instanceof Conflict) return failure(`resolution impossible:\n${e.message}\n`);
     throw e;
@@ -151,9 +229,9 @@ export async function resolvePypi(client: Client, rootName: string, rootVersion:
     const causes: Conflict[] = [];
     for (let i = crit.candidates.length - 1; i >= 0; i--) {
       const cand = crit.candidates[i]!;
-      const updates = new Map<string, Criterion>();
+      const work = new Map(state().criteria);
       try {
-        for (const d of await getDependencies(name, cand, crit.extras)) updates.set(d.name, await merge(d, key(name, cand)));
+        for (const d of await getDependencies(crit.project, cand, crit.extras)) await merge(work, d, key(name, cand));
       } catch (e) {
         if (e instanceof Conflict) { causes.push(e); continue; }
         throw e;
@@ -161,7 +239,7 @@ export async function resolvePypi(client: Client, rootName: string, rootVersion:
       const s = state();
       s.mapping.delete(name);
       s.mapping.set(name, cand);
-      for (const [n, c] of updates) s.criteria.set(n, c);
+      s.criteria = work;
       return [];
     }
     return causes;
@@ -190,14 +268,17 @@ export async function resolvePypi(client: Client, rootName: string, rootVersion:
     return false;
   };
 
+  const satisfied = (s: State, n: string) => {
+    const pin = s.mapping.get(n);
+    return pin !== undefined && s.criteria.get(n)!.candidates.includes(pin);
+  };
   let done: State | null = null;
   for (let round = 0; round < maxRounds; round++) {
     const s = state();
     let best: string | null = null;
     let bestKey: [number, number, number, string] | null = null;
-    for (const [n, c] of s.criteria) {
-      const pin = s.mapping.get(n);
-      if (pin !== undefined && c.candidates.includes(pin)) continue;
+    for (const n of s.criteria.keys()) {
+      if (satisfied(s, n)) continue;
       const k = preference(n);
       if (!bestKey || less(k, bestKey)) { best = n; bestKey = k; }
     }
@@ -231,15 +312,19 @@ function buildGraph(rootName: string, rootVersion: string, s: State): Graph {
   const g = newGraph(rootName, rootVersion);
   const ids = new Map<string, number>([[rootName, 0]]);
   for (const [n, v] of s.mapping) {
-    if (!routes(key(n, v))) continue;
+    if (projectOf(n) !== n || !routes(key(n, v))) continue;
     if (!ids.has(n)) ids.set(n, addNode(g, n, v));
   }
-  for (const [n, to] of ids) {
-    const crit = s.criteria.get(n);
-    if (!crit) continue;
+  const seen = new Set<string>();
+  for (const crit of s.criteria.values()) {
+    const to = ids.get(crit.project);
+    if (to === undefined) continue;
     crit.reqs.forEach((r, i) => {
-      const from = ids.get(crit.parents[i]!.split('\u0000')[0]!);
-      if (from !== undefined) addEdge(g, from, to, r.requirement, { ...r.attrs });
+      const from = ids.get(projectOf(crit.parents[i]!.split('\u0000')[0]!));
+      const k = JSON.stringify([from, to, r.requirement, r.attrs]);
+      if (from === undefined || isExplicit(r) || seen.has(k)) return;
+      seen.add(k);
+      addEdge(g, from, to, r.requirement, { ...r.attrs });
     });
   }
   return g;
