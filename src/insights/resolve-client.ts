@@ -8,7 +8,8 @@
  *        (attr derivedfrom) held in memory, listed as bundle content in the requirements of the
  *        version holding their folder (src/resolve/npm-bundle.ts); they are answered without a
  *        query and are not `touched` (the bundler's own rows carry them);
- *  PYPI  meta.yanked -> blocked; requirements.pypi.dependencies -> requirement = versionSpecifier,
+ *  PYPI  meta.yanked -> blocked, meta.requiresPython -> requirespython;
+ *        requirements.pypi.dependencies -> requirement = versionSpecifier,
  *        environment = environmentMarker, enableddependencies = extras;
  *  MAVEN dependencies (resolvedName/resolvedVersion when ingestion filled them) with scope,
  *        optional, exclusions; dependencyManagement rows with origin `management`;
@@ -162,6 +163,7 @@ function versionAttrs(system: ResolveSystem, version: string, meta: Json, distTa
     if (meta.engines && typeof meta.engines === 'object' && !Array.isArray(meta.engines)) a.engines = JSON.stringify(meta.engines);
   } else if (meta.yanked === true) a.blocked = '';
   if (system === 'CARGO' && typeof meta.links === 'string' && meta.links) a.links = meta.links;
+  if (system === 'PYPI' && typeof meta.requiresPython === 'string' && meta.requiresPython.trim()) a.requirespython = meta.requiresPython.trim();
   return a;
 }
 

@@ -37,7 +37,7 @@ beforeAll(async () => {
     { projectName: 'RZ_Dep', extras: '', versionSpecifier: '>=1.0', environmentMarker: '' },
     { projectName: 'rz-win', extras: '', versionSpecifier: '', environmentMarker: 'sys_platform == "win32"' },
   ] } }]] });
-  await put({ system: 'PYPI', name: 'rz-dep', versions: [['1.0.0', {}, { pypi: { dependencies: [] } }], ['2.0.0', {}, { pypi: { dependencies: [] } }], ['3.0.0', { yanked: true }, { pypi: { dependencies: [] } }]] });
+  await put({ system: 'PYPI', name: 'rz-dep', versions: [['1.0.0', {}, { pypi: { dependencies: [] } }], ['2.0.0', { requiresPython: '>=3.8' }, { pypi: { dependencies: [] } }], ['2.5.0', { requiresPython: '>=3.13' }, { pypi: { dependencies: [] } }], ['3.0.0', { yanked: true }, { pypi: { dependencies: [] } }]] });
   await put({ system: 'MAVEN', name: 'rz:app', versions: [['1', {}, { maven: { dependencies: [
     { name: 'rz:lib', version: '1.0', scope: '' }, { name: 'rz:test', version: '1.0', scope: 'test' },
   ] } }]] });
@@ -90,7 +90,7 @@ describe('GetDependencies', () => {
     });
   });
 
-  it('pypi: markers, normalised names, yanked skipped', async () => {
+  it('pypi: markers, normalised names, yanked and Requires-Python-excluded (CPython 3.12) versions skipped', async () => {
     const body = await (await api.get('/v3/systems/pypi/packages/rz-py/versions/1.0.0:dependencies')).json();
     expect(body).toEqual({
       nodes: [
