@@ -5,6 +5,7 @@
  * drop a repeat of the same message.
  */
 import type { Env } from './env.ts';
+import { escapeHtml } from './html.ts';
 
 export interface Mail {
   to: string | string[];
@@ -48,10 +49,6 @@ export async function sendMail(env: Pick<Env, 'MAIL_API_URL' | 'MAIL_API_KEY' | 
   } catch {
     return { id: '' };
   }
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 }
 
 export function textToHtml(text: string): string {

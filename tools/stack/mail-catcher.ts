@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { escapeHtml } from '../../src/platform/html.ts';
 
 export interface CaughtMail {
   id: string;
@@ -25,7 +26,7 @@ export interface MailCatcher {
   close(): Promise<void>;
 }
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const esc = escapeHtml;
 
 function page(messages: CaughtMail[]): string {
   const rows = messages.map((m) => `<article><h2>${esc(m.subject)}</h2><p class="meta">${esc(m.receivedAt)} · from ${esc(m.from)} · to ${esc(m.to.join(', '))}</p>

@@ -6,9 +6,9 @@
  * `[text](url)` whose URL is http(s), mailto or site-relative (anything else, e.g. `javascript:`,
  * renders as plain text). Links get rel="nofollow noopener noreferrer".
  */
-export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
+import { escapeHtml } from '../../platform/html.ts';
+
+export { escapeHtml };
 
 function safeHref(raw: string): string | null {
   const url = raw.trim();
