@@ -9,6 +9,7 @@ import { hashPassword } from '../../../src/platform/crypto.ts';
 import type { Env } from '../../../src/platform/env.ts';
 import { tokenFor } from '../../../src/marketplace/auth.ts';
 import { testDb, testEnv, workerClient } from '../../support/env.ts';
+import { waitFor } from '../../support/wait.ts';
 
 export const PASSWORD = 'correct-horse-9';
 let hash: Promise<string> | undefined;
@@ -64,14 +65,8 @@ export async function mails(mailUrl: string): Promise<{ to: string[]; subject: s
 }
 
 /** Polls the mail catcher until a mail to `to` whose subject contains `subject` arrives. */
-export async function waitForMail(mailUrl: string, to: string, subject: string, timeoutMs = 15_000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const m = (await mails(mailUrl)).find((x) => x.to.includes(to) && x.subject.includes(subject));
-    if (m) return m;
-    if (Date.now() > end) throw new Error(`no mail "${subject}" to ${to} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+export function waitForMail(mailUrl: string, to: string, subject: string, timeoutMs = 15_000) {
+  return waitFor(`a mail "${subject}" to ${to}`, async () => (await mails(mailUrl)).find((x) => x.to.includes(to) && x.subject.includes(subject)), { timeoutMs });
 }
 
 /** A valid ISBN-10 no other test uses (random body, computed check digit), and its ISBN-13. */

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { QSTASH_DEV } from '../../../tools/stack/config.ts';
 import { stackInfo, testDb, testEnv, workerClient } from '../../support/env.ts';
 import { serveWorker, type Served } from '../../support/serve.ts';
+import { waitFor as poll } from '../../support/wait.ts';
 
 export const TOKEN = 'local-pipeline-admin-token';
 export const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -31,14 +32,8 @@ export async function withQueue(): Promise<{ served: Served; api: ReturnType<typ
   return { served, api: adminClient(env) };
 }
 
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+export function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  return poll(what, fn, { timeoutMs, intervalMs: 50 });
 }
 
 const TERMINAL = ['success', 'failed', 'cancelled', 'partial_success'];

@@ -13,6 +13,7 @@ import { QSTASH_DEV } from '../../../tools/stack/config.ts';
 import { startQstashServer, type QstashServer } from '../../../tools/stack/qstash-server.ts';
 import { stackInfo, testDb, testEnv } from '../../support/env.ts';
 import { serveWorker, type Served } from '../../support/serve.ts';
+import { waitFor } from '../../support/wait.ts';
 
 let served: Served;
 beforeAll(async () => {
@@ -20,15 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => served.close());
 
-async function until<T>(fn: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(fn: () => Promise<T | undefined>, timeoutMs = 15_000) => waitFor('the condition', fn, { timeoutMs });
 
 async function echoRow(messageId: string) {
   const rows = await testDb().query<{ payload: unknown }>('SELECT payload FROM platform.queue_echoes WHERE message_id = $1', [messageId]);

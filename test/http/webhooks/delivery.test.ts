@@ -19,18 +19,14 @@ import { testDb, testEnv } from '../../support/env.ts';
 import { serveWorker, type Served } from '../../support/serve.ts';
 import { api, BASE, merchant } from './helpers.ts';
 import { seeded, startReceiver, type Received } from './receiver.ts';
+import { waitFor as poll } from '../../support/wait.ts';
 
 type Json = any;
 const RETRY_ENV = { WEBHOOK_RETRY_BASE_SECONDS: '1', WEBHOOK_RETRY_MAX_SECONDS: '1', WEBHOOK_LEASE_SECONDS: '8' };
 
 /** Polls `check` (the queue alone must get there: no sweep runs while waiting). */
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 45_000, explain?: () => Promise<unknown>): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}${explain ? `: ${JSON.stringify(await explain())}` : ''}`);
+  await poll(what, check, { timeoutMs, intervalMs: 200, explain });
 }
 
 async function state(oid: number) {

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QSTASH_DEV } from '../../../tools/stack/config.ts';
 import { startQstashServer, type QstashServer } from '../../../tools/stack/qstash-server.ts';
+import { waitFor } from '../../support/wait.ts';
 
 interface Hit { path: string; headers: IncomingMessage['headers']; body: string; at: number }
 let q: QstashServer;
@@ -42,15 +43,7 @@ async function publish(path: string, body: string, headers: Record<string, strin
   const res = await fetch(`${q.url}/v2/${kind}/${base}${path}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', ...headers }, body });
   return { status: res.status, json: (await res.json()) as { messageId: string; deduplicated?: boolean } };
 }
-async function until<T>(fn: () => T | undefined, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = <T>(fn: () => T | undefined, timeoutMs = 5000) => waitFor('the condition', fn, { timeoutMs, intervalMs: 20 });
 
 describe('local QStash server', () => {
   it('answers /v2/keys with the development keys and refuses a wrong token', async () => {
