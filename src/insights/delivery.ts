@@ -3,12 +3,23 @@
  * verifyQstash). `POST /insights/refresh {system, name}` re-ingests one package from its upstream
  * (idempotent: a store replaces the package wholly). A package gone upstream is left as stored.
  * 5xx on upstream failure makes QStash retry.
+ *
+ * `POST /insights/dependencies {system, name, version, round}` finishes a graph the endpoint answered
+ * 503 for (graph-build.ts with the same fetch limit): complete -> cached; still incomplete because of
+ * the limit -> what was fetched is stored and the next round is queued; an upstream failure -> 503
+ * (QStash retries). `POST /insights/advisories {system, names}` stores the OSV records of packages
+ * the graph read-through stored without them.
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
 import { verifiedJson } from '../platform/queue.ts';
 import { HttpError } from '../platform/errors.ts';
 import { SYSTEMS, type System } from '../versions/index.ts';
+import { GRAPH_SYSTEMS, type ResolveSystem } from '../resolve/index.ts';
+import { buildGraph } from './graph-build.ts';
+import { queueAdvisories, queueGraphCompletion } from './graph-queue.ts';
+import { fetchOsvForPackage } from './ingest/osv.ts';
+import { storeAdvisories } from './queries-write.ts';
 import { ingestPackage } from './read-through.ts';
 
 export const insightsDelivery = new Hono<AppEnv>();
@@ -24,4 +35,42 @@ insightsDelivery.post('/refresh', async (c) => {
     console.warn(`insights refresh ${system} ${body.name} failed: ${(err as Error).message}`);
     return c.json({ error: 'upstream failed; retry' }, 503);
   }
+});
+
+insightsDelivery.post('/dependencies', async (c) => {
+  const body = verifiedJson<{ system?: unknown; name?: unknown; version?: unknown; round?: unknown }>(c);
+  const system = String(body?.system ?? '') as ResolveSystem;
+  if (!GRAPH_SYSTEMS.includes(system) || typeof body.name !== 'string' || typeof body.version !== 'string') {
+    throw new HttpError(400, 'body must be {system, name, version, round}');
+  }
+  const key = { system, name: body.name, version: body.version };
+  const round = Number.isInteger(body.round) ? Number(body.round) : 1;
+  const env = c.env as unknown as Record<string, unknown>;
+  const out = await buildGraph({ env, db: c.get('db'), readThrough: true }, key);
+  if (out.kind === 'graph') {
+    await queueAdvisories(c.env, system, out.stored);
+    return c.json({ complete: true, cached: out.cached });
+  }
+  if (out.kind === 'not-found') return c.json({ complete: false, error: out.message });
+  await queueAdvisories(c.env, system, out.stored);
+  if (out.stored.length === 0) return c.json({ error: `upstream failed; retry (${out.reason})` }, 503);
+  await queueGraphCompletion(c.env, key, round + 1);
+  return c.json({ complete: false, reason: out.reason, stored: out.stored.length });
+});
+
+insightsDelivery.post('/advisories', async (c) => {
+  const body = verifiedJson<{ system?: unknown; names?: unknown }>(c);
+  const system = String(body?.system ?? '').toUpperCase() as System;
+  const names = Array.isArray(body?.names) ? body.names.filter((n): n is string => typeof n === 'string' && n !== '') : [];
+  if (!SYSTEMS.includes(system) || names.length === 0) throw new HttpError(400, 'body must be {system, names}');
+  let failed = 0;
+  for (const name of names) {
+    try {
+      await storeAdvisories(c.get('db'), await fetchOsvForPackage(c.env, system, name));
+    } catch (err) {
+      failed++;
+      console.warn(`insights: advisories of ${system} ${name} not stored: ${(err as Error).message}`);
+    }
+  }
+  return failed ? c.json({ error: `advisories of ${failed} packages not stored; retry` }, 503) : c.json({ stored: names.length });
 });

@@ -1,19 +1,19 @@
 /**
  * GetDependencies (`...versions/{version}:dependencies`): the resolved graph of a version for NPM,
- * MAVEN, PYPI and CARGO (src/resolve; Cargo graphs are for x86_64-unknown-linux-gnu); GO, NUGET and
- * RUBYGEMS answer 404 like deps.dev. A computed graph is cached in insights.dependency_graphs with
- * the packages it read; the 0150 triggers drop it when any of them changes, so a cached graph is
- * served with one database read.
+ * MAVEN, PYPI and CARGO (src/resolve, built by graph-build.ts); GO, NUGET and RUBYGEMS answer 404 like
+ * deps.dev. A first request for an unseen root reads the whole graph through; when the graph needs more
+ * upstream fetches than one request may make (INSIGHTS_FETCH_LIMIT), or an upstream fails, the answer is
+ * 503 with Retry-After and the graph is finished in the background (`/insights/dependencies` through the
+ * queue); a graph built from incomplete data is never cached or served.
  */
 import type { Context } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
-import { canon as canonVersion } from '../versions/index.ts';
-import { GRAPH_SYSTEMS, resolveGraph, toDependenciesJson, type ResolveSystem } from '../resolve/index.ts';
-import { getCachedGraph, putCachedGraph, versionExists } from './queries-dependencies.ts';
-import { ingestPackage, readThroughEnabled } from './read-through.ts';
+import { GRAPH_SYSTEMS, type ResolveSystem } from '../resolve/index.ts';
+import { buildGraph, type GraphKey } from './graph-build.ts';
+import { queueAdvisories, queueGraphCompletion, RETRY_AFTER_SECONDS } from './graph-queue.ts';
+import { readThroughEnabled } from './read-through.ts';
 import { jsonText } from './respond.ts';
-import { PgResolveClient } from './resolve-client.ts';
 
 export interface VersionKeyInput {
   system: string;
@@ -21,23 +21,27 @@ export interface VersionKeyInput {
   version: string;
 }
 
-export async function getDependencies(c: Context<AppEnv>, key: VersionKeyInput): Promise<Response> {
-  const system = key.system as ResolveSystem;
-  if (!GRAPH_SYSTEMS.includes(system)) {
-    throw new HttpError(404, `dependency graphs are not available for ${key.system} ${key.name}@${key.version}`);
+export async function getDependencies(c: Context<AppEnv>, input: VersionKeyInput): Promise<Response> {
+  if (!GRAPH_SYSTEMS.includes(input.system as ResolveSystem)) {
+    throw new HttpError(404, `dependency graphs are not available for ${input.system} ${input.name}@${input.version}`);
   }
-  const db = c.get('db');
-  const cached = await getCachedGraph(db, system, key.name, key.version);
-  if (cached !== null) return jsonText(c, cached);
-  if (!(await versionExists(db, system, key.name, key.version))) {
-    throw new HttpError(404, `version ${key.system} ${key.name}@${key.version} not found`);
-  }
+  const key: GraphKey = { system: input.system as ResolveSystem, name: input.name, version: input.version };
+  const waitUntil = (p: Promise<unknown>) => {
+    try {
+      c.executionCtx.waitUntil(p);
+    } catch {
+      void p; // no execution context (plain app.request): the work still runs
+    }
+  };
   const env = c.env as unknown as Record<string, unknown>;
-  const client = new PgResolveClient(db, system, {
-    fetchMissing: readThroughEnabled(c.env) ? (name) => ingestPackage(env, db, system, name).catch(() => null) : undefined,
-  });
-  const graph = await resolveGraph(system, client, key.name, key.version);
-  const body = JSON.stringify(toDependenciesJson(system, graph, (v) => canonVersion(system, v) ?? v));
-  await putCachedGraph(db, system, key.name, key.version, [...client.touched, key.name], body);
-  return jsonText(c, body);
+  const out = await buildGraph({ env, db: c.get('db'), readThrough: readThroughEnabled(c.env), waitUntil }, key);
+  if (out.kind === 'not-found') throw new HttpError(404, out.message);
+  if (out.kind === 'incomplete') {
+    waitUntil(queueAdvisories(c.env, key.system, out.stored));
+    await queueGraphCompletion(c.env, key, 1);
+    throw new HttpError(503, `the dependency graph of ${key.system} ${key.name}@${key.version} is being computed in the background `
+      + `(${out.reason}); retry in ${RETRY_AFTER_SECONDS} seconds`, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+  }
+  if (out.stored.length) waitUntil(queueAdvisories(c.env, key.system, out.stored));
+  return jsonText(c, out.body);
 }

@@ -4,21 +4,27 @@ import type { Queryable } from '../platform/db.ts';
 export interface VersionRow { name: string; version: string; meta: Record<string, unknown>; dist_tags: Record<string, string> }
 export interface RequirementRow { name: string; version: string; requirements: Record<string, unknown> }
 
-/** One read: the cached body, or null (missing or invalidated by the triggers of 0150). */
-export async function getCachedGraph(db: Queryable, system: string, name: string, version: string): Promise<string | null> {
+/** One read: the cached body for that target, or null (missing, another target, or invalidated by the triggers of 0150). */
+export async function getCachedGraph(db: Queryable, system: string, name: string, version: string, target: string): Promise<string | null> {
   const rows = await db.query<{ body: string }>(
-    'SELECT body::text AS body FROM insights.dependency_graphs WHERE system = $1 AND name = $2 AND version = $3',
-    [system, name, version],
+    'SELECT body::text AS body FROM insights.dependency_graphs WHERE system = $1 AND name = $2 AND version = $3 AND target = $4',
+    [system, name, version, target],
   );
   return rows[0]?.body ?? null;
 }
 
-export async function putCachedGraph(db: Queryable, system: string, name: string, version: string, packages: string[], body: string): Promise<void> {
+export async function putCachedGraph(db: Queryable, system: string, name: string, version: string, target: string, packages: string[], body: string): Promise<void> {
   await db.query(
-    `INSERT INTO insights.dependency_graphs (system, name, version, packages, body) VALUES ($1, $2, $3, $4, $5::json)
-     ON CONFLICT (system, name, version) DO UPDATE SET packages = EXCLUDED.packages, body = EXCLUDED.body, computed_at = now()`,
-    [system, name, version, packages, body],
+    `INSERT INTO insights.dependency_graphs (system, name, version, target, packages, body) VALUES ($1, $2, $3, $4, $5, $6::json)
+     ON CONFLICT (system, name, version) DO UPDATE SET target = EXCLUDED.target, packages = EXCLUDED.packages, body = EXCLUDED.body,
+       computed_at = now()`,
+    [system, name, version, target, packages, body],
   );
+}
+
+export async function packageStored(db: Queryable, system: string, name: string): Promise<boolean> {
+  const rows = await db.query('SELECT 1 FROM insights.packages WHERE system = $1 AND name = $2', [system, name]);
+  return rows.length > 0;
 }
 
 export async function versionExists(db: Queryable, system: string, name: string, version: string): Promise<boolean> {

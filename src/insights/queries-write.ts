@@ -44,72 +44,82 @@ export function prepareVersions(pkg: IngestedPackage): Prepared[] {
 }
 
 export async function storePackage(db: Db, pkg: IngestedPackage): Promise<void> {
+  await db.transaction((tx) => storeInTransaction(tx, pkg));
+}
+
+/** Stores several packages in one transaction (one connection): the batched write of a read-through. */
+export async function storePackages(db: Db, pkgs: readonly IngestedPackage[]): Promise<void> {
+  if (pkgs.length === 0) return;
+  await db.transaction(async (tx) => {
+    for (const pkg of pkgs) await storeInTransaction(tx, pkg);
+  });
+}
+
+async function storeInTransaction(tx: Queryable, pkg: IngestedPackage): Promise<void> {
   const versions = prepareVersions(pkg);
   const { system, name } = pkg;
-  await db.transaction(async (tx) => {
-    await tx.query(
-      `INSERT INTO insights.packages (system, name, dist_tags, fetched_at) VALUES ($1, $2, $3, now())
-       ON CONFLICT (system, name) DO UPDATE SET dist_tags = EXCLUDED.dist_tags, fetched_at = now()`,
-      [system, name, JSON.stringify(pkg.distTags ?? {})],
-    );
-    await tx.query('DELETE FROM insights.versions WHERE system = $1 AND name = $2', [system, name]);
-    const rows = versions.map((v) => ({
-      version: v.canonical, upstream_version: v.version, ordinal: v.ordinal, published_at: v.publishedAt,
-      is_default: v.isDefault, is_deprecated: v.deprecated !== null, deprecated_reason: v.deprecated ?? '',
-      licenses: v.licenses, links: v.links, slsa_provenances: v.slsaProvenances, attestations: v.attestations,
-      registries: v.registries, project_status: v.projectStatus ?? null, meta: v.meta,
-    }));
-    if (rows.length) {
-      await tx.query(`INSERT INTO insights.versions (system, name, version, upstream_version, ordinal, published_at, is_default,
-          is_deprecated, deprecated_reason, licenses, links, slsa_provenances, attestations, registries, project_status, meta)
-        SELECT $2::text, $3::text, x.version, x.upstream_version, x.ordinal, x.published_at, x.is_default, x.is_deprecated,
-          x.deprecated_reason, x.licenses, x.links, x.slsa_provenances, x.attestations, x.registries, x.project_status, x.meta
-        FROM json_to_recordset($1::json) AS x(version text, upstream_version text, ordinal int, published_at timestamptz,
-          is_default boolean, is_deprecated boolean, deprecated_reason text, licenses json, links json, slsa_provenances json,
-          attestations json, registries json, project_status json, meta jsonb)`, [JSON.stringify(rows), system, name]);
-    }
-    const reqs = versions.filter((v) => v.requirements).map((v) => ({ version: v.canonical, requirements: v.requirements }));
-    if (reqs.length) {
-      await tx.query(`INSERT INTO insights.requirements (system, name, version, requirements)
-        SELECT $2::text, $3::text, x.version, x.requirements FROM json_to_recordset($1::json) AS x(version text, requirements json)`,
-        [JSON.stringify(reqs), system, name]);
-    }
-    const arts = versions.flatMap((v) => v.artifacts.flatMap((a) => a.hashes.map((h) => ({ version: v.canonical, url: a.url, hash_type: h.type, hash_value: h.value }))));
-    if (arts.length) {
-      await tx.query(`INSERT INTO insights.artifacts (system, name, version, url, hash_type, hash_value)
-        SELECT $2::text, $3::text, x.version, x.url, x.hash_type, decode(x.hash_value, 'base64')
-        FROM json_to_recordset($1::json) AS x(version text, url text, hash_type text, hash_value text)`,
-        [JSON.stringify(arts), system, name]);
-    }
-    // Attestation-derived relations first: a link naming the same (project, SOURCE_REPO) then
-    // conflicts and is dropped, so the attested relation is the one served.
-    const attested = versions.flatMap((v) => relatedProjectsFromAttestations(v).map((p) => ({
-      project_id: p.projectId, version: v.canonical, relation_type: p.relationType, relation_provenance: p.relationProvenance,
-      slsa_provenances: p.slsaProvenances, attestations: p.attestations,
-    })));
-    if (attested.length) {
-      await tx.query(`INSERT INTO insights.project_versions (project_id, system, name, version, relation_type, relation_provenance,
-          from_attestation, slsa_provenances, attestations)
-        SELECT x.project_id, $2::text, $3::text, x.version, x.relation_type, x.relation_provenance, true, x.slsa_provenances, x.attestations
-        FROM json_to_recordset($1::json) AS x(project_id text, version text, relation_type text, relation_provenance text,
-          slsa_provenances json, attestations json)
-        ON CONFLICT DO NOTHING`, [JSON.stringify(attested), system, name]);
-    }
-    const provenance = system === 'GO' ? 'GO_ORIGIN' : 'UNVERIFIED_METADATA';
-    const projects = versions.flatMap((v) => relatedProjectsFromLinks(v.links).map((p) => ({
-      project_id: p.projectId, version: v.canonical, relation_type: p.relationType, relation_provenance: provenance,
-    })));
-    if (projects.length) {
-      await tx.query(`INSERT INTO insights.project_versions (project_id, system, name, version, relation_type, relation_provenance)
-        SELECT x.project_id, $2::text, $3::text, x.version, x.relation_type, x.relation_provenance
-        FROM json_to_recordset($1::json) AS x(project_id text, version text, relation_type text, relation_provenance text)
-        ON CONFLICT DO NOTHING`, [JSON.stringify(projects), system, name]);
-    }
-    const advisories = await tx.query<{ id: string; osv: Osv }>(
-      `SELECT a.id, a.osv FROM insights.advisory_packages p JOIN insights.advisories a ON a.id = p.advisory_id
-       WHERE p.system = $1 AND p.name = $2`, [system, name]);
-    await replaceAffected(tx, system, name, versions.map((v) => v.canonical), advisories);
-  });
+  await tx.query(
+    `INSERT INTO insights.packages (system, name, dist_tags, fetched_at) VALUES ($1, $2, $3, now())
+     ON CONFLICT (system, name) DO UPDATE SET dist_tags = EXCLUDED.dist_tags, fetched_at = now()`,
+    [system, name, JSON.stringify(pkg.distTags ?? {})],
+  );
+  await tx.query('DELETE FROM insights.versions WHERE system = $1 AND name = $2', [system, name]);
+  const rows = versions.map((v) => ({
+    version: v.canonical, upstream_version: v.version, ordinal: v.ordinal, published_at: v.publishedAt,
+    is_default: v.isDefault, is_deprecated: v.deprecated !== null, deprecated_reason: v.deprecated ?? '',
+    licenses: v.licenses, links: v.links, slsa_provenances: v.slsaProvenances, attestations: v.attestations,
+    registries: v.registries, project_status: v.projectStatus ?? null, meta: v.meta,
+  }));
+  if (rows.length) {
+    await tx.query(`INSERT INTO insights.versions (system, name, version, upstream_version, ordinal, published_at, is_default,
+        is_deprecated, deprecated_reason, licenses, links, slsa_provenances, attestations, registries, project_status, meta)
+      SELECT $2::text, $3::text, x.version, x.upstream_version, x.ordinal, x.published_at, x.is_default, x.is_deprecated,
+        x.deprecated_reason, x.licenses, x.links, x.slsa_provenances, x.attestations, x.registries, x.project_status, x.meta
+      FROM json_to_recordset($1::json) AS x(version text, upstream_version text, ordinal int, published_at timestamptz,
+        is_default boolean, is_deprecated boolean, deprecated_reason text, licenses json, links json, slsa_provenances json,
+        attestations json, registries json, project_status json, meta jsonb)`, [JSON.stringify(rows), system, name]);
+  }
+  const reqs = versions.filter((v) => v.requirements).map((v) => ({ version: v.canonical, requirements: v.requirements }));
+  if (reqs.length) {
+    await tx.query(`INSERT INTO insights.requirements (system, name, version, requirements)
+      SELECT $2::text, $3::text, x.version, x.requirements FROM json_to_recordset($1::json) AS x(version text, requirements json)`,
+      [JSON.stringify(reqs), system, name]);
+  }
+  const arts = versions.flatMap((v) => v.artifacts.flatMap((a) => a.hashes.map((h) => ({ version: v.canonical, url: a.url, hash_type: h.type, hash_value: h.value }))));
+  if (arts.length) {
+    await tx.query(`INSERT INTO insights.artifacts (system, name, version, url, hash_type, hash_value)
+      SELECT $2::text, $3::text, x.version, x.url, x.hash_type, decode(x.hash_value, 'base64')
+      FROM json_to_recordset($1::json) AS x(version text, url text, hash_type text, hash_value text)`,
+      [JSON.stringify(arts), system, name]);
+  }
+  // Attestation-derived relations first: a link naming the same (project, SOURCE_REPO) then
+  // conflicts and is dropped, so the attested relation is the one served.
+  const attested = versions.flatMap((v) => relatedProjectsFromAttestations(v).map((p) => ({
+    project_id: p.projectId, version: v.canonical, relation_type: p.relationType, relation_provenance: p.relationProvenance,
+    slsa_provenances: p.slsaProvenances, attestations: p.attestations,
+  })));
+  if (attested.length) {
+    await tx.query(`INSERT INTO insights.project_versions (project_id, system, name, version, relation_type, relation_provenance,
+        from_attestation, slsa_provenances, attestations)
+      SELECT x.project_id, $2::text, $3::text, x.version, x.relation_type, x.relation_provenance, true, x.slsa_provenances, x.attestations
+      FROM json_to_recordset($1::json) AS x(project_id text, version text, relation_type text, relation_provenance text,
+        slsa_provenances json, attestations json)
+      ON CONFLICT DO NOTHING`, [JSON.stringify(attested), system, name]);
+  }
+  const provenance = system === 'GO' ? 'GO_ORIGIN' : 'UNVERIFIED_METADATA';
+  const projects = versions.flatMap((v) => relatedProjectsFromLinks(v.links).map((p) => ({
+    project_id: p.projectId, version: v.canonical, relation_type: p.relationType, relation_provenance: provenance,
+  })));
+  if (projects.length) {
+    await tx.query(`INSERT INTO insights.project_versions (project_id, system, name, version, relation_type, relation_provenance)
+      SELECT x.project_id, $2::text, $3::text, x.version, x.relation_type, x.relation_provenance
+      FROM json_to_recordset($1::json) AS x(project_id text, version text, relation_type text, relation_provenance text)
+      ON CONFLICT DO NOTHING`, [JSON.stringify(projects), system, name]);
+  }
+  const advisories = await tx.query<{ id: string; osv: Osv }>(
+    `SELECT a.id, a.osv FROM insights.advisory_packages p JOIN insights.advisories a ON a.id = p.advisory_id
+     WHERE p.system = $1 AND p.name = $2`, [system, name]);
+  await replaceAffected(tx, system, name, versions.map((v) => v.canonical), advisories);
 }
 
 async function replaceAffected(tx: Queryable, system: System, name: string, versions: string[], advisories: { id: string; osv: Osv }[]): Promise<void> {

@@ -17,13 +17,15 @@
  *        version attr (so a versions batch also reads the requirements rows of those versions, one
  *        more query, and primes the requirements cache with them); cargo dependencies -> real crate
  *        name, scope build|dev, opt, knownas (packageAlias), features, nodefault, environment (target).
- * Packages the database lacks are asked of `fetchMissing` (read-through ingestion) up to a budget.
+ * Packages the database lacks are asked of `fetchMissing` (graph-read-through.ts) and answered from memory.
  */
 import type { Queryable } from '../platform/db.ts';
 import { bundleRows, isMangled, type BundledManifest } from '../resolve/npm-bundle.ts';
 import { npmDependency } from '../resolve/npm-packument.ts';
 import type { Attrs, Client, Dependency, ResolveSystem, VersionInfo } from '../resolve/types.ts';
-import { requirementsOf, versionsOf } from './queries-dependencies.ts';
+import { packageRows } from './graph-read-through.ts';
+import type { IngestedPackage } from './ingest/types.ts';
+import { requirementsOf, versionsOf, type RequirementRow, type VersionRow } from './queries-dependencies.ts';
 
 type Json = Record<string, any>;
 
@@ -73,40 +75,48 @@ export class PgResolveClient implements Client {
   private readonly rCache = new Map<string, Promise<readonly Dependency[] | null>>();
   private readonly vBatch: Batcher<string, VersionInfo[]>;
   private readonly rBatch: Batcher<{ name: string; version: string }, Dependency[] | null>;
-  private fetchBudget: number;
   /** npm bundled copies by mangled name (filled when their bundler's requirements are read) */
   private readonly bundles = new Map<string, { info: VersionInfo; deps: Dependency[] }>();
-  private readonly fetchMissing?: (name: string) => Promise<string | null>;
+  private readonly fetchMissing?: (name: string) => Promise<IngestedPackage | null>;
 
-  constructor(db: Queryable, system: ResolveSystem, opts: { fetchMissing?: (name: string) => Promise<string | null>; fetchBudget?: number } = {}) {
+  constructor(db: Queryable, system: ResolveSystem, opts: { fetchMissing?: (name: string) => Promise<IngestedPackage | null> } = {}) {
     this.system = system;
     this.fetchMissing = opts.fetchMissing;
-    this.fetchBudget = opts.fetchBudget ?? 25;
     this.vBatch = new Batcher((n) => n, async (names) => {
       const rows = await versionsOf(db, system, names);
-      const reqs = system === 'CARGO' && rows.length > 0
-        ? new Map((await requirementsOf(db, system, rows.map((r) => ({ name: r.name, version: r.version })))).map((r) => [`${r.name}\u0000${r.version}`, r.requirements ?? {}]))
-        : null;
-      const out = new Map<string, VersionInfo[]>();
-      for (const r of rows) {
-        const list = out.get(r.name) ?? [];
-        const attrs = versionAttrs(system, r.version, r.meta ?? {}, r.dist_tags ?? {});
-        const k = `${r.name}\u0000${r.version}`;
-        const req = reqs?.get(k);
-        if (req) {
-          const features = cargoFeatures(req);
-          if (features) attrs.features = features;
-          if (!this.rCache.has(k)) this.rCache.set(k, Promise.resolve(toDependencies(system, req)));
-        }
-        list.push({ name: r.name, version: r.version, attrs });
-        out.set(r.name, list);
-      }
-      return out;
+      const reqs = system === 'CARGO' && rows.length > 0 ? await requirementsOf(db, system, rows.map((r) => ({ name: r.name, version: r.version }))) : null;
+      return this.infos(rows, reqs);
     }, []);
     this.rBatch = new Batcher((k) => `${k.name}\u0000${k.version}`, async (keys) => {
       const rows = await requirementsOf(db, system, keys);
       return new Map(rows.map((r) => [`${r.name}\u0000${r.version}`, this.dependenciesOf(r.name, r.version, r.requirements ?? {})]));
     }, null);
+  }
+
+  /** Version rows as resolver VersionInfos by package; CARGO requirement rows (features) also prime the requirements cache. */
+  private infos(rows: readonly VersionRow[], reqRows: readonly RequirementRow[] | null): Map<string, VersionInfo[]> {
+    const reqs = reqRows ? new Map(reqRows.map((r) => [`${r.name}\u0000${r.version}`, r.requirements ?? {}])) : null;
+    const out = new Map<string, VersionInfo[]>();
+    for (const r of rows) {
+      const list = out.get(r.name) ?? [];
+      const attrs = versionAttrs(this.system, r.version, r.meta ?? {}, r.dist_tags ?? {});
+      const k = `${r.name}\u0000${r.version}`;
+      const req = reqs?.get(k);
+      if (req && this.system === 'CARGO') {
+        const features = cargoFeatures(req);
+        if (features) attrs.features = features;
+      }
+      if (req && !this.rCache.has(k)) this.rCache.set(k, Promise.resolve(this.dependenciesOf(r.name, r.version, req)));
+      list.push({ name: r.name, version: r.version, attrs });
+      out.set(r.name, list);
+    }
+    return out;
+  }
+
+  /** A package fetched by the read-through, answered from memory (it is written to the database later). */
+  private fromPackage(pkg: IngestedPackage): VersionInfo[] {
+    const rows = packageRows(pkg);
+    return this.infos(rows.versions, rows.requirements).get(pkg.name) ?? [];
   }
 
   private dependenciesOf(name: string, version: string, req: Json): Dependency[] {
@@ -130,10 +140,9 @@ export class PgResolveClient implements Client {
     if (!p) {
       this.touched.add(name);
       p = this.vBatch.load(name).then(async (vs) => {
-        if (vs.length > 0 || !this.fetchMissing || this.fetchBudget <= 0) return vs;
-        this.fetchBudget--;
-        const canonical = await this.fetchMissing(name);
-        return canonical === name ? this.vBatch.load(name) : vs;
+        if (vs.length > 0 || !this.fetchMissing) return vs;
+        const pkg = await this.fetchMissing(name);
+        return pkg && pkg.name === name ? this.fromPackage(pkg) : vs;
       });
       this.vCache.set(name, p);
     }

@@ -24,12 +24,15 @@ export class HttpError extends Error {
   readonly extra: Record<string, unknown> | undefined;
   /** For the pipeline dialect, a structured `detail` replacing the message. */
   readonly detail: unknown;
-  constructor(status: ContentfulStatusCode, message: string, opts: { extra?: Record<string, unknown>; detail?: unknown } = {}) {
+  /** Response headers set by the service itself (e.g. Retry-After); never user input. */
+  readonly headers: Record<string, string> | undefined;
+  constructor(status: ContentfulStatusCode, message: string, opts: { extra?: Record<string, unknown>; detail?: unknown; headers?: Record<string, string> } = {}) {
     super(message);
     this.name = 'HttpError';
     this.status = status;
     this.extra = opts.extra;
     this.detail = opts.detail;
+    this.headers = opts.headers;
   }
 }
 
@@ -62,6 +65,7 @@ const FASTAPI_LOC: Record<string, string> = { json: 'body', form: 'body', param:
 
 /** The body and status of an error in a dialect. */
 export function renderError(dialect: Dialect, c: Context, status: ContentfulStatusCode, message: string, err?: HttpError): Response {
+  for (const [k, v] of Object.entries(err?.headers ?? {})) c.header(k, v);
   switch (dialect) {
     case 'insights':
       return c.json({ error: message, ...(err?.extra ?? {}) }, status);

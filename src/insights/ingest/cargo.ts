@@ -7,7 +7,7 @@
  * stay empty). A renamed dependency (`package` set) is reported with the real crate as `name` and
  * the local name as `packageAlias`. Default = greatest non-yanked, non-prerelease version.
  */
-import { byName, fetchJson, fetchText, hexToBase64, isoTime, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { byName, fetchJson, FetchLimitReached, fetchText, hexToBase64, isoTime, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { normalizeLicenses } from './licenses.ts';
 import { UpstreamNotFound, type IngestedPackage, type IngestedVersion, type Link } from './types.ts';
 
@@ -22,7 +22,10 @@ export function sparseIndexPath(name: string): string {
 
 export async function fetchCargo(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
   const index = upstreamUrl(env, 'CRATES_INDEX_URL');
-  const config = await fetchJson(`${index}/config.json`).catch(() => ({ dl: 'https://static.crates.io/crates' }));
+  const config = await fetchJson(`${index}/config.json`).catch((err) => {
+    if (err instanceof FetchLimitReached) throw err;
+    return { dl: 'https://static.crates.io/crates' };
+  });
   const text = await fetchText(`${index}/${sparseIndexPath(name)}`);
   const entries = text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
   if (entries.length === 0) throw new UpstreamNotFound(`crate ${name} has no versions`);
@@ -30,7 +33,8 @@ export async function fetchCargo(env: UpstreamEnv, name: string): Promise<Ingest
   let api: any = null;
   try {
     api = await fetchJson(`${upstreamUrl(env, 'CRATES_API_URL')}/api/v1/crates/${encodeURIComponent(crateName)}`);
-  } catch {
+  } catch (err) {
+    if (err instanceof FetchLimitReached) throw err; // a limit is not an answer: never store the package without it
     api = null; // metadata is optional; the index is authoritative for versions
   }
   const apiVersions = new Map<string, any>((api?.versions ?? []).map((v: any) => [v.num, v]));

@@ -3,6 +3,7 @@
  * 404/410 -> UpstreamNotFound, other failures -> UpstreamError. Base URLs come from env with the
  * public upstreams as defaults (see docs/insights.md for the variable names).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { UpstreamError, UpstreamNotFound } from './types.ts';
 
 export const UPSTREAM_DEFAULTS = {
@@ -32,12 +33,65 @@ export function upstreamUrl(env: UpstreamEnv, key: UpstreamName): string {
 
 const TIMEOUT_MS = 15_000;
 
+/** The per-request upstream fetch limit was reached: the data asked for was not fetched. */
+export class FetchLimitReached extends Error {
+  constructor(limit: number) {
+    super(`upstream fetch limit of ${limit} reached`);
+    this.name = 'FetchLimitReached';
+  }
+}
+
+/**
+ * A bound on the upstream fetches of one unit of work (a request, a queue callback): at most `limit`
+ * fetches in all (Workers count every fetch against a per-invocation subrequest limit) and at most
+ * `concurrency` in flight (Workers allow 6 simultaneous outgoing connections per request). Installed
+ * with `withFetchBudget`; every `fetchUpstream` inside it takes a slot or throws FetchLimitReached.
+ */
+export class FetchBudget {
+  used = 0;
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  readonly limit: number;
+  readonly concurrency: number;
+  constructor(limit: number, concurrency: number) {
+    this.limit = limit;
+    this.concurrency = Math.max(1, concurrency);
+  }
+
+  async acquire(): Promise<void> {
+    if (this.used >= this.limit) throw new FetchLimitReached(this.limit);
+    this.used++;
+    if (this.active < this.concurrency) {
+      this.active++;
+      return;
+    }
+    await new Promise<void>((r) => this.waiting.push(r));
+  }
+
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.active--;
+  }
+}
+
+const budgets = new AsyncLocalStorage<FetchBudget>();
+
+/** Runs `fn` with every upstream fetch it makes (directly or in callbacks it schedules) counted by `budget`. */
+export function withFetchBudget<T>(budget: FetchBudget, fn: () => Promise<T>): Promise<T> {
+  return budgets.run(budget, fn);
+}
+
 export async function fetchUpstream(url: string, init: RequestInit = {}): Promise<Response> {
+  const budget = budgets.getStore();
+  if (budget) await budget.acquire();
   let res: Response;
   try {
     res = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (err) {
     throw new UpstreamError(`${url}: ${(err as Error).message}`);
+  } finally {
+    budget?.release();
   }
   if (res.status === 404 || res.status === 410) {
     await res.body?.cancel();

@@ -1,0 +1,105 @@
+/**
+ * Read-through of a whole dependency graph. While a resolver runs, every package it asks for that the
+ * database lacks is fetched from the upstream through the same adapters as the package routes
+ * (ingest/), answered to the resolver from memory at once, and written afterwards in one batched
+ * transaction (`persist`). Upstream fetches are bounded per unit of work by a FetchBudget
+ * (INSIGHTS_FETCH_LIMIT fetches in all, INSIGHTS_FETCH_CONCURRENCY in flight); when the limit is hit
+ * or an upstream fails, the read-through is marked incomplete and `GraphIncomplete` aborts the
+ * resolution: the caller stores what was fetched, answers 503 and finishes in the background, and
+ * never caches the graph. A package the upstream does not have is complete data (the resolver
+ * reports it in the graph).
+ *
+ * Advisories of the packages fetched here are not fetched inline (one more upstream request per
+ * package): `persist` returns their names and the caller queues `/insights/advisories` for them.
+ */
+import type { Db } from '../platform/db.ts';
+import type { System } from '../versions/index.ts';
+import { fetchPackage } from './ingest/index.ts';
+import { FetchBudget, FetchLimitReached } from './ingest/http.ts';
+import { UpstreamError, UpstreamNotFound, type IngestedPackage } from './ingest/types.ts';
+import { prepareVersions, storePackages } from './queries-write.ts';
+import type { RequirementRow, VersionRow } from './queries-dependencies.ts';
+
+/** INSIGHTS_FETCH_LIMIT default: fits Workers' documented per-invocation subrequest limit (1,000 on
+ * the paid plan in its older documentation, 10,000 now) with room left for database round trips. */
+export const DEFAULT_FETCH_LIMIT = 900;
+/** INSIGHTS_FETCH_CONCURRENCY default: Workers' simultaneous outgoing connections per request. */
+export const DEFAULT_FETCH_CONCURRENCY = 6;
+
+export class GraphIncomplete extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'GraphIncomplete';
+  }
+}
+
+function positiveInt(v: unknown, fallback: number): number {
+  const n = Number(v);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+export function fetchBudgetFor(env: Record<string, unknown>): FetchBudget {
+  return new FetchBudget(positiveInt(env.INSIGHTS_FETCH_LIMIT, DEFAULT_FETCH_LIMIT), positiveInt(env.INSIGHTS_FETCH_CONCURRENCY, DEFAULT_FETCH_CONCURRENCY));
+}
+
+export class GraphReadThrough {
+  readonly budget: FetchBudget;
+  /** Packages fetched in this unit of work, by canonical name. */
+  readonly fetched = new Map<string, IngestedPackage>();
+  /** Why the data is incomplete ('' while it is complete). */
+  incomplete = '';
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly env: Record<string, unknown>;
+  private readonly system: System;
+
+  constructor(env: Record<string, unknown>, system: System, budget: FetchBudget = fetchBudgetFor(env)) {
+    this.env = env;
+    this.system = system;
+    this.budget = budget;
+  }
+
+  /** The package as the upstream has it, null when the upstream has no such package; throws GraphIncomplete. */
+  fetch(name: string): Promise<IngestedPackage | null> {
+    if (this.incomplete) return Promise.reject(new GraphIncomplete(this.incomplete));
+    const p = this.fetchOne(name);
+    this.inFlight.add(p);
+    void p.catch(() => {}).finally(() => this.inFlight.delete(p));
+    return p;
+  }
+
+  private async fetchOne(name: string): Promise<IngestedPackage | null> {
+    try {
+      const pkg = await fetchPackage(this.env, this.system, name);
+      this.fetched.set(pkg.name, pkg);
+      return pkg;
+    } catch (err) {
+      if (err instanceof UpstreamNotFound) return null;
+      if (err instanceof FetchLimitReached) this.incomplete ||= `${err.message} (INSIGHTS_FETCH_LIMIT)`;
+      else if (err instanceof UpstreamError) this.incomplete ||= `upstream failed: ${err.message}`;
+      else throw err;
+      throw new GraphIncomplete(this.incomplete);
+    }
+  }
+
+  /** Waits for fetches still in flight (after a resolution was aborted). */
+  async settle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Writes every fetched package in one transaction; returns their names. */
+  async persist(db: Db): Promise<string[]> {
+    const pkgs = [...this.fetched.values()];
+    await storePackages(db, pkgs);
+    return pkgs.map((p) => p.name);
+  }
+}
+
+/** A fetched package as the rows the Postgres resolve client reads (what `storePackage` would write). */
+export function packageRows(pkg: IngestedPackage): { versions: VersionRow[]; requirements: RequirementRow[] } {
+  const prepared = prepareVersions(pkg);
+  const distTags = pkg.distTags ?? {};
+  return {
+    versions: prepared.map((v) => ({ name: pkg.name, version: v.canonical, meta: v.meta, dist_tags: distTags })),
+    requirements: prepared.filter((v) => v.requirements).map((v) => ({ name: pkg.name, version: v.canonical, requirements: v.requirements! })),
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * The environment graphs are resolved for, from configuration: RESOLVE_NODE_VERSION (npm `engines`;
+ * default the resolver's Node 22 release) and RESOLVE_PYTHON_VERSION (a full CPython version such as
+ * `3.11.7`: PEP 508 markers and Requires-Python; default the resolver's CPython 3.12 release), always on
+ * linux x86_64 with glibc (npm os/cpu/libc, markers, Cargo cfg). A cached graph records the target it
+ * was computed for (`targetKey`), so changing the configuration recomputes graphs instead of serving
+ * ones built for another interpreter.
+ */
+import { HttpError } from '../platform/errors.ts';
+import type { ResolveOptions, ResolveSystem } from '../resolve/index.ts';
+import { DEFAULT_NPM_ENV } from '../resolve/npm-pick.ts';
+import { PYTHON_ENV, type PythonEnv } from '../resolve/pypi-markers.ts';
+
+export interface ResolveTarget {
+  nodeVersion: string;
+  pythonVersion: string;
+}
+
+const FULL_VERSION = /^\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+
+export function resolveTarget(env: Record<string, unknown>): ResolveTarget {
+  const node = String(env.RESOLVE_NODE_VERSION ?? '').trim().replace(/^v/, '') || DEFAULT_NPM_ENV.nodeVersion;
+  const python = String(env.RESOLVE_PYTHON_VERSION ?? '').trim() || PYTHON_ENV.python_full_version!;
+  if (!FULL_VERSION.test(node)) throw new HttpError(500, 'RESOLVE_NODE_VERSION must be a full Node version such as 22.12.0');
+  if (!FULL_VERSION.test(python)) throw new HttpError(500, 'RESOLVE_PYTHON_VERSION must be a full Python version such as 3.11.7');
+  return { nodeVersion: node, pythonVersion: python };
+}
+
+/** What of the target a system's graph depends on ('' when nothing). */
+export function targetKey(system: ResolveSystem, t: ResolveTarget): string {
+  if (system === 'NPM') return `node ${t.nodeVersion}`;
+  if (system === 'PYPI') return `python ${t.pythonVersion}`;
+  return '';
+}
+
+/** PEP 508 marker environment of CPython `version` on linux x86_64. */
+export function pythonEnv(version: string): PythonEnv {
+  const [major, minor] = version.split('.');
+  return Object.freeze({ ...PYTHON_ENV, python_version: `${major}.${minor}`, python_full_version: version, implementation_version: version });
+}
+
+export function resolveOptions(t: ResolveTarget): ResolveOptions {
+  return { npm: { nodeVersion: t.nodeVersion }, pypi: { env: pythonEnv(t.pythonVersion) } };
+}
