@@ -166,7 +166,7 @@ function versionAttrs(system: ResolveSystem, version: string, meta: Json, distTa
   if (system === 'NPM') {
     const tags = Object.entries(distTags).filter(([, v]) => v === version).map(([t]) => t);
     if (tags.length) a.tags = tags.join(',');
-    if (meta.deprecated) a.deprecated = '';
+    if (typeof meta.deprecated === 'string' || meta.deprecated === true) a.deprecated = ''; // '' (no message) is deprecated too
     if (Array.isArray(meta.os) && meta.os.length) a.os = meta.os.join(',');
     if (Array.isArray(meta.cpu) && meta.cpu.length) a.cpu = meta.cpu.join(',');
     if (meta.engines && typeof meta.engines === 'object' && !Array.isArray(meta.engines)) a.engines = JSON.stringify(meta.engines);

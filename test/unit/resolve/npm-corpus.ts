@@ -2,6 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { MemoryClient } from '../../../src/resolve/memory-client.ts';
+import { engineOk, platformOk, type NpmEnv } from '../../../src/resolve/npm-pick.ts';
+import { buildEdges } from '../../../src/resolve/npm-tree.ts';
+import type { Client } from '../../../src/resolve/types.ts';
 import { packumentRows, type Packument } from '../../../src/resolve/npm-packument.ts';
 
 export const CORPUS_DIR = new URL('../../fixtures/resolve/npm-corpus/', import.meta.url).pathname;
@@ -17,3 +20,62 @@ export function loadCorpus() {
   for (const p of Object.values(packuments)) for (const r of packumentRows(p)) client.addVersion(r.info, r.deps);
   return { meta, client, lockfiles, packuments };
 }
+
+const folder = (p: string) => p.slice(p.lastIndexOf('node_modules/') + 13);
+
+/** The lockfile path a dependency `dep` of the package at `from` resolves to (node's lookup upwards), or null. */
+export function lockResolve(lock: Record<string, LockEntry>, from: string, dep: string): string | null {
+  for (let base = from; ; base = base.slice(0, Math.max(0, base.lastIndexOf('/node_modules/')))) {
+    const at = `${base ? `${base}/` : ''}node_modules/${dep}`;
+    if (lock[at] && !lock[at]!.inBundle) return at;
+    if (!base) return null;
+  }
+}
+
+/** A lockfile entry as a resolver VersionInfo (name, version, os/cpu/engines attrs). */
+export function lockInfo(p: string, e: LockEntry) {
+  return { name: e.name ?? folder(p), version: e.version,
+    attrs: { ...(e.os ? { os: e.os.join(',') } : {}), ...(e.cpu ? { cpu: e.cpu.join(',') } : {}), ...(e.engines ? { engines: JSON.stringify(e.engines) } : {}) } };
+}
+const info = lockInfo;
+
+/**
+ * What npm installs for a root, from its own lockfile: the packages (`name@version`, bundled copies
+ * left out) and the package-to-package edges (`a@1 -> b@2`) of the tree left after the optional
+ * sets npm drops (lockDropped).
+ */
+export async function lockInstalled(client: Client, env: NpmEnv, lock: Record<string, LockEntry>, name: string, version: string) {
+  const dropped = new Set(await lockDropped(client, env, lock, name, version));
+  const id = (p: string) => (p === '' ? `${name}@${version}` : `${info(p, lock[p]!).name}@${lock[p]!.version}`);
+  const paths = ['', ...Object.keys(lock).filter((p) => p !== '' && !lock[p]!.inBundle && !dropped.has(p))];
+  const nodes = new Set(paths.map(id));
+  const edges = new Set<string>();
+  for (const p of paths) {
+    const i = p === '' ? { name, version } : info(p, lock[p]!);
+    for (const e of buildEdges((await client.requirements(i.name, i.version)) ?? []).values()) {
+      const t = lockResolve(lock, p, e.name);
+      if (t && !dropped.has(t)) edges.add(`${id(p)} -> ${id(t)}`);
+    }
+  }
+  return { nodes: [...nodes].sort(), edges: [...edges].sort() };
+}
+
+// What `npm install` removes from npm's own lockfile tree (reify's optional-set rule,
+// arborist optional-set.js): optional entries whose os/cpu/engines fail linux/x64/node, then every
+// entry that the root no longer reaches through the dependencies (packuments) of what is left,
+// resolved by walking up the lockfile's node_modules paths.
+export async function lockDropped(client: Client, env: NpmEnv, lock: Record<string, LockEntry>, name: string, version: string): Promise<string[]> {
+  const resolve = (from: string, dep: string) => lockResolve(lock, from, dep);
+  const failing = new Set(Object.entries(lock).filter(([p, e]) => p !== '' && e.optional && !(platformOk(info(p, e), env) && engineOk(info(p, e), env))).map(([p]) => p));
+  const reached = new Set<string>(['']);
+  for (const q = ['']; q.length > 0;) {
+    const p = q.shift()!;
+    const i = p === '' ? { name, version } : info(p, lock[p]!);
+    for (const e of buildEdges((await client.requirements(i.name, i.version)) ?? []).values()) {
+      const t = resolve(p, e.name);
+      if (t && !failing.has(t) && !reached.has(t)) { reached.add(t); q.push(t); }
+    }
+  }
+  return Object.keys(lock).filter((p) => p !== '' && !lock[p]!.inBundle && !reached.has(p)).sort();
+}
+
