@@ -40,5 +40,5 @@ export function pythonEnv(version: string): PythonEnv {
 }
 
 export function resolveOptions(t: ResolveTarget): ResolveOptions {
-  return { npm: { nodeVersion: t.nodeVersion }, pypi: { env: pythonEnv(t.pythonVersion) } };
+  return { npm: { nodeVersion: t.nodeVersion }, pypi: { env: pythonEnv(t.pythonVersion), resolvelib: '1.0' } };
 }

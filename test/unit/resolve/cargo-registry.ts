@@ -18,7 +18,8 @@ export const HAS_CARGO = spawnSync('cargo', ['--version'], { encoding: 'utf8' })
 const WRAPPER = 'zz-wrapper-of-root';
 const ZERO = '0'.repeat(64);
 
-function indexPath(name: string): string {
+/** The crates.io index layout path of a crate (`1/a`, `3/a/abc`, `ab/cd/abcd...`). */
+export function indexPath(name: string): string {
   const n = name.toLowerCase();
   if (n.length <= 2) return `${n.length}/${n}`;
   if (n.length === 3) return `3/${n[0]}/${n}`;
@@ -38,7 +39,8 @@ function indexDep([name, req, a = {}]: CargoDepSpec) {
   };
 }
 
-function indexLine(name: string, vers: string, s: CargoVersionSpec): string {
+/** One index line (JSON) of a crate version, as crates.io writes it. */
+export function indexLine(name: string, vers: string, s: CargoVersionSpec): string {
   const features: Record<string, readonly string[]> = {};
   const features2: Record<string, readonly string[]> = {};
   for (const [f, vals] of Object.entries(s.features ?? {})) {
