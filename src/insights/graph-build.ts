@@ -6,13 +6,13 @@
  *     package; a stored package without that version is a 404 like GetVersion);
  *  3. the resolver runs over the Postgres client; every package it asks for that the database lacks is
  *     fetched within the fetch budget and answered from memory (graph-read-through.ts);
- *  4. complete: the fetched packages are written in one transaction, then the graph is cached with
+ *  4. versions are answered in their published spelling (PyPI `2.1`, not the canonical `2.1.0`);
+ *  5. complete: the fetched packages are written in one transaction, then the graph is cached with
  *     the names of every package it read (the 0150 triggers drop it when one of them changes);
  *     incomplete (fetch limit, upstream failure): what was fetched is written, nothing is cached, and
  *     the caller answers 503 and queues the next round, which starts from what is now stored.
  */
 import type { Db } from '../platform/db.ts';
-import { canon as canonVersion } from '../versions/index.ts';
 import { resolveGraph, toDependenciesJson, type ResolveSystem } from '../resolve/index.ts';
 import { withFetchBudget } from './ingest/http.ts';
 import { GraphIncomplete, GraphReadThrough } from './graph-read-through.ts';
@@ -67,7 +67,7 @@ export async function buildGraph(ctx: GraphContext, key: GraphKey): Promise<Grap
       const stored = rt ? await rt.persist(db) : [];
       return { kind: 'incomplete', reason, stored };
     }
-    const body = JSON.stringify(toDependenciesJson(system, graph, (v) => canonVersion(system, v) ?? v));
+    const body = JSON.stringify(toDependenciesJson(system, graph, (v, n) => client.spelling(n, v)));
     const finish = (async () => {
       if (rt) await rt.persist(db);
       await putCachedGraph(db, system, name, version, tkey, [...client.touched, name], body);

@@ -99,7 +99,7 @@ export function packageRows(pkg: IngestedPackage): { versions: VersionRow[]; req
   const prepared = prepareVersions(pkg);
   const distTags = pkg.distTags ?? {};
   return {
-    versions: prepared.map((v) => ({ name: pkg.name, version: v.canonical, meta: v.meta, dist_tags: distTags })),
+    versions: prepared.map((v) => ({ name: pkg.name, version: v.canonical, upstream_version: v.version, meta: v.meta, dist_tags: distTags })),
     requirements: prepared.filter((v) => v.requirements).map((v) => ({ name: pkg.name, version: v.canonical, requirements: v.requirements! })),
   };
 }

@@ -1,7 +1,7 @@
 /** SQL for GetDependencies: cached graphs and the rows the Postgres-backed resolve Client reads. */
 import type { Queryable } from '../platform/db.ts';
 
-export interface VersionRow { name: string; version: string; meta: Record<string, unknown>; dist_tags: Record<string, string> }
+export interface VersionRow { name: string; version: string; upstream_version: string; meta: Record<string, unknown>; dist_tags: Record<string, string> }
 export interface RequirementRow { name: string; version: string; requirements: Record<string, unknown> }
 
 /** One read: the cached body for that target, or null (missing, another target, or invalidated by the triggers of 0150). */
@@ -34,7 +34,7 @@ export async function versionExists(db: Queryable, system: string, name: string,
 
 export function versionsOf(db: Queryable, system: string, names: readonly string[]): Promise<VersionRow[]> {
   return db.query<VersionRow>(
-    `SELECT v.name, v.version, v.meta, p.dist_tags FROM insights.versions v
+    `SELECT v.name, v.version, v.upstream_version, v.meta, p.dist_tags FROM insights.versions v
        JOIN insights.packages p ON p.system = v.system AND p.name = v.name
       WHERE v.system = $1 AND v.name = ANY($2) ORDER BY v.name, v.ordinal`,
     [system, names],

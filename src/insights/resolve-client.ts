@@ -70,6 +70,8 @@ class Batcher<K, V> {
 
 export class PgResolveClient implements Client {
   readonly touched = new Set<string>();
+  /** Published spelling of versions whose stored (canonical) form differs, by `name\0version`. */
+  private readonly spellings = new Map<string, string>();
   private readonly system: ResolveSystem;
   private readonly vCache = new Map<string, Promise<readonly VersionInfo[]>>();
   private readonly rCache = new Map<string, Promise<readonly Dependency[] | null>>();
@@ -98,6 +100,7 @@ export class PgResolveClient implements Client {
     const reqs = reqRows ? new Map(reqRows.map((r) => [`${r.name}\u0000${r.version}`, r.requirements ?? {}])) : null;
     const out = new Map<string, VersionInfo[]>();
     for (const r of rows) {
+      if (r.upstream_version && r.upstream_version !== r.version) this.spellings.set(`${r.name}\u0000${r.version}`, r.upstream_version);
       const list = out.get(r.name) ?? [];
       const attrs = versionAttrs(this.system, r.version, r.meta ?? {}, r.dist_tags ?? {});
       const k = `${r.name}\u0000${r.version}`;
@@ -129,6 +132,11 @@ export class PgResolveClient implements Client {
     })));
     for (const r of b.rows) this.bundles.set(r.info.name, r);
     return [...deps, ...b.content];
+  }
+
+  /** The version as the registry spells it (the resolver works on the canonical form). */
+  spelling(name: string, version: string): string {
+    return this.spellings.get(`${name}\u0000${version}`) ?? version;
   }
 
   versions(name: string): Promise<readonly VersionInfo[]> {

@@ -32,7 +32,8 @@ export interface DependenciesJson {
   error: string;
 }
 
-export function toDependenciesJson(system: string, graph: Graph, canonVersion: (v: string) => string = (v) => v): DependenciesJson {
+/** `spell(version, name)` gives the version's spelling in the answer (default: as resolved). */
+export function toDependenciesJson(system: string, graph: Graph, spell: (v: string, name: string) => string = (v) => v): DependenciesJson {
   const g = canon(graph);
   const direct = new Set(g.edges.filter((e) => e.from === 0).map((e) => e.to));
   const seen = new Set<string>();
@@ -44,7 +45,7 @@ export function toDependenciesJson(system: string, graph: Graph, canonVersion: (
   });
   return {
     nodes: g.nodes.map((n, i) => ({
-      versionKey: { system, name: n.name, version: canonVersion(n.version) },
+      versionKey: { system, name: n.name, version: spell(n.version, n.name) },
       bundled: n.bundled,
       relation: i === 0 ? 'SELF' : direct.has(i) ? 'DIRECT' : 'INDIRECT',
       errors: n.errors.map((e) => e.message),
