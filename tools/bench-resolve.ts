@@ -1,61 +1,185 @@
 /**
- * Bench: resolves every root of the npm corpus (test/fixtures/resolve/npm-corpus) with the npm
- * resolver over an in-memory client holding the recorded packuments (a warm data store), and in
- * the same run times npm's own `npm install --package-lock-only --ignore-scripts --prefer-offline`
- * for the same root manifest from a warm cache (the recorder's cache, warmed first if missing).
- * Prints per-root milliseconds, node counts, the speed-up, and totals.
+ * `npm run bench:resolve`: GetDependencies through the insights worker's fetch (in this process, the
+ * real Neon driver through the local Neon-compatible proxy to the database), beside each ecosystem's own
+ * tool in the same run on the same data:
+ *  - npm: roots of the recorded corpus (test/fixtures/resolve/npm-corpus) served by a loopback registry;
+ *    `npm install --package-lock-only` with an empty cache (cold) and with a warm cache `--offline`;
+ *  - pypi: seeded universes served as PyPI's JSON API on loopback; `pip install --dry-run --report` over
+ *    the same universe as a local simple index (pip cannot read the JSON API);
+ *  - cargo: seeded universes served as a sparse index on loopback; `cargo generate-lockfile --offline`
+ *    over the same universe as a local registry.
+ * For each root: cold = emptied insights schema, the whole graph read through (time to the answer; the
+ * batched write and the cache entry finish after it, through waitUntil, and are awaited before the next
+ * step); warm = packages stored, cached graph deleted; cached = the cached graph (median of 5), with the
+ * database round trips of one cached request counted at the proxy (`POST /sql`).
  *
- * Usage: npm run bench:resolve [-- --roots express,webpack] [--cache /tmp/npm-corpus-cache] [--no-npm]
+ * Database: embedded PGlite unless DATABASE_URL names a PostgreSQL server (a fresh database is created
+ * there and dropped). Options: --systems npm,pypi,cargo  --roots express,webpack (npm)  --universes N
+ * (pypi, cargo; default 5).
  */
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { resolveNpm } from '../src/resolve/npm.ts';
-import { DEFAULT_NPM_ENV } from '../src/resolve/npm-pick.ts';
+import { parseArgs, promisify } from 'node:util';
+import insights from '../functions/insights.ts';
+import { createDb } from '../src/platform/db.ts';
+import type { Env } from '../src/platform/env.ts';
+import { emptyInsights } from '../test/support/graphs.ts';
+import { pypiJsonRoute } from '../test/support/pypi-json.ts';
+import { startRegistry, type RegistryServer } from '../test/support/registry-server.ts';
+import { cargoLock, indexLine, indexPath, randomUniverse } from '../test/unit/resolve/cargo-registry.ts';
 import { loadCorpus } from '../test/unit/resolve/npm-corpus.ts';
+import { randomPipUniverse } from '../test/unit/resolve/pip-cases.ts';
+import { pipEnvironment, pipInstallReport } from '../test/unit/resolve/pip-index.ts';
+import { workerVars } from './stack/config.ts';
+import { freshDatabase } from './stack/fresh-database.ts';
+import { startStack } from './stack/index.ts';
 
 const run = promisify(execFile);
-const arg = (k: string) => { const i = process.argv.indexOf(k); return i > 0 ? process.argv[i + 1] : undefined; };
-const cache = arg('--cache') ?? '/tmp/npm-corpus-cache';
-const only = arg('--roots')?.split(',');
-const withNpm = !process.argv.includes('--no-npm');
+const { values: opts } = parseArgs({
+  options: {
+    systems: { type: 'string', default: 'npm,pypi,cargo' },
+    roots: { type: 'string', default: 'express,webpack,eslint,jest,@babel/core' },
+    universes: { type: 'string', default: '5' },
+  },
+});
+const SYSTEMS = opts.systems!.split(',');
+const UNIVERSES = Number(opts.universes);
 
-async function npmLockOnly(manifest: Record<string, unknown>): Promise<number> {
-  const dir = await mkdtemp(join(tmpdir(), 'bench-resolve-'));
-  await writeFile(join(dir, 'package.json'), JSON.stringify(manifest));
+const serverUrl = process.env.DATABASE_URL;
+const fresh = serverUrl ? await freshDatabase(serverUrl, 'bench_resolve') : undefined;
+const stack = await startStack({ databaseUrl: fresh?.url, ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0 } });
+const db = createDb({ DATABASE_URL: stack.databaseUrl, NEON_LOCAL_PROXY: stack.neonProxy });
+let sqlRequests = 0;
+stack.proxy.server.on('request', (req) => {
+  if (req.method === 'POST' && req.url?.startsWith('/sql')) sqlRequests++;
+});
+const baseEnv = (extra: Record<string, string>) => workerVars(stack.databaseUrl, {
+  NEON_LOCAL_PROXY: stack.neonProxy, QSTASH_URL: stack.qstashUrl, MAIL_API_URL: stack.mailUrl, INSIGHTS_FETCH_LIMIT: '5000', ...extra,
+}) as unknown as Env;
+
+/** One GET through the worker: milliseconds to the answered body; waitUntil work awaited afterwards. */
+async function get(env: Env, path: string): Promise<{ ms: number; status: number }> {
+  const pending: Promise<unknown>[] = [];
   const t0 = performance.now();
-  await run('npm', ['install', '--package-lock-only', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', '--cache', cache], { cwd: dir, maxBuffer: 1 << 26 });
+  const ctx = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {}, props: {} };
+  const res = await insights.fetch(new Request(`http://localhost${path}`), env, ctx as never);
+  await res.arrayBuffer();
   const ms = performance.now() - t0;
-  await rm(dir, { recursive: true, force: true });
-  return ms;
+  await Promise.allSettled(pending);
+  return { ms, status: res.status };
 }
 
-const { meta, client } = loadCorpus();
-const env = { ...DEFAULT_NPM_ENV, nodeVersion: meta.nodeVersion.replace(/^v/, ''), npmVersion: meta.npmVersion };
-const roots = meta.roots.filter((r) => !only || only.includes(r.manifest.name));
-if (withNpm && !existsSync(cache)) console.log(`npm cache ${cache} missing: npm timings below include warming it over the network`);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-let oursTotal = 0;
-let npmTotal = 0;
-console.log(['root', 'nodes', 'ours ms', 'npm ms', 'x faster'].join('\t'));
-for (const r of roots) {
-  await resolveNpm(client, r.manifest.name, r.manifest.version, env); // warm JIT and client memo
-  const reps = 5;
-  const t0 = performance.now();
-  let nodes = 0;
-  for (let i = 0; i < reps; i++) nodes = (await resolveNpm(client, r.manifest.name, r.manifest.version, env)).nodes.length;
-  const ours = (performance.now() - t0) / reps;
-  oursTotal += ours;
-  let npmMs = NaN;
-  if (withNpm) {
-    await npmLockOnly(r.manifest); // warm npm's cache for this root
-    npmMs = await npmLockOnly(r.manifest);
-    npmTotal += npmMs;
+interface Row { system: string; root: string; cold: number; warm: number; warmSql: number; cached: number; cachedSql: number; toolCold: number; toolWarm: number; tool: string }
+const rows: Row[] = [];
+
+async function measure(system: string, root: string, env: Env, path: string, tool: { name: string; cold: () => Promise<number>; warm: () => Promise<number> }) {
+  await emptyInsights(db);
+  const cold = await get(env, path);
+  if (cold.status !== 200) throw new Error(`${system} ${root}: cold answer ${cold.status}`);
+  const warm: number[] = [];
+  let warmSql = 0;
+  for (let i = 0; i < 3; i++) {
+    await db.query('DELETE FROM insights.dependency_graphs');
+    const s0 = sqlRequests;
+    warm.push((await get(env, path)).ms);
+    warmSql = sqlRequests - s0;
   }
-  console.log([`${r.manifest.name}@${r.manifest.version}`, nodes, ours.toFixed(1), withNpm ? npmMs.toFixed(0) : '-', withNpm ? (npmMs / ours).toFixed(0) : '-'].join('\t'));
+  const cached: number[] = [];
+  for (let i = 0; i < 5; i++) cached.push((await get(env, path)).ms);
+  const before = sqlRequests;
+  await get(env, path);
+  const cachedSql = sqlRequests - before;
+  const toolCold = await tool.cold();
+  const toolWarm = median([await tool.warm(), await tool.warm(), await tool.warm()]);
+  const row = { system, root, cold: cold.ms, warm: median(warm), warmSql, cached: median(cached), cachedSql, toolCold, toolWarm, tool: tool.name };
+  rows.push(row);
+  console.log(`${system}\t${root}\tcold ${row.cold.toFixed(0)} ms (${tool.name} ${toolCold.toFixed(0)})\twarm ${row.warm.toFixed(1)} ms, ${warmSql} SQL (${tool.name} warm ${toolWarm.toFixed(0)})\tcached ${row.cached.toFixed(1)} ms, ${cachedSql} SQL`);
 }
-console.log(`total: ours ${oursTotal.toFixed(0)} ms for ${roots.length} graphs (${(oursTotal / roots.length).toFixed(1)} ms/graph)` +
-  (withNpm ? `, npm ${npmTotal.toFixed(0)} ms (${(npmTotal / roots.length).toFixed(0)} ms/graph), ${(npmTotal / oursTotal).toFixed(0)}x` : ''));
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+async function benchNpm(): Promise<void> {
+  const { meta, packuments } = loadCorpus();
+  const full = (name: string) => {
+    const p = packuments[name] as { versions: Record<string, object> } | undefined;
+    if (!p) return undefined;
+    return { ...p, versions: Object.fromEntries(Object.entries(p.versions).map(([v, m]) => [v, { name, version: v, ...m, dist: { tarball: `http://127.0.0.1:1/${name}/-/${v}.tgz` } }])) };
+  };
+  const registry = await startRegistry((p) => (p === '/v1/query' ? {} : full(p.slice(1))));
+  const env = baseEnv({ NPM_REGISTRY_URL: registry.url, INSIGHTS_NPM_TARBALLS: 'off', OSV_API_URL: registry.url, RESOLVE_NODE_VERSION: meta.nodeVersion.replace(/^v/, '') });
+  const wanted = opts.roots!.split(',');
+  for (const r of meta.roots.filter((x) => wanted.includes(x.manifest.name))) {
+    const dir = await mkdtemp(join(tmpdir(), 'bench-npm-'));
+    const cache = join(dir, 'cache');
+    await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'bench-root', version: '1.0.0', dependencies: { [r.manifest.name]: r.manifest.version } }));
+    const npm = (...extra: string[]) => timed(async () => {
+      await rm(join(dir, 'package-lock.json'), { force: true });
+      await run('npm', ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', '--registry', `${registry.url}/`, '--cache', cache, ...extra], { cwd: dir, maxBuffer: 1 << 26 });
+    });
+    await measure('npm', `${r.manifest.name}@${r.manifest.version}`, env, `/v3/systems/npm/packages/${encodeURIComponent(r.manifest.name)}/versions/${r.manifest.version}:dependencies`,
+      { name: 'npm', cold: () => npm(), warm: () => npm('--offline') });
+    await rm(dir, { recursive: true, force: true });
+  }
+  await registry.close();
+}
+
+async function benchPypi(): Promise<void> {
+  const python = pipEnvironment().python_full_version!;
+  let current = {};
+  const registry = await startRegistry((p) => (p === '/v1/query' ? {} : pypiJsonRoute(current)(p)));
+  const env = baseEnv({ PYPI_URL: registry.url, OSV_API_URL: registry.url, RESOLVE_PYTHON_VERSION: python });
+  for (let i = 0; i < UNIVERSES; i++) {
+    const u = randomPipUniverse(7000 + i);
+    current = u;
+    const pip = () => timed(() => pipInstallReport(u, ['root==1.0.0']));
+    await measure('pypi', `universe ${7000 + i}`, env, '/v3/systems/pypi/packages/root/versions/1.0.0:dependencies', { name: 'pip', cold: pip, warm: pip });
+  }
+  await registry.close();
+}
+
+async function benchCargo(): Promise<void> {
+  let lines = new Map<string, string>();
+  const registry = await startRegistry((p) => (p === '/config.json' ? { dl: 'http://127.0.0.1:1/crates' } : p === '/v1/query' ? {} : lines.get(p.slice(1))));
+  const env = baseEnv({ CRATES_INDEX_URL: registry.url, CRATES_API_URL: registry.url, OSV_API_URL: registry.url });
+  let done = 0;
+  for (let seed = 1000; done < UNIVERSES && seed < 1100; seed++) {
+    const u = randomUniverse(seed);
+    if (!(await cargoLock(u, 'root', '1.0.0')).ok) continue;
+    lines = new Map(Object.entries(u).map(([n, vs]) => [indexPath(n), Object.entries(vs).map(([v, s]) => indexLine(n, v, s)).join('\n') + '\n']));
+    const cargo = () => timed(() => cargoLock(u, 'root', '1.0.0'));
+    await measure('cargo', `universe ${seed}`, env, '/v3/systems/cargo/packages/root/versions/1.0.0:dependencies', { name: 'cargo', cold: cargo, warm: cargo });
+    done++;
+  }
+  await registry.close();
+}
+
+const has = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: 'utf8' }).status === 0;
+console.log(`database: ${fresh ? 'PostgreSQL' : 'embedded PGlite'}; tools: npm ${spawnSync('npm', ['--version'], { encoding: 'utf8' }).stdout.trim()}`);
+try {
+  if (SYSTEMS.includes('npm')) await benchNpm();
+  if (SYSTEMS.includes('pypi')) {
+    if (has('python3', ['-m', 'pip', '--version'])) await benchPypi();
+    else console.log('pypi: skipped, python3 -m pip is not available');
+  }
+  if (SYSTEMS.includes('cargo')) {
+    if (has('cargo', ['--version'])) await benchCargo();
+    else console.log('cargo: skipped, cargo is not installed');
+  }
+  console.log('\nsystem\troot\tcold ms\ttool cold ms\ttool/cold\twarm ms\ttool warm ms\ttool/warm\tcached ms\tcached SQL');
+  for (const r of rows) {
+    console.log([r.system, r.root, r.cold.toFixed(0), r.toolCold.toFixed(0), (r.toolCold / r.cold).toFixed(2), r.warm.toFixed(1), r.toolWarm.toFixed(0),
+      (r.toolWarm / r.warm).toFixed(1), r.cached.toFixed(1), r.cachedSql].join('\t'));
+  }
+  console.log('targets: tool/cold >= 1 (cold at least as fast as the tool), tool/warm >= 10, cached = 1 SQL round trip');
+} finally {
+  await stack.close();
+  await fresh?.drop();
+}

@@ -56,20 +56,28 @@ export async function buildGraph(ctx: GraphContext, key: GraphKey): Promise<Grap
       if (missing) return missing;
     }
     let graph;
+    let incomplete = '';
     try {
       graph = await resolveGraph(system, client, name, version, resolveOptions(target));
     } catch (err) {
       if (!(err instanceof GraphIncomplete)) throw err;
+      incomplete = err.message;
+    } finally {
+      client.stopLookahead();
     }
-    await rt?.settle();
-    if (!graph || rt?.incomplete) {
-      const reason = rt?.incomplete || 'incomplete data';
+    if (!graph) {
+      await rt?.settle();
       const stored = rt ? await rt.persist(db) : [];
-      return { kind: 'incomplete', reason, stored };
+      return { kind: 'incomplete', reason: incomplete || 'incomplete data', stored };
     }
+    // The resolver finished: every answer it used was complete (a failed fetch it needed would have
+    // thrown). Lookahead fetches still in flight are waited for and stored with the rest.
     const body = JSON.stringify(toDependenciesJson(system, graph, (v, n) => client.spelling(n, v)));
     const finish = (async () => {
-      if (rt) await rt.persist(db);
+      if (rt) {
+        await rt.settle();
+        await rt.persist(db);
+      }
       await putCachedGraph(db, system, name, version, tkey, [...client.touched, name], body);
     })();
     if (ctx.waitUntil) ctx.waitUntil(finish.catch((err) => console.warn(`insights: graph of ${system} ${name}@${version} not stored: ${(err as Error).message}`)));

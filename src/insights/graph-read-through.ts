@@ -17,7 +17,7 @@ import type { System } from '../versions/index.ts';
 import { fetchPackage } from './ingest/index.ts';
 import { FetchBudget, FetchLimitReached } from './ingest/http.ts';
 import { UpstreamError, UpstreamNotFound, type IngestedPackage } from './ingest/types.ts';
-import { prepareVersions, storePackages } from './queries-write.ts';
+import { prepareVersions, storeNewPackages } from './queries-write.ts';
 import type { RequirementRow, VersionRow } from './queries-dependencies.ts';
 
 /** INSIGHTS_FETCH_LIMIT default: fits Workers' documented per-invocation subrequest limit (1,000 on
@@ -46,7 +46,7 @@ export class GraphReadThrough {
   readonly budget: FetchBudget;
   /** Packages fetched in this unit of work, by canonical name. */
   readonly fetched = new Map<string, IngestedPackage>();
-  /** Why the data is incomplete ('' while it is complete). */
+  /** Set once the fetch limit is reached: every later fetch fails at once. */
   incomplete = '';
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly env: Record<string, unknown>;
@@ -74,10 +74,12 @@ export class GraphReadThrough {
       return pkg;
     } catch (err) {
       if (err instanceof UpstreamNotFound) return null;
-      if (err instanceof FetchLimitReached) this.incomplete ||= `${err.message} (INSIGHTS_FETCH_LIMIT)`;
-      else if (err instanceof UpstreamError) this.incomplete ||= `upstream failed: ${err.message}`;
-      else throw err;
-      throw new GraphIncomplete(this.incomplete);
+      if (err instanceof FetchLimitReached) {
+        this.incomplete ||= `${err.message} (INSIGHTS_FETCH_LIMIT)`; // no fetch can succeed any more
+        throw new GraphIncomplete(this.incomplete);
+      }
+      if (err instanceof UpstreamError) throw new GraphIncomplete(`upstream failed: ${err.message}`);
+      throw err;
     }
   }
 
@@ -86,10 +88,10 @@ export class GraphReadThrough {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  /** Writes every fetched package in one transaction; returns their names. */
+  /** Writes every fetched package the database still lacks, in one transaction; returns the names fetched. */
   async persist(db: Db): Promise<string[]> {
     const pkgs = [...this.fetched.values()];
-    await storePackages(db, pkgs);
+    await storeNewPackages(db, pkgs);
     return pkgs.map((p) => p.name);
   }
 }

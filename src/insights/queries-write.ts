@@ -47,22 +47,27 @@ export async function storePackage(db: Db, pkg: IngestedPackage): Promise<void> 
   await db.transaction((tx) => storeInTransaction(tx, pkg));
 }
 
-/** Stores several packages in one transaction (one connection): the batched write of a read-through. */
-export async function storePackages(db: Db, pkgs: readonly IngestedPackage[]): Promise<void> {
+/**
+ * Stores several packages in one transaction (one connection): the batched write of a read-through.
+ * A package stored meanwhile by another request is left as it is (rewriting it would only drop the
+ * cached graphs that read it).
+ */
+export async function storeNewPackages(db: Db, pkgs: readonly IngestedPackage[]): Promise<void> {
   if (pkgs.length === 0) return;
   await db.transaction(async (tx) => {
-    for (const pkg of pkgs) await storeInTransaction(tx, pkg);
+    for (const pkg of pkgs) await storeInTransaction(tx, pkg, true);
   });
 }
 
-async function storeInTransaction(tx: Queryable, pkg: IngestedPackage): Promise<void> {
+async function storeInTransaction(tx: Queryable, pkg: IngestedPackage, onlyNew = false): Promise<void> {
   const versions = prepareVersions(pkg);
   const { system, name } = pkg;
-  await tx.query(
+  const claimed = await tx.query(
     `INSERT INTO insights.packages (system, name, dist_tags, fetched_at) VALUES ($1, $2, $3, now())
-     ON CONFLICT (system, name) DO UPDATE SET dist_tags = EXCLUDED.dist_tags, fetched_at = now()`,
+     ON CONFLICT (system, name) DO ${onlyNew ? 'NOTHING' : 'UPDATE SET dist_tags = EXCLUDED.dist_tags, fetched_at = now()'} RETURNING 1`,
     [system, name, JSON.stringify(pkg.distTags ?? {})],
   );
+  if (claimed.length === 0) return;
   await tx.query('DELETE FROM insights.versions WHERE system = $1 AND name = $2', [system, name]);
   const rows = versions.map((v) => ({
     version: v.canonical, upstream_version: v.version, ordinal: v.ordinal, published_at: v.publishedAt,
@@ -116,6 +121,7 @@ async function storeInTransaction(tx: Queryable, pkg: IngestedPackage): Promise<
       FROM json_to_recordset($1::json) AS x(project_id text, version text, relation_type text, relation_provenance text)
       ON CONFLICT DO NOTHING`, [JSON.stringify(projects), system, name]);
   }
+  await tx.query('UPDATE insights.packages SET resolve_doc = insights.resolve_doc(system, name) WHERE system = $1 AND name = $2', [system, name]);
   const advisories = await tx.query<{ id: string; osv: Osv }>(
     `SELECT a.id, a.osv FROM insights.advisory_packages p JOIN insights.advisories a ON a.id = p.advisory_id
      WHERE p.system = $1 AND p.name = $2`, [system, name]);

@@ -18,16 +18,33 @@
  *        more query, and primes the requirements cache with them); cargo dependencies -> real crate
  *        name, scope build|dev, opt, knownas (packageAlias), features, nodefault, environment (target).
  * Packages the database lacks are asked of `fetchMissing` (graph-read-through.ts) and answered from memory.
+ *
+ * Lookahead: resolvers walk a graph one node at a time, so answering each question as asked would cost a
+ * database round trip (or an upstream fetch) per package. When a version's requirements arrive, the
+ * client already asks for the versions of every dependency that can matter (not dev/test/bundled), and
+ * when those arrive, for the requirements of the version the resolver will most likely pick (the
+ * highest satisfying the requirement; npm's `latest` tag first). Guesses share the batches of real
+ * questions, so a graph costs about two round trips per level; a wrong guess only reads rows that are
+ * not used. The lookahead is bounded (LOOKAHEAD_LIMIT names) and stops when the resolution is done.
  */
 import type { Queryable } from '../platform/db.ts';
 import { bundleRows, isMangled, type BundledManifest } from '../resolve/npm-bundle.ts';
 import { npmDependency } from '../resolve/npm-packument.ts';
 import type { Attrs, Client, Dependency, ResolveSystem, VersionInfo } from '../resolve/types.ts';
+import { maxSatisfying } from '../versions/index.ts';
 import { packageRows } from './graph-read-through.ts';
 import type { IngestedPackage } from './ingest/types.ts';
 import { requirementsOf, versionsOf, type RequirementRow, type VersionRow } from './queries-dependencies.ts';
 
 type Json = Record<string, any>;
+
+const LOOKAHEAD_LIMIT = 5000;
+
+/** Dependencies a resolution never follows below the root (dev, test, bundled copies). */
+function notFollowed(d: Dependency): boolean {
+  const scope = d.attrs.scope;
+  return scope === 'dev' || scope === 'bundle' || d.attrs.dev !== undefined || d.attrs.test !== undefined;
+}
 
 class Batcher<K, V> {
   private pending = new Map<string, { key: K; resolve: (v: V) => void; reject: (e: unknown) => void }[]>();
@@ -50,7 +67,7 @@ class Batcher<K, V> {
       this.pending.set(k, list);
       if (!this.scheduled) {
         this.scheduled = true;
-        queueMicrotask(() => void this.flush());
+        setTimeout(() => void this.flush(), 0); // a macrotask: every chain of microtasks under way joins the batch
       }
     });
   }
@@ -70,6 +87,9 @@ class Batcher<K, V> {
 
 export class PgResolveClient implements Client {
   readonly touched = new Set<string>();
+  private readonly looked = new Set<string>();
+  private readonly lookedVersions = new Set<string>();
+  private lookahead = true;
   /** Published spelling of versions whose stored (canonical) form differs, by `name\0version`. */
   private readonly spellings = new Map<string, string>();
   private readonly system: ResolveSystem;
@@ -85,8 +105,8 @@ export class PgResolveClient implements Client {
     this.system = system;
     this.fetchMissing = opts.fetchMissing;
     this.vBatch = new Batcher((n) => n, async (names) => {
-      const rows = await versionsOf(db, system, names);
-      const reqs = system === 'CARGO' && rows.length > 0 ? await requirementsOf(db, system, rows.map((r) => ({ name: r.name, version: r.version }))) : null;
+      const { versions: rows, defaults } = await versionsOf(db, system, names);
+      const reqs = system === 'CARGO' && rows.length > 0 ? await requirementsOf(db, system, rows.map((r) => ({ name: r.name, version: r.version }))) : defaults;
       return this.infos(rows, reqs);
     }, []);
     this.rBatch = new Batcher((k) => `${k.name}\u0000${k.version}`, async (keys) => {
@@ -134,6 +154,26 @@ export class PgResolveClient implements Client {
     return [...deps, ...b.content];
   }
 
+  /** Ends the lookahead (the resolution is done or aborted). */
+  stopLookahead(): void {
+    this.lookahead = false;
+  }
+
+  private lookAhead(deps: readonly Dependency[]): void {
+    if (!this.lookahead) return;
+    const bundled = new Set(deps.filter((d) => d.attrs.scope === 'bundle').map((d) => d.name)); // come with the tarball
+    for (const d of deps) {
+      if (notFollowed(d) || bundled.has(d.name) || (this.system === 'NPM' && isMangled(d.name))) continue;
+      const key = `${d.name}\u0000${d.requirement}`;
+      if (this.looked.has(key) || this.looked.size >= LOOKAHEAD_LIMIT) continue;
+      this.looked.add(key);
+      void this.versions(d.name).then((vs) => {
+        const guess = this.lookahead ? likelyPick(this.system, vs, d.requirement) : null;
+        return guess ? this.requirements(d.name, guess) : null;
+      }).catch(() => {}); // a failed guess is asked again (and fails visibly) if the resolver needs it
+    }
+  }
+
   /** The version as the registry spells it (the resolver works on the canonical form). */
   spelling(name: string, version: string): string {
     return this.spellings.get(`${name}\u0000${version}`) ?? version;
@@ -165,8 +205,22 @@ export class PgResolveClient implements Client {
     const k = `${name}\u0000${version}`;
     let p = this.rCache.get(k);
     if (!p) this.rCache.set(k, (p = this.rBatch.load({ name, version })));
+    if (this.lookahead && !this.lookedVersions.has(k)) {
+      this.lookedVersions.add(k);
+      void p.then((deps) => deps && this.lookAhead(deps), () => {});
+    }
     return p;
   }
+}
+
+/** The version a resolver most likely picks for `requirement`: npm's `latest` when it satisfies, else the highest satisfying. */
+function likelyPick(system: ResolveSystem, versions: readonly VersionInfo[], requirement: string): string | null {
+  if (versions.length === 0) return null;
+  if (system === 'NPM') {
+    const latest = versions.find((v) => v.attrs.tags?.split(',').includes('latest'));
+    if (latest && maxSatisfying(system, [latest.version], requirement || '*') !== null) return latest.version;
+  }
+  return maxSatisfying(system, versions.map((v) => v.version), requirement || (system === 'PYPI' ? '' : '*'));
 }
 
 function versionAttrs(system: ResolveSystem, version: string, meta: Json, distTags: Record<string, string>): Attrs {
