@@ -50,7 +50,7 @@ export async function buildGraph(ctx: GraphContext, key: GraphKey): Promise<Grap
   const rt = ctx.readThrough ? new GraphReadThrough(env, system) : null;
   const run = <T>(fn: () => Promise<T>): Promise<T> => (rt ? withFetchBudget(rt.budget, fn) : fn());
   return run(async () => {
-    const client = new PgResolveClient(db, system, { fetchMissing: rt ? (n) => rt.fetch(n) : undefined });
+    const client = new PgResolveClient(db, system, rt ? { fetchMissing: (n) => rt.fetch(n), fetchVersion: (n, v) => rt.fetchVersion(n, v) } : {});
     if (!(await versionExists(db, system, name, version))) {
       const missing = await rootMissing(ctx, rt, client, key);
       if (missing) return missing;

@@ -14,10 +14,12 @@
  */
 import type { Db } from '../platform/db.ts';
 import type { System } from '../versions/index.ts';
-import { fetchPackage } from './ingest/index.ts';
+import { fetchForResolve } from './ingest/index.ts';
+import { fetchPypiRelease } from './ingest/pypi.ts';
 import { FetchBudget, FetchLimitReached } from './ingest/http.ts';
-import { UpstreamError, UpstreamNotFound, type IngestedPackage } from './ingest/types.ts';
-import { prepareVersions, storeNewPackages } from './queries-write.ts';
+import { UpstreamError, UpstreamNotFound, type IngestedPackage, type IngestedVersion } from './ingest/types.ts';
+import { canon } from '../versions/index.ts';
+import { prepareVersions, storeNewPackages, storeVersionDetails } from './queries-write.ts';
 import type { RequirementRow, VersionRow } from './queries-dependencies.ts';
 
 /** INSIGHTS_FETCH_LIMIT default: fits Workers' documented per-invocation subrequest limit (1,000 on
@@ -48,6 +50,8 @@ export class GraphReadThrough {
   readonly fetched = new Map<string, IngestedPackage>();
   /** Set once the fetch limit is reached: every later fetch fails at once. */
   incomplete = '';
+  /** Versions whose metadata was read on demand (PyPI), by package name. */
+  private readonly details = new Map<string, IngestedVersion[]>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly env: Record<string, unknown>;
   private readonly system: System;
@@ -60,18 +64,35 @@ export class GraphReadThrough {
 
   /** The package as the upstream has it, null when the upstream has no such package; throws GraphIncomplete. */
   fetch(name: string): Promise<IngestedPackage | null> {
+    return this.track(async () => {
+      const pkg = await fetchForResolve(this.env, this.system, name);
+      this.fetched.set(pkg.name, pkg);
+      return pkg;
+    });
+  }
+
+  /** The metadata of one version of a partially read package (PyPI), by its published spelling. */
+  fetchVersion(name: string, version: string): Promise<IngestedVersion | null> {
+    return this.track(async () => {
+      const v = await fetchPypiRelease(this.env, name, version);
+      const list = this.details.get(name) ?? [];
+      list.push(v);
+      this.details.set(name, list);
+      return v;
+    });
+  }
+
+  private track<T>(fn: () => Promise<T>): Promise<T | null> {
     if (this.incomplete) return Promise.reject(new GraphIncomplete(this.incomplete));
-    const p = this.fetchOne(name);
+    const p = this.failures(fn);
     this.inFlight.add(p);
     void p.catch(() => {}).finally(() => this.inFlight.delete(p));
     return p;
   }
 
-  private async fetchOne(name: string): Promise<IngestedPackage | null> {
+  private async failures<T>(fn: () => Promise<T>): Promise<T | null> {
     try {
-      const pkg = await fetchPackage(this.env, this.system, name);
-      this.fetched.set(pkg.name, pkg);
-      return pkg;
+      return await fn();
     } catch (err) {
       if (err instanceof UpstreamNotFound) return null;
       if (err instanceof FetchLimitReached) {
@@ -88,11 +109,23 @@ export class GraphReadThrough {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  /** Writes every fetched package the database still lacks, in one transaction; returns the names fetched. */
+  /**
+   * Writes every fetched package the database still lacks (with the versions read on demand filled in),
+   * in one transaction, then the versions read on demand of packages stored before; returns the names fetched.
+   */
   async persist(db: Db): Promise<string[]> {
-    const pkgs = [...this.fetched.values()];
+    const pkgs = [...this.fetched.values()].map((p) => this.withDetails(p));
     await storeNewPackages(db, pkgs);
+    for (const [name, versions] of this.details) await storeVersionDetails(db, this.system, name, versions);
     return pkgs.map((p) => p.name);
+  }
+
+  private withDetails(pkg: IngestedPackage): IngestedPackage {
+    const filled = this.details.get(pkg.name);
+    if (!filled) return pkg;
+    const byCanon = new Map(filled.map((v) => [canon(this.system, v.version) ?? v.version, v]));
+    const versions = pkg.versions.map((v) => byCanon.get(canon(this.system, v.version) ?? v.version) ?? v);
+    return { ...pkg, versions, partial: versions.some((v) => v.meta.pending === true) };
   }
 }
 

@@ -63,9 +63,9 @@ async function storeInTransaction(tx: Queryable, pkg: IngestedPackage, onlyNew =
   const versions = prepareVersions(pkg);
   const { system, name } = pkg;
   const claimed = await tx.query(
-    `INSERT INTO insights.packages (system, name, dist_tags, fetched_at) VALUES ($1, $2, $3, now())
-     ON CONFLICT (system, name) DO ${onlyNew ? 'NOTHING' : 'UPDATE SET dist_tags = EXCLUDED.dist_tags, fetched_at = now()'} RETURNING 1`,
-    [system, name, JSON.stringify(pkg.distTags ?? {})],
+    `INSERT INTO insights.packages (system, name, dist_tags, fetched_at) VALUES ($1, $2, $3, CASE WHEN $4::boolean THEN NULL ELSE now() END)
+     ON CONFLICT (system, name) DO ${onlyNew ? 'NOTHING' : 'UPDATE SET dist_tags = EXCLUDED.dist_tags, fetched_at = EXCLUDED.fetched_at'} RETURNING 1`,
+    [system, name, JSON.stringify(pkg.distTags ?? {}), pkg.partial === true],
   );
   if (claimed.length === 0) return;
   await tx.query('DELETE FROM insights.versions WHERE system = $1 AND name = $2', [system, name]);
@@ -178,4 +178,29 @@ export async function storeProject(db: Db, p: IngestedProject): Promise<void> {
       forks_count = EXCLUDED.forks_count, license = EXCLUDED.license, description = EXCLUDED.description,
       homepage = EXCLUDED.homepage, scorecard = EXCLUDED.scorecard, fetched_at = now()`,
     [p.id, p.openIssuesCount, p.starsCount, p.forksCount, p.license, p.description, p.homepage, p.scorecard ? JSON.stringify(p.scorecard) : null]);
+}
+
+/**
+ * Fills in versions of a partially stored package (their metadata read on demand by a resolution):
+ * the version row's metadata and its requirements. The package stays partial (other versions may still
+ * be pending).
+ */
+export async function storeVersionDetails(db: Db, system: System, name: string, versions: readonly IngestedVersion[]): Promise<void> {
+  if (versions.length === 0) return;
+  const rows = versions.map((v) => ({
+    version: canon(system, v.version) ?? v.version, published_at: v.publishedAt, licenses: v.licenses, links: v.links,
+    slsa_provenances: v.slsaProvenances, attestations: v.attestations, registries: v.registries, project_status: v.projectStatus ?? null,
+    meta: v.meta, requirements: v.requirements,
+  }));
+  await db.transaction(async (tx) => {
+    await tx.query(`UPDATE insights.versions v SET published_at = x.published_at, licenses = x.licenses, links = x.links,
+        slsa_provenances = x.slsa_provenances, attestations = x.attestations, registries = x.registries, project_status = x.project_status, meta = x.meta
+      FROM json_to_recordset($1::json) AS x(version text, published_at timestamptz, licenses json, links json, slsa_provenances json,
+        attestations json, registries json, project_status json, meta jsonb)
+      WHERE v.system = $2 AND v.name = $3 AND v.version = x.version AND v.meta ? 'pending'`, [JSON.stringify(rows), system, name]);
+    await tx.query(`INSERT INTO insights.requirements (system, name, version, requirements)
+      SELECT $2::text, $3::text, x.version, x.requirements FROM json_to_recordset($1::json) AS x(version text, requirements json)
+      WHERE x.requirements IS NOT NULL ON CONFLICT DO NOTHING`, [JSON.stringify(rows), system, name]);
+    await tx.query('UPDATE insights.packages SET resolve_doc = insights.resolve_doc(system, name) WHERE system = $1 AND name = $2', [system, name]);
+  });
 }

@@ -19,9 +19,9 @@ const PACKAGE_VERSION_JSON = `json_strip_nulls(json_build_object(
   'isDeprecated', v.is_deprecated, 'deprecatedReason', v.deprecated_reason))`;
 
 async function one(db: Queryable, sql: string, params: unknown[]): Promise<Found> {
-  const rows = await db.query<{ body: string | null; fetched_at: Date | string }>(sql, params);
+  const rows = await db.query<{ body: string | null; fetched_at: Date | string | null }>(sql, params);
   const r = rows[0];
-  if (!r) return { body: null, fetched: null };
+  if (!r || r.fetched_at === null) return { body: null, fetched: null }; // NULL: stored for resolution only (0157)
   return { body: r.body, fetched: r.fetched_at instanceof Date ? r.fetched_at : new Date(r.fetched_at) };
 }
 
@@ -99,7 +99,8 @@ export async function queryVersions(db: Queryable, a: QueryArgs): Promise<string
   const rows = await db.query<{ body: string }>(`SELECT json_build_object('results', COALESCE(json_agg(
       json_build_object('version', insights.version_json(q)) ORDER BY q.system, q.name COLLATE "C", q.ordinal), '[]'::json))::text AS body
     FROM (SELECT * FROM (${source}
-      AND ($1::text IS NULL OR v.system = $1) AND ($2::text IS NULL OR v.name = $2) AND ($3::text IS NULL OR v.version = $3)) s
+      AND ($1::text IS NULL OR v.system = $1) AND ($2::text IS NULL OR v.name = $2) AND ($3::text IS NULL OR v.version = $3)
+      AND NOT (v.meta ? 'pending')) s
       ORDER BY s.system, s.name COLLATE "C", s.ordinal LIMIT ${MAX_QUERY_RESULTS}) q`, params);
   return rows[0]!.body;
 }

@@ -23,7 +23,8 @@
  * database round trip (or an upstream fetch) per package. When a version's requirements arrive, the
  * client already asks for the versions of every dependency that can matter (not dev/test/bundled), and
  * when those arrive, for the requirements of the version the resolver will most likely pick (the
- * highest satisfying the requirement; npm's `latest` tag first). Guesses share the batches of real
+ * highest satisfying the requirement; npm's `latest` tag first; PyPI: never a dependency behind a marker,
+ * never a version whose metadata is still to be fetched). Guesses share the batches of real
  * questions, so a graph costs about two round trips per level; a wrong guess only reads rows that are
  * not used. The lookahead is bounded (LOOKAHEAD_LIMIT names) and stops when the resolution is done.
  */
@@ -33,7 +34,7 @@ import { npmDependency } from '../resolve/npm-packument.ts';
 import type { Attrs, Client, Dependency, ResolveSystem, VersionInfo } from '../resolve/types.ts';
 import { maxSatisfying } from '../versions/index.ts';
 import { packageRows } from './graph-read-through.ts';
-import type { IngestedPackage } from './ingest/types.ts';
+import type { IngestedPackage, IngestedVersion } from './ingest/types.ts';
 import { requirementsOf, versionsOf, type RequirementRow, type VersionRow } from './queries-dependencies.ts';
 
 type Json = Record<string, any>;
@@ -100,10 +101,17 @@ export class PgResolveClient implements Client {
   /** npm bundled copies by mangled name (filled when their bundler's requirements are read) */
   private readonly bundles = new Map<string, { info: VersionInfo; deps: Dependency[] }>();
   private readonly fetchMissing?: (name: string) => Promise<IngestedPackage | null>;
+  private readonly fetchVersion?: (name: string, version: string) => Promise<IngestedVersion | null>;
+  /** Versions listed without their metadata (`meta.pending`, PyPI), by `name\0version`. */
+  private readonly pending = new Set<string>();
 
-  constructor(db: Queryable, system: ResolveSystem, opts: { fetchMissing?: (name: string) => Promise<IngestedPackage | null> } = {}) {
+  constructor(db: Queryable, system: ResolveSystem, opts: {
+    fetchMissing?: (name: string) => Promise<IngestedPackage | null>;
+    fetchVersion?: (name: string, version: string) => Promise<IngestedVersion | null>;
+  } = {}) {
     this.system = system;
     this.fetchMissing = opts.fetchMissing;
+    this.fetchVersion = opts.fetchVersion;
     this.vBatch = new Batcher((n) => n, async (names) => {
       const { versions: rows, defaults } = await versionsOf(db, system, names);
       const reqs = system === 'CARGO' && rows.length > 0 ? await requirementsOf(db, system, rows.map((r) => ({ name: r.name, version: r.version }))) : defaults;
@@ -121,6 +129,7 @@ export class PgResolveClient implements Client {
     const out = new Map<string, VersionInfo[]>();
     for (const r of rows) {
       if (r.upstream_version && r.upstream_version !== r.version) this.spellings.set(`${r.name}\u0000${r.version}`, r.upstream_version);
+      if (r.meta?.pending === true) this.pending.add(`${r.name}\u0000${r.version}`);
       const list = out.get(r.name) ?? [];
       const attrs = versionAttrs(this.system, r.version, r.meta ?? {}, r.dist_tags ?? {});
       const k = `${r.name}\u0000${r.version}`;
@@ -154,6 +163,16 @@ export class PgResolveClient implements Client {
     return [...deps, ...b.content];
   }
 
+  /** PyPI: a version listed without its metadata has it read on demand (the resolver considers it). */
+  private async pypiRequirements(name: string, version: string): Promise<readonly Dependency[] | null> {
+    await this.versions(name); // learns which versions are pending
+    const k = `${name}\u0000${version}`;
+    if (!this.pending.has(k)) return this.rBatch.load({ name, version });
+    if (!this.fetchVersion) return null;
+    const v = await this.fetchVersion(name, this.spelling(name, version));
+    return v?.requirements ? this.dependenciesOf(name, version, v.requirements) : null;
+  }
+
   /** Ends the lookahead (the resolution is done or aborted). */
   stopLookahead(): void {
     this.lookahead = false;
@@ -164,12 +183,14 @@ export class PgResolveClient implements Client {
     const bundled = new Set(deps.filter((d) => d.attrs.scope === 'bundle').map((d) => d.name)); // come with the tarball
     for (const d of deps) {
       if (notFollowed(d) || bundled.has(d.name) || (this.system === 'NPM' && isMangled(d.name))) continue;
+      if (this.system === 'PYPI' && d.attrs.environment) continue; // a marker may exclude it: fetch only what pip would
       const key = `${d.name}\u0000${d.requirement}`;
       if (this.looked.has(key) || this.looked.size >= LOOKAHEAD_LIMIT) continue;
       this.looked.add(key);
       void this.versions(d.name).then((vs) => {
         const guess = this.lookahead ? likelyPick(this.system, vs, d.requirement) : null;
-        return guess ? this.requirements(d.name, guess) : null;
+        // metadata read on demand (PyPI) is fetched for versions the resolver considers, never for a guess
+        return guess && !this.pending.has(`${d.name}\u0000${guess}`) ? this.requirements(d.name, guess) : null;
       }).catch(() => {}); // a failed guess is asked again (and fails visibly) if the resolver needs it
     }
   }
@@ -204,7 +225,7 @@ export class PgResolveClient implements Client {
     }
     const k = `${name}\u0000${version}`;
     let p = this.rCache.get(k);
-    if (!p) this.rCache.set(k, (p = this.rBatch.load({ name, version })));
+    if (!p) this.rCache.set(k, (p = this.system === 'PYPI' ? this.pypiRequirements(name, version) : this.rBatch.load({ name, version })));
     if (this.lookahead && !this.lookedVersions.has(k)) {
       this.lookedVersions.add(k);
       void p.then((deps) => deps && this.lookAhead(deps), () => {});

@@ -1,10 +1,12 @@
 /**
  * A PyPI universe (test/unit/resolve/pip-index.ts) as PyPI's JSON API, for the insights PyPI adapter:
  * `/pypi/<name>/json` lists the releases with one wheel each (`requires_python`, `yanked`, an upload time
- * before PEP 740 attestations existed), `/pypi/<name>/<version>/json` carries that release's metadata
+ * before PEP 740 attestations existed) and, as PyPI does, describes the latest release in its `info`
+ * (the highest final release, else the highest); `/pypi/<name>/<version>/json` carries that release's metadata
  * (`requires_dist` lines written as the wheel METADATA would have them, `requires_python`,
  * `provides_extra`).
  */
+import { isPrerelease, sort } from '../../src/versions/index.ts';
 import type { PipUniverse, PipVersionSpec } from '../unit/resolve/pip-index.ts';
 
 function requiresDist(s: PipVersionSpec): string[] {
@@ -32,14 +34,14 @@ export function pypiJsonRoute(u: PipUniverse): (path: string) => object | undefi
     const versions = m ? u[m[1]!] : undefined;
     if (!m || !versions) return undefined;
     const name = m[1]!;
+    const info = (v: string, s: PipVersionSpec) => ({ name, version: v, requires_dist: requiresDist(s), requires_python: s.requiresPython ?? null, provides_extra: extrasOf(s) });
     if (m[2] === undefined) {
-      return { info: { name }, releases: Object.fromEntries(Object.entries(versions).map(([v, s]) => [v, [file(name, v, s)]])) };
+      const ordered = sort('PYPI', Object.keys(versions));
+      const latest = ordered.filter((v) => !isPrerelease('PYPI', v)).at(-1) ?? ordered.at(-1)!;
+      return { info: info(latest, versions[latest]!), releases: Object.fromEntries(Object.entries(versions).map(([v, s]) => [v, [file(name, v, s)]])) };
     }
     const s = versions[m[2]];
     if (!s) return undefined;
-    return {
-      info: { name, version: m[2], requires_dist: requiresDist(s), requires_python: s.requiresPython ?? null, provides_extra: extrasOf(s) },
-      urls: [file(name, m[2], s)],
-    };
+    return { info: info(m[2], s), urls: [file(name, m[2], s)] };
   };
 }

@@ -10,7 +10,7 @@ import type { UpstreamEnv } from './http.ts';
 import { fetchMaven } from './maven.ts';
 import { fetchNpm } from './npm.ts';
 import { fetchNuget } from './nuget.ts';
-import { fetchPypi } from './pypi.ts';
+import { fetchPypi, fetchPypiForResolve } from './pypi.ts';
 import { fetchRubygems } from './rubygems.ts';
 import type { IngestedPackage } from './types.ts';
 
@@ -30,4 +30,12 @@ const ADAPTERS: Record<System, (env: UpstreamEnv, name: string) => Promise<Inges
 
 export function fetchPackage(env: UpstreamEnv, system: System, name: string): Promise<IngestedPackage> {
   return ADAPTERS[system](env, name);
+}
+
+/**
+ * A package as a dependency resolution needs it: PyPI in one request with per-version metadata left
+ * `pending` (read on demand with fetchPypiRelease); every other system as fetchPackage reads it.
+ */
+export function fetchForResolve(env: UpstreamEnv, system: System, name: string): Promise<IngestedPackage> {
+  return system === 'PYPI' ? fetchPypiForResolve(env, name) : fetchPackage(env, system, name);
 }

@@ -25,17 +25,44 @@ export function pep503(name: string): string {
 }
 
 export async function fetchPypi(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
-  const base = upstreamUrl(env, 'PYPI_URL');
   const canonical = pep503(name);
-  const doc = await fetchJson(`${base}/pypi/${encodeURIComponent(canonical)}/json`);
+  const doc = await fetchJson(`${upstreamUrl(env, 'PYPI_URL')}/pypi/${encodeURIComponent(canonical)}/json`);
   const releases: Record<string, any[]> = doc.releases ?? {};
-  const versions = await mapLimit(Object.keys(releases), 8, async (v) => {
-    const vdoc = await fetchJson(`${base}/pypi/${encodeURIComponent(canonical)}/${encodeURIComponent(v)}/json`);
-    const version = pypiVersion(v, vdoc, releases[v] ?? []);
-    version.attestations = await pypiAttestations(env, base, canonical, v, releases[v] ?? []);
-    return version;
-  });
+  const versions = await mapLimit(Object.keys(releases), 8, (v) => fetchPypiRelease(env, canonical, v));
   return { system: 'PYPI', name: canonical, versions };
+}
+
+/** One release with its own metadata (`/pypi/{name}/{version}/json`, files from its `urls`). */
+export async function fetchPypiRelease(env: UpstreamEnv, name: string, version: string): Promise<IngestedVersion> {
+  const base = upstreamUrl(env, 'PYPI_URL');
+  const vdoc = await fetchJson(`${base}/pypi/${encodeURIComponent(name)}/${encodeURIComponent(version)}/json`);
+  const files: any[] = Array.isArray(vdoc.urls) ? vdoc.urls : [];
+  const v = pypiVersion(version, vdoc, files);
+  v.attestations = await pypiAttestations(env, base, name, version, files);
+  return v;
+}
+
+/**
+ * The project for dependency resolution, in one request (`/pypi/{name}/json`): every release with
+ * what the index tells pip before it reads any metadata (files, yanked, Requires-Python of the files),
+ * complete for the release the document describes (its `info`, the latest), the others `pending`
+ * until a resolution asks for their requirements (fetchPypiRelease).
+ */
+export async function fetchPypiForResolve(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
+  const canonical = pep503(name);
+  const doc = await fetchJson(`${upstreamUrl(env, 'PYPI_URL')}/pypi/${encodeURIComponent(canonical)}/json`);
+  const releases: Record<string, any[]> = doc.releases ?? {};
+  const described = typeof doc.info?.version === 'string' ? doc.info.version : '';
+  const versions = Object.entries(releases).map(([v, files]) => (v === described ? pypiVersion(v, doc, files ?? []) : pendingVersion(v, files ?? [])));
+  return { system: 'PYPI', name: canonical, versions, partial: versions.some((v) => v.meta.pending === true) };
+}
+
+function pendingVersion(version: string, files: any[]): IngestedVersion {
+  const v = pypiVersion(version, { info: {} }, files);
+  const requiresPython = files.map((f) => f.requires_python).find((r) => typeof r === 'string' && r.trim()) ?? '';
+  v.requirements = null;
+  v.meta = { ...v.meta, requiresPython, pending: true };
+  return v;
 }
 
 const LINK_KEYS: [RegExp, string][] = [

@@ -67,6 +67,12 @@ export interface IngestedPackage {
   /** Upstream's explicit default (npm dist-tag `latest`), if any. */
   defaultVersion?: string;
   distTags?: Record<string, string>;
+  /**
+   * Read for dependency resolution only: every version is listed, but versions whose `meta.pending`
+   * is true lack their metadata (PyPI: fetched per version, on demand). Stored with a NULL
+   * `fetched_at`, which the package routes read through as if the package were unknown.
+   */
+  partial?: boolean;
 }
 
 /** The upstream says the package (or version) does not exist. */
