@@ -180,6 +180,7 @@ try {
   }
   console.log('targets: tool/cold >= 1 (cold at least as fast as the tool), tool/warm >= 10, cached = 1 SQL round trip');
 } finally {
+  await db.close();
   await stack.close();
   await fresh?.drop();
 }

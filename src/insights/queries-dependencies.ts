@@ -35,24 +35,24 @@ export async function versionExists(db: Queryable, system: string, name: string,
 /**
  * Every version of the packages, in version order, from each package's `resolve_doc` (migration 0156;
  * computed on read when not yet written), plus the requirements of each package's default version
- * (the version resolvers most often pick, so a lookahead needs no second round trip for it): one row
- * per package.
+ * (the version resolvers most often pick, so a lookahead needs no second round trip for it), or of every
+ * version with `allRequirements` (Cargo: features are part of what a version offers): one row per package.
  */
-export async function versionsOf(db: Queryable, system: string, names: readonly string[]): Promise<{ versions: VersionRow[]; defaults: RequirementRow[] }> {
+export async function versionsOf(db: Queryable, system: string, names: readonly string[], allRequirements = false): Promise<{ versions: VersionRow[]; requirements: RequirementRow[] }> {
   const rows = await db.query<{ name: string; dist_tags: Record<string, string>; doc: [string, string | null, Record<string, unknown>][] | null;
-    def: [string, Record<string, unknown>] | null }>(
+    reqs: [string, Record<string, unknown>][] | null }>(
     `SELECT p.name, p.dist_tags, COALESCE(p.resolve_doc, insights.resolve_doc(p.system, p.name)) AS doc,
-        (SELECT json_build_array(r.version, r.requirements) FROM insights.versions v
+        (SELECT json_agg(json_build_array(r.version, r.requirements)) FROM insights.versions v
            JOIN insights.requirements r ON r.system = v.system AND r.name = v.name AND r.version = v.version
-          WHERE v.system = p.system AND v.name = p.name AND v.is_default LIMIT 1) AS def
+          WHERE v.system = p.system AND v.name = p.name AND ($3 OR v.is_default)) AS reqs
        FROM insights.packages p WHERE p.system = $1 AND p.name = ANY($2)`,
-    [system, names],
+    [system, names, allRequirements],
   );
   return {
     versions: rows.flatMap((r) => (r.doc ?? []).map(([version, upstream, meta]) => ({
       name: r.name, version, upstream_version: upstream ?? version, meta, dist_tags: r.dist_tags,
     }))),
-    defaults: rows.flatMap((r) => (r.def ? [{ name: r.name, version: r.def[0], requirements: r.def[1] }] : [])),
+    requirements: rows.flatMap((r) => (r.reqs ?? []).map(([version, requirements]) => ({ name: r.name, version, requirements }))),
   };
 }
 

@@ -113,9 +113,8 @@ export class PgResolveClient implements Client {
     this.fetchMissing = opts.fetchMissing;
     this.fetchVersion = opts.fetchVersion;
     this.vBatch = new Batcher((n) => n, async (names) => {
-      const { versions: rows, defaults } = await versionsOf(db, system, names);
-      const reqs = system === 'CARGO' && rows.length > 0 ? await requirementsOf(db, system, rows.map((r) => ({ name: r.name, version: r.version }))) : defaults;
-      return this.infos(rows, reqs);
+      const { versions: rows, requirements } = await versionsOf(db, system, names, system === 'CARGO');
+      return this.infos(rows, requirements);
     }, []);
     this.rBatch = new Batcher((k) => `${k.name}\u0000${k.version}`, async (keys) => {
       const rows = await requirementsOf(db, system, keys);
@@ -252,6 +251,7 @@ function versionAttrs(system: ResolveSystem, version: string, meta: Json, distTa
     if (typeof meta.deprecated === 'string' || meta.deprecated === true) a.deprecated = ''; // '' (no message) is deprecated too
     if (Array.isArray(meta.os) && meta.os.length) a.os = meta.os.join(',');
     if (Array.isArray(meta.cpu) && meta.cpu.length) a.cpu = meta.cpu.join(',');
+    if (Array.isArray(meta.libc) && meta.libc.length) a.libc = meta.libc.join(',');
     if (meta.engines && typeof meta.engines === 'object' && !Array.isArray(meta.engines)) a.engines = JSON.stringify(meta.engines);
   } else if (meta.yanked === true) a.blocked = '';
   if (system === 'CARGO' && typeof meta.links === 'string' && meta.links) a.links = meta.links;

@@ -119,7 +119,7 @@ function npmVersion(name: string, version: string, m: Manifest, published: strin
     slsaProvenances: [],
     attestations: [],
     requirements: { npm: { dependencies: npmDependencies(m), bundled: [], os: strings(m.os), cpu: strings(m.cpu) } },
-    meta: { os: strings(m.os), cpu: strings(m.cpu), engines: m.engines && typeof m.engines === 'object' ? m.engines : {}, ...(deprecated !== null ? { deprecated } : {}) },
+    meta: { os: strings(m.os), cpu: strings(m.cpu), libc: strings(m.libc), engines: m.engines && typeof m.engines === 'object' ? m.engines : {}, ...(deprecated !== null ? { deprecated } : {}) },
     artifacts,
   };
 }
