@@ -47,7 +47,10 @@ describe.runIf(HAS_CARGO)('cargo graphs through the endpoint on a cold service e
     const weak = UNIVERSES.filter(({ u }) => JSON.stringify(u).includes('?/')).length;
     console.log(`cargo end to end: ${UNIVERSES.length} universes (${weak} with weak features: inside Cargo.lock) compared with ${spawnSync('cargo', ['--version'], { encoding: 'utf8' }).stdout.trim()}`);
   });
-  afterAll(() => registry?.close());
+  afterAll(async () => {
+    await registry?.close();
+    await emptyInsights(testDb()); // generated crates: leave no trace for other suites
+  });
 
   test.each(UNIVERSES.map((x, i) => [x.label, i] as const))('%s', async (_l, i) => {
     const { u } = UNIVERSES[i]!;

@@ -28,7 +28,10 @@ beforeAll(async () => {
   }));
   console.log(`npm end to end: ${meta.roots.length} roots compared with npm ${meta.npmVersion} lockfiles (node ${nodeVersion})`);
 });
-afterAll(() => registry?.close());
+afterAll(async () => {
+  await registry?.close();
+  await emptyInsights(testDb()); // the corpus packages are trimmed: leave no trace for other suites
+});
 
 const path = (name: string, version: string) => `/v3/systems/npm/packages/${encodeURIComponent(name)}/versions/${version}:dependencies`;
 

@@ -33,7 +33,10 @@ describe.runIf(HAS_PIP)('pypi graphs through the endpoint on a cold service equa
     registry = await startRegistry((p) => (p === '/v1/query' ? {} : pypiJsonRoute(current)(p)));
     console.log(`pypi end to end: ${UNIVERSES.length} universes compared with ${pipVersion()}, RESOLVE_PYTHON_VERSION=${python}`);
   });
-  afterAll(() => registry?.close());
+  afterAll(async () => {
+    await registry?.close();
+    await emptyInsights(testDb()); // generated projects: leave no trace for other suites
+  });
 
   test.each(UNIVERSES.map((x, i) => [x.label, i] as const))('%s', async (_l, i) => {
     const { u } = UNIVERSES[i]!;

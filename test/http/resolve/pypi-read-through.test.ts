@@ -28,7 +28,10 @@ beforeAll(async () => {
   registry = await startRegistry((p) => (p === '/v1/query' ? {} : pypiJsonRoute(U)(p)));
   api = workerClient(insights, testEnv({ PYPI_URL: registry.url, OSV_API_URL: registry.url, RESOLVE_PYTHON_VERSION: '3.12.4' }));
 });
-afterAll(() => registry?.close());
+afterAll(async () => {
+  await registry?.close();
+  await emptyInsights(testDb());
+});
 
 describe('pypi graph read-through', () => {
   it('reads each project once and only the release metadata the resolver needs', async () => {

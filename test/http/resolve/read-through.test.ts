@@ -55,6 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await served?.close();
   await registry?.close();
+  await emptyInsights(db);
 });
 
 async function cachedGraphs(): Promise<number> {
