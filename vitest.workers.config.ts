@@ -5,7 +5,7 @@
  */
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { defineProject } from 'vitest/config';
-import { workerVars } from './tools/stack/config.ts';
+import { DEFAULT_PORTS, localUrls, workerVars } from './tools/stack/config.ts';
 
 export default defineProject({
   plugins: [
@@ -15,7 +15,9 @@ export default defineProject({
         main: './functions/delivery.ts',
         wrangler: { configPath: './wrangler.toml', environment: 'delivery' },
         miniflare: {
-          bindings: workerVars(stack.databaseUrl, { NEON_LOCAL_PROXY: stack.neonProxy, QSTASH_URL: stack.qstashUrl, MAIL_API_URL: stack.mailUrl }),
+          bindings: workerVars(stack.databaseUrl, {
+            NEON_LOCAL_PROXY: stack.neonProxy, QSTASH_URL: stack.qstashUrl, MAIL_API_URL: stack.mailUrl, DELIVERY_URL: stack.deliveryUrl,
+          }, localUrls(DEFAULT_PORTS)),
         },
       };
     }),

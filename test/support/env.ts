@@ -6,7 +6,10 @@
 import { inject } from 'vitest';
 import { createDb, type Db } from '../../src/platform/db.ts';
 import type { Env } from '../../src/platform/env.ts';
-import { workerVars } from '../../tools/stack/config.ts';
+import { DEFAULT_PORTS, localUrls, workerVars } from '../../tools/stack/config.ts';
+
+/** Public URLs (links in mail, feeds, reports) as the documented defaults, whatever ports the developer set. */
+const LINK_URLS = localUrls(DEFAULT_PORTS);
 
 export function stackInfo() {
   return inject('stack');
@@ -19,8 +22,9 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     NEON_LOCAL_PROXY: s.neonProxy,
     QSTASH_URL: s.qstashUrl,
     MAIL_API_URL: s.mailUrl,
+    DELIVERY_URL: s.deliveryUrl,
     ...overrides,
-  }) as unknown as Env;
+  }, LINK_URLS) as unknown as Env;
 }
 
 /** Anything with a Workers-style fetch (the ctx type is loose: Hono types it as ExecutionContext). */

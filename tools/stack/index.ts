@@ -1,24 +1,30 @@
 /**
  * Starts the local stack in-process (used by `npm start` and by the test suites): embedded PGlite in
  * a child process (unless a DATABASE_URL is given), the Neon-compatible proxy, the QStash-compatible
- * server and the mail catcher, then applies the migrations. Port 0 picks free ports (tests).
+ * server, the mail catcher and the sample blog of the pipeline's demo sources, then applies the
+ * migrations. Port 0 picks free ports (tests). A port that is taken rejects with PortInUseError.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { migrate } from '../migrate.ts';
-import { PORTS, QSTASH_DEV, DEV_SECRETS } from './config.ts';
+import { PORTS, PORT_VARIABLES, QSTASH_DEV, DEV_SECRETS, type PortName } from './config.ts';
 import { startMailCatcher, type MailCatcher } from './mail-catcher.ts';
 import { startNeonProxy, type NeonProxy } from './neon-proxy.ts';
 import { startQstashServer, type QstashServer } from './qstash-server.ts';
+import { startSampleSite, type SampleSite } from './sample-site.ts';
 
 export interface StackOptions {
   /** Use this PostgreSQL instead of PGlite. */
   databaseUrl?: string;
   /** PGlite data directory; undefined = in memory. */
   dataDir?: string;
-  ports?: Partial<{ postgres: number; neonProxy: number; qstash: number; mail: number }>;
+  ports?: Partial<Record<'postgres' | 'neonProxy' | 'qstash' | 'mail' | 'sample', number>>;
   qstashRetryBaseMs?: number;
+  /** QStash retry-delay expression for messages without their own (default: production's schedule). */
+  qstashRetryDelay?: string;
+  /** Retries for messages that do not set Upstash-Retries (default 3). */
+  qstashRetries?: number;
   log?: (line: string) => void;
   migrate?: boolean;
 }
@@ -28,11 +34,35 @@ export interface Stack {
   neonProxy: string;
   qstashUrl: string;
   mailUrl: string;
+  sampleUrl: string;
   embedded: boolean;
   qstash: QstashServer;
   mail: MailCatcher;
+  sample: SampleSite;
   proxy: NeonProxy;
   close(): Promise<void>;
+}
+
+/** A local port another process holds: `npm start` prints `message` as its one line and exits 1. */
+export class PortInUseError extends Error {
+  readonly port: number;
+  readonly variable: string;
+  constructor(port: number, variable: string) {
+    super(`port ${port} is already in use (set by ${variable}): find the process with \`ss -ltnp 'sport = :${port}'\` ` +
+      `or \`lsof -i :${port}\`, stop it, or choose another port with ${variable}=<port>`);
+    this.port = port;
+    this.variable = variable;
+  }
+}
+
+/** Resolves when nothing listens on 127.0.0.1:port; rejects with PortInUseError otherwise. */
+export async function assertPortFree(port: number, name: PortName): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const s = createServer();
+    s.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' || err.code === 'EACCES' ? new PortInUseError(port, PORT_VARIABLES[name]) : err));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve()));
+  });
 }
 
 export async function freePort(): Promise<number> {
@@ -64,7 +94,7 @@ export async function startPglite(port: number, dataDir: string | undefined, log
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`PGlite exited with ${code}: ${out}`));
+      reject(out.includes('EADDRINUSE') ? new PortInUseError(port, PORT_VARIABLES.postgres) : new Error(`PGlite exited with ${code}: ${out}`));
     });
   });
   child.stderr!.on('data', (d: Buffer) => log(`[pglite] ${d.toString().trim()}`));
@@ -88,31 +118,43 @@ export async function stopChild(child: ChildProcess | undefined): Promise<void> 
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const log = opts.log ?? (() => {});
-  const port = async (name: keyof typeof PORTS, fallback: number) => (opts.ports?.[name as 'postgres'] === 0 ? freePort() : (opts.ports?.[name as 'postgres'] ?? fallback));
+  const port = async (name: 'postgres' | 'neonProxy' | 'qstash' | 'mail' | 'sample') => {
+    const wanted = opts.ports?.[name] ?? PORTS[name];
+    if (wanted === 0) return freePort();
+    await assertPortFree(wanted, name);
+    return wanted;
+  };
   let pglite: ChildProcess | undefined;
   let databaseUrl = opts.databaseUrl;
   if (!databaseUrl) {
-    const pgPort = await port('postgres', PORTS.postgres);
+    const pgPort = await port('postgres');
     pglite = await startPglite(pgPort, opts.dataDir, log);
     databaseUrl = `postgres://postgres:postgres@127.0.0.1:${pgPort}/postgres`;
   }
   const closers: (() => Promise<void>)[] = [async () => stopChild(pglite)];
   try {
-    const proxy = await startNeonProxy(await port('neonProxy', PORTS.neonProxy));
+    const proxy = await startNeonProxy(await port('neonProxy'));
     closers.unshift(() => proxy.close());
-    const qstash = await startQstashServer({ port: await port('qstash', PORTS.qstash), retryBaseMs: opts.qstashRetryBaseMs, log: (l) => log(`[qstash] ${l}`) });
+    const qstash = await startQstashServer({
+      port: await port('qstash'), retryBaseMs: opts.qstashRetryBaseMs, retryDelay: opts.qstashRetryDelay,
+      defaultRetries: opts.qstashRetries, log: (l) => log(`[qstash] ${l}`),
+    });
     closers.unshift(() => qstash.close());
-    const mail = await startMailCatcher(await port('mail', PORTS.mail), { apiKey: DEV_SECRETS.MAIL_API_KEY });
+    const mail = await startMailCatcher(await port('mail'), { apiKey: DEV_SECRETS.MAIL_API_KEY });
     closers.unshift(() => mail.close());
+    const sample = await startSampleSite(await port('sample'));
+    closers.unshift(() => sample.close());
     if (opts.migrate !== false) await migrate(databaseUrl, (l) => log(`[migrate] ${l}`));
     return {
       databaseUrl,
       neonProxy: `127.0.0.1:${proxy.port}`,
       qstashUrl: qstash.url,
       mailUrl: mail.url,
+      sampleUrl: sample.url,
       embedded: !!pglite,
       qstash,
       mail,
+      sample,
       proxy,
       async close() {
         for (const c of closers) await c().catch(() => undefined);

@@ -11,7 +11,8 @@
  * -Content-Based-Deduplication, -Forward-* (forwarded without the prefix), Content-Type.
  * Delivery adds Upstash-Message-Id, Upstash-Retried and Upstash-Signature (HS256 JWT: iss Upstash,
  * sub = destination URL, iat/nbf/exp(+5 min)/jti, body = base64url SHA-256 of the body). Any
- * non-2xx or network error is retried with backoff; after the last retry the message goes to the
+ * non-2xx or network error is retried with backoff (QStash's production schedule unless configured,
+ * see `retryDelay`); after the last retry the message goes to the
  * dead-letter list and the failure callback (if any) is called.
  *
  * `signingKey` can be overridden to make a server that signs with a wrong key (tests use it to
@@ -30,9 +31,17 @@ export interface QstashOptions {
   nextSigningKey?: string;
   /** Key actually used to sign deliveries (defaults to currentSigningKey). */
   signingKey?: string;
-  /** Backoff for retries without Upstash-Retry-Delay: base * 2^retried ms, capped. */
+  /**
+   * Backoff for retries without Upstash-Retry-Delay. Default: QStash's production schedule,
+   * `min(86400, e^(2.5 n))` seconds for the n-th retry (12 s, 2 min 28 s, 30 min, ...). `retryDelay`
+   * replaces it with an expression in QStash's Upstash-Retry-Delay language (milliseconds, variable
+   * `retried` = retries so far); `retryBaseMs` (tests) with base * 2^retried ms capped at retryMaxMs.
+   */
+  retryDelay?: string;
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /** Retries when the publisher sends no Upstash-Retries (default 3, QStash's free-plan maximum). */
+  defaultRetries?: number;
   log?: (line: string) => void;
 }
 
@@ -85,6 +94,9 @@ function parseDuration(v: string): number {
   return n * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] ?? 's'] ?? 1000);
 }
 
+/** QStash's default backoff (docs: features/retry) in the retry-delay language: n = retried + 1. */
+export const PRODUCTION_RETRY_DELAY = 'min(86400, exp(2.5 * (retried + 1))) * 1000';
+
 const EXPR_OK = /^[\d\s.+\-*/(),]*$/;
 /** Evaluates QStash's retry-delay expression (`pow(2, retried) * 1000`) without eval of arbitrary code. */
 export function evalRetryDelay(expr: string, retried: number): number {
@@ -107,8 +119,12 @@ export async function startQstashServer(opts: QstashOptions): Promise<QstashServ
   const current = opts.currentSigningKey ?? QSTASH_DEV.currentSigningKey;
   const next = opts.nextSigningKey ?? QSTASH_DEV.nextSigningKey;
   const signingKey = new TextEncoder().encode(opts.signingKey ?? current);
-  const retryBase = opts.retryBaseMs ?? 1000;
   const retryMax = opts.retryMaxMs ?? 60_000;
+  const defaultDelay = (retried: number) =>
+    opts.retryBaseMs !== undefined
+      ? Math.min(retryMax, opts.retryBaseMs * 2 ** retried)
+      : evalRetryDelay(opts.retryDelay ?? PRODUCTION_RETRY_DELAY, retried);
+  if (opts.retryDelay) evalRetryDelay(opts.retryDelay, 0); // a bad expression fails at start, not at the first retry
   const log = opts.log ?? (() => {});
   const messages = new Map<string, Message>();
   const dedup = new Map<string, { messageId: string; at: number }>();
@@ -205,7 +221,7 @@ export async function startQstashServer(opts: QstashOptions): Promise<QstashServ
     }
     if (m.retried < m.maxRetries) {
       record(m, 'RETRY', { responseStatus: status || undefined, error });
-      const delay = m.retryDelay ? evalRetryDelay(m.retryDelay, m.retried) : Math.min(retryMax, retryBase * 2 ** m.retried);
+      const delay = m.retryDelay ? evalRetryDelay(m.retryDelay, m.retried) : defaultDelay(m.retried);
       m.retried += 1;
       log(`retry ${m.retried}/${m.maxRetries} of ${m.messageId} -> ${m.url} in ${delay} ms (${status || error})`);
       schedule(m, Date.now() + delay);
@@ -264,7 +280,7 @@ export async function startQstashServer(opts: QstashOptions): Promise<QstashServ
     } catch (err) {
       throw new HttpErr(400, (err as Error).message);
     }
-    const retries = h('upstash-retries') !== undefined ? Number(h('upstash-retries')) : 3;
+    const retries = h('upstash-retries') !== undefined ? Number(h('upstash-retries')) : (opts.defaultRetries ?? 3);
     if (!Number.isInteger(retries) || retries < 0) throw new HttpErr(400, 'invalid Upstash-Retries');
     if (h('upstash-retry-delay')) {
       try {
