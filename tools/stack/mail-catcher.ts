@@ -1,8 +1,10 @@
 /**
  * A mail catcher implementing the project's mail API (Resend-compatible `POST /emails`, bearer key),
  * keeping messages in memory: `GET /api/messages` (newest first, `{id, from, to, subject, text, html,
- * receivedAt}`), `GET /api/messages/<id>`, `DELETE /api/messages`, and a web page at `/` that lists
- * them (mail HTML is shown in a sandboxed iframe, so nothing in a message runs).
+ * receivedAt}`), `GET /api/messages/<id>`, `DELETE /api/messages`, and web pages: `/` lists them
+ * with each HTML body in a sandboxed iframe (no script runs; links open in a new tab, so a confirmation
+ * link is one click), `/messages/<id>` shows one HTML body alone (same sandbox, by CSP) and
+ * `/messages/<id>.txt` its plain-text part.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -28,9 +30,19 @@ export interface MailCatcher {
 
 const esc = escapeHtml;
 
+/** Scripts never run; links may open a new tab (popups escape the sandbox so the target page works). */
+const SANDBOX = 'allow-popups allow-popups-to-escape-sandbox';
+
+/** The mail's HTML with links opening in a new tab (a `<base target>` the mail's own links inherit). */
+function withLinkTarget(html: string): string {
+  const base = '<base target="_blank">';
+  return /<head(\s[^>]*)?>/i.test(html) ? html.replace(/<head(\s[^>]*)?>/i, (m) => m + base) : base + html;
+}
+
 function page(messages: CaughtMail[]): string {
   const rows = messages.map((m) => `<article><h2>${esc(m.subject)}</h2><p class="meta">${esc(m.receivedAt)} · from ${esc(m.from)} · to ${esc(m.to.join(', '))}</p>
-<iframe sandbox="" srcdoc="${esc(m.html)}"></iframe><details><summary>text</summary><pre>${esc(m.text)}</pre></details></article>`).join('\n');
+<p class="views"><a href="/messages/${esc(m.id)}">HTML</a> · <a href="/messages/${esc(m.id)}.txt">plain text</a></p>
+${m.html ? `<iframe sandbox="${SANDBOX}" srcdoc="${esc(withLinkTarget(m.html))}"></iframe>` : ''}<details${m.html ? '' : ' open'}><summary>text</summary><pre>${esc(m.text)}</pre></details></article>`).join('\n');
   return `<!doctype html><html><head><meta charset="utf-8"><title>Mail catcher (${messages.length})</title>
 <meta http-equiv="refresh" content="10"><style>body{font:15px system-ui;margin:2rem;max-width:60rem}article{border:1px solid #ccc;border-radius:6px;padding:1rem;margin:1rem 0}
 .meta{color:#555}iframe{width:100%;height:14rem;border:1px solid #eee}</style></head>
@@ -74,6 +86,14 @@ export async function startMailCatcher(port: number, opts: { apiKey?: string; ho
       return m ? send(200, m) : send(404, { error: 'not found' });
     }
     if (req.method === 'GET' && path === '/') return send(200, page(messages), 'text/html; charset=utf-8');
+    const view = /^\/messages\/([^/]+?)(\.txt)?$/.exec(path);
+    if (req.method === 'GET' && view) {
+      const m = messages.find((x) => x.id === view[1]);
+      if (!m) return send(404, 'no such message\n', 'text/plain; charset=utf-8');
+      if (view[2] || !m.html) return send(200, m.text || '(this message has no plain-text part)\n', 'text/plain; charset=utf-8');
+      res.setHeader('content-security-policy', `sandbox ${SANDBOX}`);
+      return send(200, withLinkTarget(m.html), 'text/html; charset=utf-8');
+    }
     return send(404, { error: 'not found' });
   });
   await new Promise<void>((resolve, reject) => {
