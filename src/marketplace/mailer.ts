@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import type { AppEnv, Env } from '../platform/env.ts';
 import { queueMail } from '../platform/mail-queue.ts';
 import { notifyOutbox } from '../webhooks/events.ts';
+import { pluralWord } from '../platform/plural.ts';
 
 export interface OutgoingMail {
   to: string;
@@ -48,11 +49,11 @@ export const MAIL = {
   }),
   purchase: (to: string, txId: string, total: string, names: string[]): OutgoingMail => ({
     to, key: `market-purchase-${txId}`, subject: '[BarterOut] Purchase Initiated',
-    text: `Thanks for your purchase of ${names.map((n) => `"${n}"`).join(', ')}. You will receive a Venmo request for $${total} once we have checked the condition of the books.`,
+    text: `Thanks for your purchase of ${names.map((n) => `"${n}"`).join(', ')}. You will receive a Venmo request for $${total} once we have checked the condition of the ${pluralWord(names.length, 'book')}.`,
   }),
   sold: (to: string, txId: string, sellerId: string, names: string[]): OutgoingMail => ({
     to, key: `market-sold-${txId}-${sellerId}`, subject: '[BarterOut] We found a buyer',
-    text: `Good news: we found a buyer for ${names.map((n) => `"${n}"`).join(', ')}. Please bring the book(s) to us so we can check the condition.`,
+    text: `Good news: we found a buyer for ${names.map((n) => `"${n}"`).join(', ')}. Please bring the ${pluralWord(names.length, 'book')} to us so we can check the condition.`,
   }),
   status: (to: string, bookId: string, status: number, text: string): OutgoingMail => ({
     to, key: `market-status-${bookId}-${status}`, subject: '[BarterOut] Book update', text,

@@ -14,6 +14,7 @@ import { afterCommit, MAIL, type OutgoingMail } from './mailer.ts';
 import { checkout, dropFromCart, publicTransaction, type CheckoutResult } from './queries-cart.ts';
 import { HttpError } from '../platform/errors.ts';
 import { addNotifications } from './queries-users.ts';
+import { pluralWord } from '../platform/plural.ts';
 
 const RETRYABLE = new Set(['40P01', '40001']);
 
@@ -27,8 +28,8 @@ export async function checkoutHandler(c: Context<AppEnv>): Promise<Response> {
         const t = publicTransaction(r.transaction);
         const sellers = [...new Set(r.books.map((b) => b.owner_id))];
         await addNotifications(tx, [buyer, ...sellers], [
-          `Thanks for your purchase! You will be charged $${t.totalCharged.toFixed(2)} once the books are checked.`,
-          ...sellers.map((s) => `Someone bought your book(s): ${r.books.filter((b) => b.owner_id === s).map((b) => `"${b.name}"`).join(', ')}.`),
+          `Thanks for your purchase! You will be charged $${t.totalCharged.toFixed(2)} once the ${pluralWord(r.books.length, 'book is', 'books are')} checked.`,
+          ...sellers.map((s) => `Someone bought your ${pluralWord(r.books.filter((b) => b.owner_id === s).length, 'book')}: ${r.books.filter((b) => b.owner_id === s).map((b) => `"${b.name}"`).join(', ')}.`),
         ]);
         await emitEvent(tx, { name: 'cart_checked_out', objectId: t._id, payload: t });
         for (const b of r.books) await emitEvent(tx, { name: 'book_status_changed', objectId: b.id, payload: { bookId: b.id, from: 0, to: 1, buyer } });

@@ -6,6 +6,7 @@
  * prompt fences it and says so, and the page renderer escapes whatever comes back.
  */
 import type { ArticleRow } from './queries-sources.ts';
+import { plural } from '../platform/plural.ts';
 
 export interface WrittenReport {
   title: string;
@@ -32,7 +33,7 @@ export function categoriesOf(articles: ArticleRow[]): string[] {
 /** The extractive TL;DR: how many items from how many sources, and the first three titles. */
 export function extractiveTldr(articles: ArticleRow[]): string {
   return articles.length
-    ? `${articles.length} new item${articles.length === 1 ? '' : 's'} from ${new Set(articles.map((a) => a.source_id)).size} source(s): ${articles.slice(0, 3).map((a) => a.title).join('; ')}.`
+    ? `${plural(articles.length, 'new item', 'new items')} from ${plural(new Set(articles.map((a) => a.source_id)).size, 'source')}: ${articles.slice(0, 3).map((a) => a.title).join('; ')}.`
     : 'No new items in this window.';
 }
 

@@ -8,6 +8,7 @@ import type { Env } from '../../platform/env.ts';
 import { notifyOutbox } from '../../webhooks/events.ts';
 import { queueAll } from '../mailer.ts';
 import { unlistDays, unlistOldBooks, type UnlistResult } from './unlisting.ts';
+import { plural } from '../../platform/plural.ts';
 
 export async function runScheduledUnlisting(env: Env): Promise<UnlistResult> {
   const db = createDb(env);
@@ -15,7 +16,7 @@ export async function runScheduledUnlisting(env: Env): Promise<UnlistResult> {
     const days = unlistDays(env);
     const r = await db.transaction((tx) => unlistOldBooks(tx, days));
     if (r.unlisted.length) await Promise.all([queueAll(env, r.mails), notifyOutbox(env)]);
-    console.log(`marketplace: unlisting job moved ${r.unlisted.length} book(s) of ${r.owners} owner(s) older than ${days} days`);
+    console.log(`marketplace: unlisting job moved ${plural(r.unlisted.length, 'book')} of ${plural(r.owners, 'owner')} older than ${days} days`);
     return r;
   } finally {
     await db.close();

@@ -17,7 +17,6 @@ export function xmlEscape(s: string): string {
 }
 
 export function renderRss(channel: { title: string; link: string; description: string; self: string }, items: FeedItem[]): string {
-  const last = items[0]?.date ?? new Date(0);
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">',
@@ -26,8 +25,9 @@ export function renderRss(channel: { title: string; link: string; description: s
     `<link>${xmlEscape(channel.link)}</link>`,
     `<description>${xmlEscape(channel.description)}</description>`,
     `<atom:link href="${xmlEscape(channel.self)}" rel="self" type="application/rss+xml"/>`,
-    `<lastBuildDate>${last.toUTCString()}</lastBuildDate>`,
   ];
+  // An empty feed has no build date to give (lastBuildDate is optional; the epoch would claim 1970).
+  if (items[0]) out.push(`<lastBuildDate>${items[0].date.toUTCString()}</lastBuildDate>`);
   for (const i of items) {
     out.push(
       '<item>',

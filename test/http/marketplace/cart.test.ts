@@ -59,7 +59,7 @@ describe('checkout', () => {
     expect((await json(await api.get('/api/user/getUserStatistics', s1.auth))).data).toEqual({ numberOfBooksBought: 0, numberOfBooksSold: 1, moneyMade: 10.5 });
     expect(ids(await json(await api.get('/api/user/getSoldBooks', s2.auth)))).toEqual([b._id]);
     expect((await json(await api.get('/api/user/getNotifications', buyer.auth))).data[0].message).toBe('Thanks for your purchase! You will be charged $32.03 once the books are checked.');
-    expect((await json(await api.get('/api/user/getNotifications', s1.auth))).data[0].message).toBe('Someone bought your book(s): "Checkout A".');
+    expect((await json(await api.get('/api/user/getNotifications', s1.auth))).data[0].message).toBe('Someone bought your book: "Checkout A".');
     const ev = await testDb().query<{ n: number }>("SELECT count(*)::int AS n FROM webhooks.outbox WHERE event_name = 'cart_checked_out' AND object_id = $1", [t._id]);
     expect(ev[0]!.n).toBe(1);
 

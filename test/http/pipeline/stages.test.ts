@@ -124,8 +124,8 @@ describe('monitor model stages', () => {
       global_summary: { provider: 'llm_alpha', provider_attempts: 1, fallback: 'extractive (provider failed)', provider_error: 'global_summary answer has no global_tldr' },
     });
     expect(r.report.article_ids.length).toBe(7);
-    expect(r.report.tldr.startsWith('7 new items from 3 source(s): Agents ship faster; ')).toBe(true);
-    expect(r.report.content.startsWith(`> 7 new items from 3 source(s): Agents ship faster; `)).toBe(true);
+    expect(r.report.tldr.startsWith('7 new items from 3 sources: Agents ship faster; ')).toBe(true);
+    expect(r.report.content.startsWith(`> 7 new items from 3 sources: Agents ship faster; `)).toBe(true);
     expect(['agents', 'atom'].map((n) => r.report.topics.find((t: any) => t.name === n))).toEqual([{ name: 'agents', weight: 2 }, { name: 'atom', weight: 2 }]);
     expect(r.events.filter((e) => e.event_type === 'stage_fallback').map((e) => [e.stage, e.level])).toEqual([['filter', 'warning'], ['keywords', 'warning'], ['global_summary', 'warning']]);
     expect(r.events.filter((e) => e.event_type === 'step_retry').length).toBe(9);

@@ -116,6 +116,13 @@ describe('rss rendering', () => {
     expect(xml).toContain('<description>&quot;q&quot;</description>');
     expect(xml).toContain('<lastBuildDate>Fri, 20 Nov 2026 00:00:00 GMT</lastBuildDate>');
   });
+
+  it('an empty feed carries no build date (not the epoch)', () => {
+    const xml = renderRss({ title: 'T', link: 'https://x.example/', description: 'd', self: 'https://x.example/f' }, []);
+    expect(xml).not.toContain('lastBuildDate');
+    expect(xml).not.toContain('1970');
+    expect(xml).toContain('<title>T</title>');
+  });
 });
 
 describe('xmlEscape', () => {
