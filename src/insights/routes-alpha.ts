@@ -5,7 +5,7 @@
  * `GET /v3alpha/purl/{purl}` (the whole purl percent-encoded; {package} or {version}).
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { validate } from '../platform/validate.ts';

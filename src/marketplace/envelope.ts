@@ -6,7 +6,8 @@
  */
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { z, type ZodType } from 'zod';
+import * as z from 'zod';
+import type { ZodType } from 'zod';
 import { validate } from '../platform/validate.ts';
 
 export function ok(c: Context, data: unknown, status: ContentfulStatusCode = 200): Response {

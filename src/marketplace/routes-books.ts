@@ -3,7 +3,7 @@
  * with automatic matching, deleting and relisting, and the original's checkoutCart alias.
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { validate } from '../platform/validate.ts';

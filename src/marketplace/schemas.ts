@@ -2,7 +2,7 @@
  * Input schemas (zod), the server-side form of the original client's checks (SellBook.js,
  * VerifyService) plus the limits the original lacked. Field names are the original's.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { normalizeIsbn } from './matching.ts';
 
 export const EDU_EMAIL = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.edu$/i;

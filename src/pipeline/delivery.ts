@@ -6,7 +6,7 @@
  * by either are announced to the outbox after the response (waitUntil).
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { verifiedJson } from '../platform/queue.ts';
 import { parseWith } from '../platform/validate.ts';

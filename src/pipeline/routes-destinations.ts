@@ -8,7 +8,7 @@
  * `{success, message, latency_ms, mode, checked_target}`, 200 either way like the original.
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { parseWith, validate } from '../platform/validate.ts';

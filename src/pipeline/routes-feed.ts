@@ -1,6 +1,6 @@
 /** GET /api/v1/feed.xml (public): RSS 2.0 of recent reports, `max_items` 1..100 (default: the rss destination's max_items, 20). */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { validate } from '../platform/validate.ts';
 import { recentReports } from './queries-reports.ts';

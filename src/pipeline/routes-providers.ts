@@ -5,7 +5,7 @@
  * saved) and answers `{success, message, latency_ms, model}`, 200 either way like the original.
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { parseWith, validate } from '../platform/validate.ts';

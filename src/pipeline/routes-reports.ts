@@ -5,7 +5,7 @@
  * destination fails), and `custom`, the reserved entry point (501 with the request echoed, as the original).
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { parseWith, validate } from '../platform/validate.ts';

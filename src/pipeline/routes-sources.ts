@@ -1,6 +1,6 @@
 /** /api/v1/sources: CRUD, categories with counts, and `test` (runs the collector once, stores nothing). */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { parseWith, validate } from '../platform/validate.ts';

@@ -4,7 +4,7 @@
  * (`/pipeline/tasks/run`); unlike the original, the task really runs (see task-runner.ts).
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { publish } from '../platform/queue.ts';

@@ -4,7 +4,7 @@
  * the mail API, at most once per queue message id).
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from './env.ts';
 import { once } from './idempotency.ts';
 import { sendMail } from './mail.ts';

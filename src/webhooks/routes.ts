@@ -5,7 +5,7 @@
  * webhooks (others' are 404). Errors use the UltraCart envelope (own onError and a catch-all 404).
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { encryptSecret, randomToken } from '../platform/crypto.ts';
 import type { AppEnv, Env } from '../platform/env.ts';
 import { errorHandler, HttpError } from '../platform/errors.ts';

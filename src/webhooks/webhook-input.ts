@@ -14,7 +14,7 @@
  *  - A secret sent back in its masked form (`****abcd`) keeps the stored secret.
  *  - Fields absent from a PUT keep their stored value.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkOutboundUrl } from '../platform/url-guard.ts';
 import type { Env } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';

@@ -1,0 +1,50 @@
+/**
+ * `npm run bundle:sizes`: bundles each function as a deploy would (`wrangler deploy --dry-run --env
+ * <function> --outdir <tmp>/<function>`, nothing is uploaded), prints wrangler's upload size (raw and
+ * gzip) per function, and checks from each bundle's source map that it holds only its own service:
+ * the project files it may contain are listed in OWN below (a public service never carries another
+ * one's code; `delivery` carries every service's queue handlers but no public route module).
+ * Exits 1 when a bundle fails to build or holds a file it should not.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FUNCTIONS, type FunctionName } from './stack/config.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Project files (paths from the repository root) each bundle may hold. */
+const OWN: Record<FunctionName, (file: string) => boolean> = {
+  insights: (f) => /^(functions\/insights\.ts|src\/(platform|insights|resolve|versions)\/)/.test(f),
+  marketplace: (f) => /^(functions\/marketplace\.ts|src\/(platform|marketplace)\/|src\/webhooks\/events\.ts$)/.test(f),
+  pipeline: (f) => /^(functions\/pipeline\.ts|src\/(platform|pipeline|webhooks)\/)/.test(f),
+  delivery: (f) => /^(functions\/delivery\.ts|src\/)/.test(f) && !/^src\/[a-z]+\/(routes[^/]*|render\/pages)\.ts$/.test(f),
+};
+
+const out = await mkdtemp(join(tmpdir(), 'bundles-'));
+let failed = false;
+const rows: string[] = [];
+for (const fn of FUNCTIONS) {
+  const dir = join(out, fn);
+  const wrangler = join(ROOT, 'node_modules/wrangler/bin/wrangler.js');
+  const r = spawnSync(process.execPath, [wrangler, 'deploy', '--dry-run', '--env', fn, '--outdir', dir], {
+    cwd: ROOT, encoding: 'utf8', env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', FORCE_COLOR: '0' },
+  });
+  const size = /Total Upload: ([\d.]+ KiB) \/ gzip: ([\d.]+ KiB)/.exec(r.stdout + r.stderr);
+  if (r.status !== 0 || !size) {
+    failed = true;
+    rows.push(`${fn.padEnd(12)} build failed: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`);
+    continue;
+  }
+  const map = JSON.parse(await readFile(join(dir, `${fn}.js.map`), 'utf8')) as { sources: string[] };
+  const files = map.sources.filter((s) => !s.includes('node_modules/')).map((s) => s.replace(/^(\.\.\/)+/, '/').replace(`/${ROOT.replace(/^\//, '')}`, ''));
+  const foreign = files.filter((f) => !OWN[fn](f));
+  if (foreign.length) failed = true;
+  rows.push(`${fn.padEnd(12)} ${size[1]!.padStart(11)}  gzip ${size[2]!.padStart(11)}  ${files.length} project files` +
+    (foreign.length ? `  FOREIGN: ${foreign.join(', ')}` : ''));
+}
+await rm(out, { recursive: true, force: true });
+console.log(`function     upload (minified)  gzip\n${rows.join('\n')}`);
+process.exit(failed ? 1 : 0);
