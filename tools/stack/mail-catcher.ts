@@ -1,7 +1,10 @@
 /**
  * A mail catcher implementing the project's mail API (Resend-compatible `POST /emails`, bearer key),
  * keeping messages in memory: `GET /api/messages` (newest first, `{id, from, to, subject, text, html,
- * receivedAt}`), `GET /api/messages/<id>`, `DELETE /api/messages`, and web pages: `/` lists them
+ * links, receivedAt}`, `links` = the http(s) URLs of the mail; filters `?to=<address>` and
+ * `?subject=<substring>`, both case-insensitive; `&wait=<seconds>` (at most 30) holds the answer until
+ * a matching message arrives, so a script can follow a mail that is still in the queue),
+ * `GET /api/messages/<id>`, `DELETE /api/messages`, and web pages: `/` lists them
  * with each HTML body in a sandboxed iframe (no script runs; links open in a new tab, so a confirmation
  * link is one click), `/messages/<id>` shows one HTML body alone (same sandbox, by CSP) and
  * `/messages/<id>.txt` its plain-text part.
@@ -17,7 +20,15 @@ export interface CaughtMail {
   subject: string;
   text: string;
   html: string;
+  links: string[];
   receivedAt: string;
+}
+
+/** The http(s) URLs of a mail, text first then HTML hrefs, each once. */
+export function mailLinks(text: string, html: string): string[] {
+  const found = [...text.matchAll(/https?:\/\/[^\s<>"']+/g)].map((m) => m[0].replace(/[.,;:)]+$/, ''));
+  for (const m of html.matchAll(/href\s*=\s*["'](https?:\/\/[^"']+)["']/gi)) found.push(m[1]!.replace(/&amp;/g, '&'));
+  return [...new Set(found)];
 }
 
 export interface MailCatcher {
@@ -51,6 +62,8 @@ ${m.html ? `<iframe sandbox="${SANDBOX}" srcdoc="${esc(withLinkTarget(m.html))}"
 
 export async function startMailCatcher(port: number, opts: { apiKey?: string; host?: string } = {}): Promise<MailCatcher> {
   const messages: CaughtMail[] = [];
+  const waiters = new Set<() => void>();
+  let closed = false;
   const server = createServer(async (req, res) => {
     const send = (status: number, body: unknown, type = 'application/json') => {
       res.writeHead(status, { 'content-type': type });
@@ -71,11 +84,34 @@ export async function startMailCatcher(port: number, opts: { apiKey?: string; ho
       if (!body.from || !to.length || !body.subject || (!body.text && !body.html)) {
         return send(422, { statusCode: 422, name: 'validation_error', message: 'from, to, subject and text or html are required' });
       }
-      const mail: CaughtMail = { id: randomUUID(), from: body.from, to, subject: body.subject, text: body.text ?? '', html: body.html ?? '', receivedAt: new Date().toISOString() };
+      const mail: CaughtMail = { id: randomUUID(), from: body.from, to, subject: body.subject, text: body.text ?? '', html: body.html ?? '', links: mailLinks(body.text ?? '', body.html ?? ''), receivedAt: new Date().toISOString() };
       messages.unshift(mail);
+      for (const w of [...waiters]) w();
       return send(200, { id: mail.id });
     }
-    if (req.method === 'GET' && path === '/api/messages') return send(200, messages);
+    if (req.method === 'GET' && path === '/api/messages') {
+      const q = new URL(req.url ?? '/', 'http://x').searchParams;
+      const to = q.get('to')?.toLowerCase();
+      const subject = q.get('subject')?.toLowerCase();
+      const match = () => messages.filter((m) => (!to || m.to.some((t) => t.toLowerCase().includes(to))) && (!subject || m.subject.toLowerCase().includes(subject)));
+      const waitMs = Math.min(30, Math.max(0, Number(q.get('wait')) || 0)) * 1000;
+      if (waitMs && !match().length) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            if (!match().length && !closed) return;
+            waiters.delete(done);
+            clearTimeout(timer);
+            resolve();
+          };
+          const timer = setTimeout(() => {
+            waiters.delete(done);
+            resolve();
+          }, waitMs);
+          waiters.add(done);
+        });
+      }
+      return send(200, match());
+    }
     if (req.method === 'DELETE' && path === '/api/messages') {
       messages.length = 0;
       return send(200, { deleted: true });
@@ -107,6 +143,8 @@ export async function startMailCatcher(port: number, opts: { apiKey?: string; ho
     url: `http://${opts.host ?? '127.0.0.1'}:${actual}`,
     messages,
     async close() {
+      closed = true;
+      for (const w of [...waiters]) w();
       await new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections?.();
     },

@@ -36,4 +36,20 @@ describe('mail catcher pages', () => {
     expect(await text.text()).toBe('Confirm: http://127.0.0.1:8788/api/auth/confirm/abc');
     expect((await fetch(`${mail.url}/messages/nope`)).status).toBe(404);
   });
+
+  it('lists the links of a mail and filters by recipient and subject', async () => {
+    const all = (await (await fetch(`${mail.url}/api/messages?to=B@X.TEST&subject=confirm`)).json()) as { id: string; links: string[] }[];
+    expect(all.map((m) => [m.id, m.links])).toEqual([[id, ['http://127.0.0.1:8788/api/auth/confirm/abc']]]);
+    expect(await (await fetch(`${mail.url}/api/messages?to=nobody@x.test`)).json()).toEqual([]);
+  });
+
+  it('?wait holds the answer until a matching mail arrives', async () => {
+    const waiting = fetch(`${mail.url}/api/messages?to=late@x.test&wait=10`).then((r) => r.json()) as Promise<{ subject: string }[]>;
+    await new Promise((r) => setTimeout(r, 200));
+    await fetch(`${mail.url}/emails`, {
+      method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: JSON.stringify({ from: 'a@x.test', to: ['late@x.test'], subject: 'Late', text: 'hi' }),
+    });
+    expect((await waiting).map((m) => m.subject)).toEqual(['Late']);
+  });
 });
