@@ -83,8 +83,7 @@ source "${dir}/state.sh"
 : > "${statusFile}"
 curl() {
   local body; body=$(mktemp)
-  local code; code=$(command curl -sS -o "$body" -w '%{http_code}' "$@"); local rc=$?
-  echo "\${code:-000}" >> "${statusFile}"
+  command curl -sS -o "$body" -w '%{http_code}\\n' "$@" >> "${statusFile}"; local rc=$?
   cat "$body"; rm -f "$body"
   return $rc
 }
