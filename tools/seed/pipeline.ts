@@ -16,10 +16,10 @@ export const DEMO_SITE_SOURCE_ID = '5eed0000-0000-4000-8000-000000000003';
 export async function seed(ctx: { databaseUrl: string; env: Record<string, string> }): Promise<string[]> {
   const base = (ctx.env.PIPELINE_URL ?? 'http://127.0.0.1:8789').replace(/\/+$/, '');
   const token = ctx.env.PIPELINE_ADMIN_TOKEN ?? '';
+  const sample = (ctx.env.SAMPLE_URL ?? 'http://127.0.0.1:8030').replace(/\/+$/, '');
   const client = new pg.Client({ connectionString: ctx.databaseUrl });
   await client.connect();
   try {
-    const sample = (ctx.env.SAMPLE_URL ?? 'http://127.0.0.1:8030').replace(/\/+$/, '');
     const upsert = `INSERT INTO pipeline.sources (id, name, category, collect_method, config) VALUES ($1, $2, 'blog', $3, $4::jsonb)
       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, collect_method = EXCLUDED.collect_method, config = EXCLUDED.config`;
     await client.query(upsert, [DEMO_SOURCE_ID, 'Harbor Lane Engineering (RSS)', 'rss', JSON.stringify({ feed_url: `${sample}/feed.xml`, max_items: 20 })]);
@@ -36,6 +36,7 @@ export async function seed(ctx: { databaseUrl: string; env: Record<string, strin
   return [
     `pipeline: admin token (PIPELINE_ADMIN_TOKEN) ${token || '(not set: the admin API refuses every call)'}`,
     `pipeline: report pages ${base}/reports, RSS ${base}/api/v1/feed.xml`,
+    `pipeline: demo sources ${DEMO_SOURCE_ID} (RSS of the sample blog, ${sample}/feed.xml), ${DEMO_SITE_SOURCE_ID} (its page)`,
     `  curl ${auth} ${base}/api/v1/sources`,
     `  curl ${auth} -X POST ${base}/api/v1/sources/${DEMO_SOURCE_ID}/test`,
     `  curl ${auth} -X POST -H 'content-type: application/json' -d '{"source_id":"${DEMO_SOURCE_ID}"}' ${base}/api/v1/tasks/trigger`,

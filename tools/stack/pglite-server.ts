@@ -7,13 +7,14 @@
 import { PGlite } from '@electric-sql/pglite';
 import { startWireServer } from './pglite-wire.ts';
 import { mkdir } from 'node:fs/promises';
+import { DEFAULT_PORTS } from './config.ts';
 
 const args = process.argv.slice(2);
 const arg = (name: string) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const port = Number(arg('--port') ?? 55432);
+const port = Number(arg('--port') ?? DEFAULT_PORTS.postgres);
 const dataDir = args.includes('--memory') ? undefined : (arg('--data') ?? '.data/pglite');
 
 if (dataDir) await mkdir(dataDir, { recursive: true });
