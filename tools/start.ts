@@ -15,6 +15,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_PORTS, FUNCTIONS, LOCAL, PASS_THROUGH_VARS, PORT_VARIABLES, QSTASH_DEV, portsFrom, workerVars, type FunctionName, type PortName } from './stack/config.ts';
 import { PortInUseError, assertPortFree, startStack, stopChild } from './stack/index.ts';
+import { SEED_OWNER, UsageError, chooseFunctions } from './stack/select.ts';
 import { evalRetryDelay } from './stack/qstash-server.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -22,23 +23,6 @@ const started = Date.now();
 const args = process.argv.slice(2);
 const quiet = args.includes('--quiet');
 const log = (line: string) => console.log(line);
-
-/** Which functions each one needs running beside it. */
-const NEEDS: Record<FunctionName, FunctionName[]> = { insights: ['delivery'], marketplace: ['delivery'], pipeline: ['delivery'], delivery: [] };
-/** Which function's demo data each seed file holds. */
-const SEED_OWNER: Record<string, FunctionName> = { insights: 'insights', marketplace: 'marketplace', pipeline: 'pipeline', webhooks: 'pipeline' };
-
-/** Thrown for a mistake of the person starting the stack: printed as one line, exit code 1. */
-class UsageError extends Error {}
-
-export function chooseFunctions(names: string[]): FunctionName[] {
-  const unknown = names.filter((n) => !(FUNCTIONS as readonly string[]).includes(n));
-  if (unknown.length) throw new UsageError(`unknown function ${unknown.join(', ')}: choose among ${FUNCTIONS.join(', ')}`);
-  if (!names.length) return [...FUNCTIONS];
-  const chosen = new Set<FunctionName>();
-  for (const n of names as FunctionName[]) for (const f of [n, ...NEEDS[n]]) chosen.add(f);
-  return FUNCTIONS.filter((f) => chosen.has(f));
-}
 
 export async function runSeeds(databaseUrl: string, env: Record<string, string>, only: FunctionName[] = [...FUNCTIONS]): Promise<string[]> {
   const dir = new URL('./seed/', import.meta.url);
