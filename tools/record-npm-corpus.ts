@@ -32,7 +32,7 @@ export const CORPUS_ROOTS = [
 
 const KEEP_VERSION_FIELDS = [
   'dependencies', 'optionalDependencies', 'peerDependencies', 'peerDependenciesMeta',
-  'bundleDependencies', 'os', 'cpu', 'engines',
+  'bundleDependencies', 'os', 'cpu', 'libc', 'engines',
 ] as const;
 
 async function npm(args: string[], cwd?: string): Promise<string> {
@@ -60,7 +60,7 @@ async function recordRoot(spec: string) {
   for (const [path, p] of Object.entries<Record<string, unknown>>(lock.packages)) {
     if (path === '') continue;
     const e: Record<string, unknown> = { version: p.version };
-    for (const f of ['name', 'optional', 'peer', 'dev', 'inBundle', 'os', 'cpu', 'engines']) if (p[f] !== undefined) e[f] = p[f];
+    for (const f of ['name', 'optional', 'peer', 'dev', 'inBundle', 'os', 'cpu', 'libc', 'engines']) if (p[f] !== undefined) e[f] = p[f];
     packages[path] = e;
   }
   console.log(`${spec} ${m.version}: ${Object.keys(packages).length} packages, npm ${ms.toFixed(0)} ms`);

@@ -1,7 +1,7 @@
 /**
  * Converts an npm packument (abbreviated "corgi" document: dist-tags, versions with dependencies,
- * optionalDependencies, peerDependencies(+Meta), bundleDependencies, os, cpu, engines, deprecated)
- * into Client rows: version attrs `tags`, `deprecated`, `os`, `cpu`, `engines` (JSON); dependency
+ * optionalDependencies, peerDependencies(+Meta), bundleDependencies, os, cpu, libc, engines, deprecated)
+ * into Client rows: version attrs `tags`, `deprecated`, `os`, `cpu`, `libc`, `engines` (JSON); dependency
  * attrs `opt`, `scope` peer|bundle, `knownas` for `npm:` aliases (the dependency then names the
  * real package and its range).
  */
@@ -21,6 +21,7 @@ export interface PackumentVersion {
   bundleDependencies?: string[] | boolean;
   os?: string[];
   cpu?: string[];
+  libc?: string[];
   engines?: Record<string, string> | string[];
   deprecated?: string | boolean;
 }
@@ -42,6 +43,7 @@ export function packumentRows(p: Packument): { info: VersionInfo; deps: Dependen
     if (m.deprecated) attrs.deprecated = '';
     if (Array.isArray(m.os) && m.os.length) attrs.os = m.os.join(',');
     if (Array.isArray(m.cpu) && m.cpu.length) attrs.cpu = m.cpu.join(',');
+    if (Array.isArray(m.libc) && m.libc.length) attrs.libc = m.libc.join(',');
     if (m.engines && typeof m.engines === 'object' && !Array.isArray(m.engines)) attrs.engines = JSON.stringify(m.engines);
     const deps: Dependency[] = [];
     const opt = m.optionalDependencies ?? {};

@@ -14,9 +14,11 @@ export interface NpmEnv {
   npmVersion: string;
   os: string;
   cpu: string;
+  /** libc family on linux (`glibc` | `musl`), as npm-install-checks detects it. */
+  libc?: string;
 }
 
-export const DEFAULT_NPM_ENV: NpmEnv = Object.freeze({ nodeVersion: '22.23.3', npmVersion: '11.19.1', os: 'linux', cpu: 'x64' });
+export const DEFAULT_NPM_ENV: NpmEnv = Object.freeze({ nodeVersion: '22.23.3', npmVersion: '11.19.1', os: 'linux', cpu: 'x64', libc: 'glibc' });
 
 export function engineOk(v: VersionInfo, env: NpmEnv): boolean {
   const raw = v.attrs.engines;
@@ -39,9 +41,14 @@ function listOk(list: string | undefined, value: string): boolean {
   return pos.length === 0 || pos.includes(value) || pos.includes('any');
 }
 
-/** npm-install-checks checkPlatform: `os` / `cpu` lists with `!` negations. */
+/**
+ * npm-install-checks checkPlatform (npm 10+): `os` / `cpu` / `libc` lists with `!` negations; a `libc`
+ * list fails on any os but linux, and on linux is matched against the detected family (glibc here).
+ */
 export function platformOk(v: VersionInfo, env: NpmEnv): boolean {
-  return listOk(v.attrs.os, env.os) && listOk(v.attrs.cpu, env.cpu);
+  if (!listOk(v.attrs.os, env.os) || !listOk(v.attrs.cpu, env.cpu)) return false;
+  if (!v.attrs.libc) return true;
+  return env.os === 'linux' && listOk(v.attrs.libc, env.libc ?? 'glibc');
 }
 
 export function tagsOf(v: VersionInfo): string[] {

@@ -25,3 +25,25 @@ describe('npm corpus: tree equals npm lockfile', () => {
     expect(dropped).toEqual(await lockDropped(client, env, lock, r.manifest.name, r.manifest.version));
   });
 });
+
+describe('npm corpus: libc', () => {
+  test('optional builds for musl are in the lockfile but not installed on linux x64 glibc', async () => {
+    const musl: string[] = [];
+    for (const r of meta.roots) {
+      const lock = lockfiles[r.manifest.name]!;
+      const dropped = new Set(await lockDropped(client, env, lock, r.manifest.name, r.manifest.version));
+      for (const [p, e] of Object.entries(lock)) {
+        if (!e.libc?.includes('musl')) continue;
+        musl.push(p);
+        expect(dropped.has(p), `${r.manifest.name}: ${p}`).toBe(true);
+      }
+      const root = await buildNpmTree(client, r.manifest.name, r.manifest.version, env);
+      const failing = new Set([...optionalFailures(root!, env)].map((n) => nodePath(n)));
+      for (const n of treeInventory(root!)) {
+        const info = (await client.versions(n.pkg)).find((v) => v.version === n.version);
+        if (info?.attrs.libc === 'musl') expect(failing.has(nodePath(n)), nodePath(n)).toBe(true);
+      }
+    }
+    expect(musl.length).toBeGreaterThan(0);
+  });
+});

@@ -10,7 +10,7 @@ import { packumentRows, type Packument } from '../../../src/resolve/npm-packumen
 export const CORPUS_DIR = new URL('../../fixtures/resolve/npm-corpus/', import.meta.url).pathname;
 
 export interface CorpusRoot { manifest: { name: string; version: string } & Record<string, unknown>; npmColdMs: number }
-export interface LockEntry { version: string; name?: string; optional?: boolean; peer?: boolean; dev?: boolean; inBundle?: boolean; os?: string[]; cpu?: string[]; engines?: Record<string, string> }
+export interface LockEntry { version: string; name?: string; optional?: boolean; peer?: boolean; dev?: boolean; inBundle?: boolean; os?: string[]; cpu?: string[]; libc?: string[]; engines?: Record<string, string> }
 
 export function loadCorpus() {
   const meta = JSON.parse(readFileSync(CORPUS_DIR + 'roots.json', 'utf8')) as { npmVersion: string; nodeVersion: string; roots: CorpusRoot[] };
@@ -35,7 +35,7 @@ export function lockResolve(lock: Record<string, LockEntry>, from: string, dep: 
 /** A lockfile entry as a resolver VersionInfo (name, version, os/cpu/engines attrs). */
 export function lockInfo(p: string, e: LockEntry) {
   return { name: e.name ?? folder(p), version: e.version,
-    attrs: { ...(e.os ? { os: e.os.join(',') } : {}), ...(e.cpu ? { cpu: e.cpu.join(',') } : {}), ...(e.engines ? { engines: JSON.stringify(e.engines) } : {}) } };
+    attrs: { ...(e.os ? { os: e.os.join(',') } : {}), ...(e.cpu ? { cpu: e.cpu.join(',') } : {}), ...(e.libc ? { libc: e.libc.join(',') } : {}), ...(e.engines ? { engines: JSON.stringify(e.engines) } : {}) } };
 }
 const info = lockInfo;
 
