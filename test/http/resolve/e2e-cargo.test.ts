@@ -27,8 +27,22 @@ const unconditional = (u: CargoUniverse): CargoUniverse => Object.fromEntries(Ob
   }) }]))]));
 
 const HAND = CARGO_CASES.filter((c) => !c.name.startsWith('a requirement nothing satisfies') && !c.opts);
+// several renamed dependencies on one crate, of different majors (one of them optional and enabled by a
+// default feature, one shared with a dependency whose range spans two majors)
+const RENAMED: CargoUniverse[] = [
+  {
+    root: { '1.0.0': { deps: [['lib', '^1.0', { knownas: 'lib1' }], ['lib', '^2.0', { knownas: 'lib2' }], ['lib', '^0.3', { knownas: 'lib03' }]], features: {} } },
+    lib: { '0.3.1': {}, '0.3.5': {}, '1.0.0': {}, '1.4.0': {}, '2.0.0': {}, '2.1.0': {}, '3.0.0': {} },
+  },
+  {
+    root: { '1.0.0': { deps: [['lib', '^2.0', { knownas: 'newlib' }], ['lib', '^1.0', { knownas: 'oldlib', opt: '' }], ['mid', '*']], features: { default: ['oldlib'] } } },
+    lib: { '1.0.0': {}, '1.4.0': {}, '2.0.0': {}, '2.1.0': {} },
+    mid: { '1.0.0': { deps: [['lib', '>=1.0, <3', { knownas: 'l' }]] } },
+  },
+];
 const UNIVERSES = [
   ...HAND.map((c) => ({ label: `hand: ${c.name}`, u: unconditional(c.u) })),
+  ...RENAMED.map((u, i) => ({ label: `renamed majors ${i + 1}`, u })),
   ...Array.from({ length: 24 }, (_, i) => ({ label: `random universe ${1000 + i}`, u: unconditional(randomUniverse(1000 + i)) })),
 ];
 // universe i is served under /u<i>/ (its own index); the schema is emptied before each universe
