@@ -63,6 +63,12 @@ export function formatIssues(issues: ValidationIssue[]): string {
 /** FastAPI's names for where an input came from (`loc[0]` of a validation error). */
 const FASTAPI_LOC: Record<string, string> = { json: 'body', form: 'body', param: 'path', query: 'query', header: 'header', cookie: 'cookie' };
 
+const STATUS_PHRASES: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',
+  413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 429: 'Too Many Requests',
+  500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
+};
+
 /** The body and status of an error in a dialect. */
 export function renderError(dialect: Dialect, c: Context, status: ContentfulStatusCode, message: string, err?: HttpError): Response {
   for (const [k, v] of Object.entries(err?.headers ?? {})) c.header(k, v);
@@ -78,12 +84,13 @@ export function renderError(dialect: Dialect, c: Context, status: ContentfulStat
       return c.json({ detail: err?.detail ?? message, ...(err?.extra ?? {}) }, status);
     }
     case 'ultracart': {
-      c.header('UC-REST-ERROR', message.slice(0, 200));
+      // UltraCart names the failure in UC-REST-ERROR; the header carries only the status phrase, never
+      // text that may quote the request. Absent members are omitted, as UltraCart does.
+      c.header('UC-REST-ERROR', STATUS_PHRASES[status] ?? `HTTP ${status}`);
       return c.json({
-        error: { developer_message: message, user_message: message, error_code: String(status), more_info: null, object_id: null, ...(err?.extra ?? {}) },
+        error: { developer_message: message, user_message: message, error_code: String(status), ...(err?.extra ?? {}) },
         metadata: {},
         success: false,
-        warning: null,
       }, status);
     }
   }

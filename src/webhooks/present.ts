@@ -96,6 +96,18 @@ export function resultSet(payloadName: string, count: number, limit: number, off
   return { payload_name: payloadName, result_set: { count, limit, more, next_offset: more ? offset + count : null, offset, total_records: total } };
 }
 
+/**
+ * The response wrapper. UltraCart omits absent members rather than sending `null` (its SDKs' models are
+ * not nullable and reject a null), so every null member is dropped, at any depth.
+ */
 export function ok<T extends Record<string, unknown>>(body: T, metadata: Record<string, unknown> = {}) {
-  return { ...body, success: true, error: null, warning: null, metadata };
+  return withoutNulls({ ...body, success: true, metadata });
+}
+
+export function withoutNulls<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutNulls) as T;
+  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== null && v !== undefined) out[k] = withoutNulls(v);
+  return out as T;
 }

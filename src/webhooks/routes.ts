@@ -9,6 +9,7 @@ import * as z from 'zod';
 import { encryptSecret, randomToken } from '../platform/crypto.ts';
 import type { AppEnv, Env } from '../platform/env.ts';
 import { errorHandler, HttpError } from '../platform/errors.ts';
+import { queryBool } from '../platform/query-bool.ts';
 import { validate } from '../platform/validate.ts';
 import { findEvent } from './catalog.ts';
 import { scheduleDelivery } from './deliver.ts';
@@ -25,13 +26,12 @@ webhookRoutes.onError(errorHandler('ultracart'));
 
 const BASE = '/rest/v2/webhook';
 
-const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
 const page = (def: number) => ({
   _limit: z.coerce.number().int().min(1).max(500).default(def),
   _offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
-const listQuery = z.object({ ...page(100), _sort: z.string().max(50).optional(), _placeholders: bool.optional() });
-const placeholdersQuery = z.object({ _placeholders: bool.optional() });
+const listQuery = z.object({ ...page(100), _sort: z.string().max(50).optional(), _placeholders: queryBool.optional() });
+const placeholdersQuery = z.object({ _placeholders: queryBool.optional() });
 const logsQuery = z.object({ ...page(100), _since: z.string().max(40).refine((s) => !Number.isNaN(Date.parse(s)), { message: 'must be a date/time' }).optional() });
 const oidParam = z.object({ webhook_oid: z.coerce.number().int().min(1).max(2_147_483_647) });
 const logParam = oidParam.extend({ request_id: z.string().max(100) });

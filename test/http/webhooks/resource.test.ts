@@ -27,7 +27,7 @@ describe('authentication', () => {
   ])('%s -> 401 in the UltraCart envelope', async (_n, headers) => {
     const res = await client.get(BASE, headers as Record<string, string>);
     expect(res.status).toBe(401);
-    expect(res.headers.get('UC-REST-ERROR')).toMatch(/Invalid credentials/);
+    expect(res.headers.get('UC-REST-ERROR')).toBe('Unauthorized');
     const body = (await res.json()) as Json;
     expect(body.success).toBe(false);
     expect(body.error.developer_message).toMatch(/Invalid credentials/);
@@ -45,13 +45,22 @@ describe('create and read', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('Webhook-Signing-Secret')).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(body.success).toBe(true);
-    expect(body.error).toBeNull();
     const w = body.webhook;
     expect(w).toMatchObject({
       merchant_id: 'MERCH_A', api_version: '2017-03-01', authentication_type: 'none', compress_events: false,
       consecutive_failures: 0, disabled: false, maximum_events: 10, maximum_size: 900000, name: 'books',
-      next_retry_after: null, pending: 0, webhook_url: 'https://hooks.example.com/in', basic_password: null, iam_secret_key: null,
+      pending: 0, webhook_url: 'https://hooks.example.com/in',
     });
+    // absent members are omitted, never null (UltraCart's SDK models are not nullable)
+    const nulls: string[] = [];
+    const walk = (v: unknown, at: string) => {
+      if (v === null) nulls.push(at);
+      else if (typeof v === 'object') for (const [k, x] of Object.entries(v as object)) walk(x, `${at}.${k}`);
+    };
+    walk(body, 'body');
+    expect(nulls).toEqual([]);
+    for (const k of ['error', 'warning']) expect(k in body).toBe(false);
+    for (const k of ['next_retry_after', 'basic_password', 'iam_secret_key', 'api_user_oid']) expect(k in w).toBe(false);
     expect(w.event_categories).toHaveLength(1);
     expect(w.event_categories[0]).toMatchObject({ event_category: 'book', subscribed: true, any_subscribed: true });
     expect(w.event_categories[0].events.map((e: Json) => e.event_name)).toEqual(['book_posted', 'book_status_changed', 'book_unlisted']);
@@ -65,6 +74,22 @@ describe('create and read', () => {
     expect(mine.event_categories.map((c: Json) => [c.event_category, c.any_subscribed])).toEqual([
       ['user', false], ['book', true], ['request', false], ['checkout', false], ['pipeline', false],
     ]);
+  });
+
+  it.each([['True', 5], ['FALSE', 1], ['1', 5], ['0', 1], [' true ', 5]] as const)('_placeholders=%s as real clients send it', async (v, categories) => {
+    const { body } = await create(HOOK);
+    const res = await client.get(`${BASE}?_placeholders=${encodeURIComponent(v)}`, a.headers);
+    expect(res.status).toBe(200);
+    const mine = ((await res.json()) as Json).webhooks.find((w: Json) => w.webhook_oid === body.webhook.webhook_oid);
+    expect(mine.event_categories).toHaveLength(categories);
+  });
+
+  it('answers 400 in its envelope for a boolean it cannot read', async () => {
+    const res = await client.get(`${BASE}?_placeholders=yes`, a.headers);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as Json;
+    expect([body.success, body.error.developer_message]).toEqual([false, '_placeholders: must be true or false (also True/False, 1/0)']);
+    expect(res.headers.get('UC-REST-ERROR')).toBe('Bad Request');
   });
 
   it('subscribes single events and keeps expansions', async () => {
@@ -172,7 +197,7 @@ describe('update, paging, isolation, delete', () => {
     expect(p1.metadata.result_set).toEqual({ count: 2, limit: 2, more: true, next_offset: 2, offset: 0, total_records: 3 });
     const p2 = (await (await client.get(`${BASE}?_limit=2&_offset=2&_sort=-name`, c.headers)).json()) as Json;
     expect(p2.webhooks.map((w: Json) => w.name)).toEqual(['w1']);
-    expect(p2.metadata.result_set).toEqual({ count: 1, limit: 2, more: false, next_offset: null, offset: 2, total_records: 3 });
+    expect(p2.metadata.result_set).toEqual({ count: 1, limit: 2, more: false, offset: 2, total_records: 3 });
     for (const q of ['_limit=0', '_limit=abc', '_offset=-1', '_sort=secret']) {
       const r = await client.get(`${BASE}?${q}`, c.headers);
       expect(r.status, q).toBe(400);
