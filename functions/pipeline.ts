@@ -6,7 +6,7 @@ import { pipelineRoutes } from '../src/pipeline/routes.ts';
 import { runScheduled } from '../src/pipeline/scheduled.ts';
 import { webhookRoutes } from '../src/webhooks/routes.ts';
 
-export const app = createApp('pipeline');
+export const app = createApp('pipeline', { '/rest/v2/webhook': 'ultracart' });
 app.route('/', healthRoutes('pipeline'));
 app.route('/', webhookRoutes);
 app.route('/', pipelineRoutes);
