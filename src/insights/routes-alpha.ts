@@ -1,5 +1,6 @@
 /**
- * v3alpha additions: `POST /v3alpha/versionbatch` ({requests: [{versionKey}], pageToken}, at most
+ * v3alpha additions: `POST /v3alpha/versionbatch` ({requests: [{versionKey}], pageToken}, proto3 JSON:
+ * `null` = absent, `page_token`/`version_key` spellings accepted, unknown fields ignored; at most
  * 5000 keys, answered 1000 per page; the page token is the base64 offset of the next page; only
  * stored versions are answered, unknown ones come back with `request` alone) and
  * `GET /v3alpha/purl/{purl}` (the whole purl percent-encoded; {package} or {version}).
@@ -10,6 +11,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { validate } from '../platform/validate.ts';
 import { canonicalName, canonicalVersion, decodeSegment, parseSystem, rawSegments } from './paths.ts';
+import { proto3 } from './proto-json.ts';
 import { parsePurl } from './purl.ts';
 import { batchVersions, getPackage, getVersion } from './queries.ts';
 import { readThroughPackage } from './read-through.ts';
@@ -19,10 +21,10 @@ export const alphaRoutes = new Hono<AppEnv>();
 export const MAX_BATCH = 5000;
 export const BATCH_PAGE = 1000;
 
-const batchBody = z.object({
+const batchBody = proto3(z.object({
   requests: z.array(z.object({ versionKey: z.object({ system: z.string(), name: z.string(), version: z.string() }) })).min(1).max(MAX_BATCH),
   pageToken: z.string().optional(),
-});
+}));
 
 alphaRoutes.post('/v3alpha/versionbatch', validate('json', batchBody), async (c) => {
   const { requests, pageToken } = c.req.valid('json');

@@ -43,7 +43,12 @@ taskRoutes.post('/trigger', validate('json', TRIGGER), async (c) => {
   if (body.source_id) {
     if (!(await getSource(db, body.source_id))) throw new HttpError(404, 'Source not found');
     sourceId = body.source_id;
-  } else sourceId = (await latestEnabledInCategory(db, body.category!)) ?? null;
+  } else {
+    // the original queues a task that can never run (its bug): a category without an enabled source is
+    // a 404, as an unknown source_id is
+    sourceId = (await latestEnabledInCategory(db, body.category!)) ?? null;
+    if (!sourceId) throw new HttpError(404, `No enabled source in category ${body.category}`);
+  }
   const task = await db.transaction(async (tx) => {
     const t = await insertTask(tx, { source_id: sourceId, trigger_type: 'manual', status: 'pending' });
     await recordEvent(tx, t, { stage: 'trigger', event_type: 'task_created', message: sourceId ? 'queued' : `no enabled source in category ${body.category}`, payload: { category: body.category ?? null } });

@@ -225,6 +225,20 @@ describe('v3alpha', () => {
     expect(body.nextPageToken).toBe('');
     expect(body.responses.map((r: any) => [r.request, r.version?.versionKey.version ?? null])).toEqual([[requests[0], '4.17.21'], [requests[1], null], [requests[2], '4.17.19']]);
   });
+  it('versionbatch reads proto3 JSON: null as absent, original field names, unknown fields ignored', async () => {
+    await json('/v3/systems/npm/packages/lodash');
+    for (const body of [
+      { requests: [{ versionKey: { system: 'NPM', name: 'lodash', version: '4.17.21' } }], pageToken: null },
+      { requests: [{ version_key: { system: 'NPM', name: 'lodash', version: '4.17.21' }, comment: 'x' }], page_token: null, unknown: { a: 1 } },
+    ]) {
+      const res = await api.post('/v3alpha/versionbatch', body);
+      expect(res.status).toBe(200);
+      const got: any = await res.json();
+      expect(got.responses.map((r: any) => r.version?.versionKey.version)).toEqual(['4.17.21']);
+    }
+    const bad = await api.post('/v3alpha/versionbatch', { requests: null });
+    expect(bad.status).toBe(400);
+  });
   it('purl for a version and a package', async () => {
     const v = await json('/v3alpha/purl/pkg%3Anpm%2F%2540colors%2Fcolors%401.5.0');
     expect(v.version.versionKey).toEqual({ system: 'NPM', name: '@colors/colors', version: '1.5.0' });
