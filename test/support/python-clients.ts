@@ -29,7 +29,7 @@ function pipEnv(): NodeJS.ProcessEnv {
   return { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: '1', ...(existsSync(local) ? { PIP_INDEX_URL: `file://${local}` } : {}) };
 }
 
-/** Installs (once) the given archives of ../shared/clients into the venv; `extra` are [archive, pip args]. */
+/** Installs (once) the given archives of ../shared/clients (or a plain dependency by name) into the venv. */
 export async function pythonClients(archives: { file: string; module: string; args?: string[]; env?: Record<string, string> }[]): Promise<PythonClients> {
   const python = join(VENV, 'bin', 'python');
   if (!existsSync(python)) await run('python3', ['-m', 'venv', VENV]);
@@ -37,7 +37,8 @@ export async function pythonClients(archives: { file: string; module: string; ar
   for (const a of archives) {
     const has = spawnSync(python, ['-c', `import ${a.module}`]).status === 0;
     if (!has) {
-      await run(python, ['-m', 'pip', 'install', '-q', ...(a.args ?? []), join(CLIENTS_DIR, a.file)],
+      const target = a.file.endsWith('.tar.gz') ? join(CLIENTS_DIR, a.file) : a.file; // else a dependency by name
+      await run(python, ['-m', 'pip', 'install', '-q', ...(a.args ?? []), target],
         { env: { ...pipEnv(), ...(a.env ?? {}) }, maxBuffer: 1 << 24, timeout: 300_000 });
     }
     versions[a.file] = a.file.replace(/\.tar\.gz$/, '');
