@@ -1,8 +1,8 @@
 /**
  * Two third-party deps.dev clients against the insights worker served over real HTTP (fixture upstreams
- * on loopback), with only the base URL changed: pydepsdev 0.2.2 (everything under /v3alpha; its first
- * VersionBatch page sends `"pageToken": null`) and depsdev 0.0.5 (DepsDevClientV3 and
- * DepsDevClientV3Alpha), every method whose deps.dev method the service serves (test/clients/
+ * on loopback), with only the base URL changed: pydepsdev 0.2.2 (everything under /v3alpha) and depsdev
+ * 0.0.5 (DepsDevClientV3 and DepsDevClientV3Alpha, whose VersionBatch sends `"pageToken": null` on the
+ * first page), every method whose deps.dev method the service serves (test/clients/
  * depsdev_clients.py lists them). Skipped, saying why, only where python3 with venv is missing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
