@@ -14,7 +14,7 @@
  */
 import type { Db } from '../platform/db.ts';
 import type { System } from '../versions/index.ts';
-import { fetchForResolve } from './ingest/index.ts';
+import { fetchForResolve, registriesRead } from './ingest/index.ts';
 import { fetchPypiRelease } from './ingest/pypi.ts';
 import { FetchBudget, FetchLimitReached } from './ingest/http.ts';
 import { UpstreamError, UpstreamNotFound, type IngestedPackage, type IngestedVersion } from './ingest/types.ts';
@@ -74,11 +74,11 @@ export class GraphReadThrough {
   /** The metadata of one version of a partially read package (PyPI), by its published spelling. */
   fetchVersion(name: string, version: string): Promise<IngestedVersion | null> {
     return this.track(async () => {
-      const v = await fetchPypiRelease(this.env, name, version);
+      const [v] = registriesRead(this.env, this.system, [await fetchPypiRelease(this.env, name, version)]);
       const list = this.details.get(name) ?? [];
-      list.push(v);
+      list.push(v!);
       this.details.set(name, list);
-      return v;
+      return v!;
     });
   }
 

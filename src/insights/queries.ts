@@ -85,21 +85,23 @@ export interface QueryArgs {
   system?: string;
   name?: string;
   version?: string;
+  /** The version as the request spelled it: a version matches by its published spelling too. */
+  spelled?: string;
 }
 
 /** Query: versions matching a hash and/or a (partial) version key, at most 1000. */
 export async function queryVersions(db: Queryable, a: QueryArgs): Promise<string> {
-  const params = [a.system ?? null, a.name ?? null, a.version ?? null];
+  const params = [a.system ?? null, a.name ?? null, a.version ?? null, a.spelled ?? a.version ?? null];
   const byHash = a.hashType !== undefined && a.hashValue !== undefined;
   if (byHash) params.push(a.hashType!, a.hashValue!);
   const source = byHash
     ? `SELECT v.* FROM insights.versions v WHERE (v.system, v.name, v.version) IN (
-         SELECT h.system, h.name, h.version FROM insights.artifacts h WHERE h.hash_type = $4 AND h.hash_value = decode($5, 'base64'))`
+         SELECT h.system, h.name, h.version FROM insights.artifacts h WHERE h.hash_type = $5 AND h.hash_value = decode($6, 'base64'))`
     : 'SELECT v.* FROM insights.versions v WHERE true';
   const rows = await db.query<{ body: string }>(`SELECT json_build_object('results', COALESCE(json_agg(
       json_build_object('version', insights.version_json(q)) ORDER BY q.system, q.name COLLATE "C", q.ordinal), '[]'::json))::text AS body
     FROM (SELECT * FROM (${source}
-      AND ($1::text IS NULL OR v.system = $1) AND ($2::text IS NULL OR v.name = $2) AND ($3::text IS NULL OR v.version = $3)
+      AND ($1::text IS NULL OR v.system = $1) AND ($2::text IS NULL OR v.name = $2) AND ($3::text IS NULL OR v.version = $3 OR v.upstream_version = $4)
       AND NOT (v.meta ? 'pending')) s
       ORDER BY s.system, s.name COLLATE "C", s.ordinal LIMIT ${MAX_QUERY_RESULTS}) q`, params);
   return rows[0]!.body;

@@ -3,7 +3,8 @@
  * `hash.type` (MD5|SHA1|SHA256|SHA512) + `hash.value` (base64), and/or `versionKey.system`,
  * `versionKey.name`, `versionKey.version`. At least a hash or a system+name is required. At most
  * 1000 results, ordered by (system, name, version order). A versionKey naming an unknown package
- * reads it through first.
+ * reads it through first. `versionKey.version` matches a version by its canonical form or by its
+ * published spelling (npm's `1.0.2beta` is found as written, not only as `1.0.2-beta`).
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
@@ -47,6 +48,7 @@ queryRoutes.get('/:api{v3|v3alpha}/query', async (c) => {
   if (version !== undefined) {
     if (!args.system || !args.name) throw new HttpError(400, 'versionKey.version needs versionKey.system and versionKey.name');
     args.version = canonicalVersion(args.system, version);
+    args.spelled = version;
   }
   if (!args.hashType && !args.name) throw new HttpError(400, 'query needs hash.type+hash.value or versionKey.system+versionKey.name');
   const db = c.get('db');

@@ -24,6 +24,27 @@ export const UPSTREAM_DEFAULTS = {
 } as const;
 
 export type UpstreamName = keyof typeof UPSTREAM_DEFAULTS;
+
+/**
+ * The registry a version was read from, as `registries` names it: the public registry's deps.dev spelling
+ * when the upstream setting is left at its default, else the configured base in the same form.
+ */
+const REGISTRY_FORMS: Partial<Record<string, [UpstreamName, string, (base: string) => string]>> = {
+  NPM: ['NPM_REGISTRY_URL', 'https://registry.npmjs.org/', (b) => `${b}/`],
+  PYPI: ['PYPI_URL', 'https://pypi.org/simple', (b) => `${b}/simple`],
+  MAVEN: ['MAVEN_REPO_URL', 'https://repo.maven.apache.org/maven2/', (b) => `${b}/`],
+  CARGO: ['CRATES_INDEX_URL', 'https://crates.io/', (b) => `${b}/`],
+  NUGET: ['NUGET_INDEX_URL', 'https://api.nuget.org/v3/index.json', (b) => b],
+  RUBYGEMS: ['RUBYGEMS_URL', 'https://rubygems.org/', (b) => `${b}/`],
+};
+
+export function registryOf(env: UpstreamEnv, system: string): string {
+  const form = REGISTRY_FORMS[system];
+  if (!form) return '';
+  const [key, pub, spell] = form;
+  const base = upstreamUrl(env, key);
+  return base === UPSTREAM_DEFAULTS[key].replace(/\/+$/, '') ? pub : spell(base);
+}
 export type UpstreamEnv = Record<string, unknown>;
 
 export function upstreamUrl(env: UpstreamEnv, key: UpstreamName): string {

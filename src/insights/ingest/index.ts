@@ -6,13 +6,13 @@
 import type { System } from '../../versions/index.ts';
 import { fetchCargo } from './cargo.ts';
 import { fetchGo } from './go.ts';
-import type { UpstreamEnv } from './http.ts';
+import { registryOf, type UpstreamEnv } from './http.ts';
 import { fetchMaven } from './maven.ts';
 import { fetchNpm } from './npm.ts';
 import { fetchNuget } from './nuget.ts';
 import { fetchPypi, fetchPypiForResolve } from './pypi.ts';
 import { fetchRubygems } from './rubygems.ts';
-import type { IngestedPackage } from './types.ts';
+import type { IngestedPackage, IngestedVersion } from './types.ts';
 
 export { fetchOsv, fetchOsvForPackage, advisoryFromOsv } from './osv.ts';
 export { fetchProject } from './projects.ts';
@@ -28,14 +28,28 @@ const ADAPTERS: Record<System, (env: UpstreamEnv, name: string) => Promise<Inges
   GO: fetchGo,
 };
 
-export function fetchPackage(env: UpstreamEnv, system: System, name: string): Promise<IngestedPackage> {
-  return ADAPTERS[system](env, name);
+export async function fetchPackage(env: UpstreamEnv, system: System, name: string): Promise<IngestedPackage> {
+  return readFrom(env, await ADAPTERS[system](env, name));
+}
+
+/** `registries` name the registry the versions were read from: the configured one when it is not the public default. */
+export function registriesRead<T extends IngestedVersion>(env: UpstreamEnv, system: System, versions: T[]): T[] {
+  const here = registryOf(env, system);
+  const pub = registryOf({}, system);
+  if (!here || here === pub) return versions;
+  for (const v of versions) v.registries = v.registries.map((r) => (r === pub ? here : r));
+  return versions;
+}
+
+function readFrom(env: UpstreamEnv, pkg: IngestedPackage): IngestedPackage {
+  registriesRead(env, pkg.system, pkg.versions);
+  return pkg;
 }
 
 /**
  * A package as a dependency resolution needs it: PyPI in one request with per-version metadata left
  * `pending` (read on demand with fetchPypiRelease); every other system as fetchPackage reads it.
  */
-export function fetchForResolve(env: UpstreamEnv, system: System, name: string): Promise<IngestedPackage> {
-  return system === 'PYPI' ? fetchPypiForResolve(env, name) : fetchPackage(env, system, name);
+export async function fetchForResolve(env: UpstreamEnv, system: System, name: string): Promise<IngestedPackage> {
+  return system === 'PYPI' ? readFrom(env, await fetchPypiForResolve(env, name)) : fetchPackage(env, system, name);
 }

@@ -1,16 +1,16 @@
 /**
  * npm registry adapter: `GET {NPM_REGISTRY_URL}/{name}` (full packument; scoped names as
- * `@scope%2Fname`). Fields follow what the public registry serves after npm's publish-time
- * normalisation (normalize-package-data): a shorthand `repository` ("owner/repo", "github:o/r") is
- * read as `git+https://github.com/o/r.git`, and a missing `bugs` of a GitHub repository is derived
- * as `.../issues`, so raw manifests from mirrors give the same links as registry.npmjs.org.
- * Links are HOMEPAGE, ISSUE_TRACKER, ORIGIN (`registry/name/version`), SOURCE_REPO, in that order.
+ * `@scope%2Fname`). Links are the manifest's declared values, as deps.dev reports them: HOMEPAGE
+ * (`homepage`), ISSUE_TRACKER (`bugs`), ORIGIN (`<registry>/name/version`), SOURCE_REPO (`repository`
+ * or its `url`), in that order; nothing is derived or rewritten (the public registry's manifests were
+ * normalised by npm at publish time; a private mirror's may not be, and their values stay as they are).
+ * `registries` and ORIGIN name the registry the packument was read from (NPM_REGISTRY_URL when set).
  * Default version = dist-tag `latest`. Requirement lists are sorted by name; `bundleDependencies:
  * true` lists every entry of `dependencies`. `bundled` (manifests inside the tarball) comes from
  * npm-tarball.ts, for versions that declare bundleDependencies; slsaProvenances/attestations from
  * the `dist.attestations` document (attestations.ts).
  */
-import { byName, fetchJson, hexToBase64, isoTime, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { byName, fetchJson, hexToBase64, isoTime, registryOf, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { normalizeLicenses } from './licenses.ts';
 import { addBundled } from './npm-tarball.ts';
 import { addNpmAttestations } from './attestations.ts';
@@ -26,7 +26,7 @@ export function npmPackagePath(name: string): string {
 
 export async function fetchNpm(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
   const doc = await fetchJson(`${upstreamUrl(env, 'NPM_REGISTRY_URL')}/${npmPackagePath(name)}`);
-  const pkg = npmFromPackument(doc, name);
+  const pkg = npmFromPackument(doc, name, registryOf(env, 'NPM'));
   await Promise.all([
     addBundled(env, doc, pkg.versions), // requirements.npm.bundled from the tarballs (npm-tarball.ts)
     addNpmAttestations(env, doc, pkg.versions), // SLSA provenance from dist.attestations (attestations.ts)
@@ -34,28 +34,19 @@ export async function fetchNpm(env: UpstreamEnv, name: string): Promise<Ingested
   return pkg;
 }
 
-export function npmFromPackument(doc: Manifest, requested: string): IngestedPackage {
+/** `registry`: where the packument was read (`registries` and the ORIGIN link), default the public one. */
+export function npmFromPackument(doc: Manifest, requested: string, registry = NPM_REGISTRY): IngestedPackage {
   const name = typeof doc.name === 'string' ? doc.name : requested;
   const time: Record<string, string> = doc.time ?? {};
-  const versions: IngestedVersion[] = Object.entries<Manifest>(doc.versions ?? {}).map(([v, m]) => npmVersion(name, v, m, time[v]));
+  const versions: IngestedVersion[] = Object.entries<Manifest>(doc.versions ?? {}).map(([v, m]) => npmVersion(name, v, m, time[v], registry));
   const distTags: Record<string, string> = doc['dist-tags'] ?? {};
   return { system: 'NPM', name, versions, defaultVersion: distTags.latest, distTags };
 }
 
+/** The declared repository URL (a string or `{url}`), as the manifest has it. */
 function repoUrl(repository: unknown): string | null {
   const raw = typeof repository === 'string' ? repository : (repository as { url?: unknown } | null)?.url;
-  if (typeof raw !== 'string' || !raw) return null;
-  const short = /^(?:(github|gitlab|bitbucket):)?([\w.-]+)\/([\w.-]+?)(?:\.git)?$/.exec(raw);
-  if (short) {
-    const host = short[1] === 'gitlab' ? 'gitlab.com' : short[1] === 'bitbucket' ? 'bitbucket.org' : 'github.com';
-    return `git+https://${host}/${short[2]}/${short[3]}.git`;
-  }
-  return raw;
-}
-
-function githubBase(url: string | null): string | null {
-  const m = url && /github\.com[/:]([\w.-]+)\/([\w.-]+?)(?:\.git)?(?:[#/].*)?$/.exec(url);
-  return m ? `https://github.com/${m[1]}/${m[2]}` : null;
+  return typeof raw === 'string' && raw ? raw : null;
 }
 
 function deps(obj: unknown): { name: string; requirement: string }[] {
@@ -82,15 +73,14 @@ function strings(x: unknown): string[] {
   return Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : [];
 }
 
-function npmVersion(name: string, version: string, m: Manifest, published: string | undefined): IngestedVersion {
+function npmVersion(name: string, version: string, m: Manifest, published: string | undefined, registry: string): IngestedVersion {
   const repo = repoUrl(m.repository);
-  const gh = githubBase(repo);
-  const bugs = typeof m.bugs === 'string' ? m.bugs : typeof m.bugs?.url === 'string' ? m.bugs.url : gh ? `${gh}/issues` : null;
-  const homepage = typeof m.homepage === 'string' && m.homepage ? m.homepage : gh ? `${gh}#readme` : null;
+  const bugs = typeof m.bugs === 'string' && m.bugs ? m.bugs : typeof m.bugs?.url === 'string' && m.bugs.url ? m.bugs.url : null;
+  const homepage = typeof m.homepage === 'string' && m.homepage ? m.homepage : null;
   const links: Link[] = [];
   if (homepage) links.push({ label: 'HOMEPAGE', url: homepage });
   if (bugs) links.push({ label: 'ISSUE_TRACKER', url: bugs });
-  links.push({ label: 'ORIGIN', url: `${NPM_REGISTRY}${name.replace('/', '%2F')}/${version}` });
+  links.push({ label: 'ORIGIN', url: `${registry}${name.replace('/', '%2F')}/${version}` });
   if (repo) links.push({ label: 'SOURCE_REPO', url: repo });
 
   const license = m.license ?? m.licenses;
@@ -115,7 +105,7 @@ function npmVersion(name: string, version: string, m: Manifest, published: strin
     deprecated,
     licenses: normalizeLicenses(licenseTexts),
     links,
-    registries: [NPM_REGISTRY],
+    registries: [registry],
     slsaProvenances: [],
     attestations: [],
     requirements: { npm: { dependencies: npmDependencies(m), bundled: [], os: strings(m.os), cpu: strings(m.cpu) } },

@@ -4,7 +4,9 @@
  * GetProject, GetProjectPackageVersions, versionbatch, purl, plus 400/404 and percent-encoding.
  */
 import { describe, expect, it } from 'vitest';
+import { registryOf } from '../../../src/insights/ingest/http.ts';
 import { api, json, upstream, useFixtureUpstream } from '../../fixtures/insights/harness.ts';
+import { testDb } from '../../support/env.ts';
 
 useFixtureUpstream();
 
@@ -134,7 +136,7 @@ describe('GetVersion of the other systems', () => {
     const n = await json('/v3/systems/NuGet/packages/Newtonsoft.Json/versions/13.0.1');
     expect([n.versionKey, n.publishedAt, n.licenses, n.links, n.registries]).toEqual([
       { system: 'NUGET', name: 'newtonsoft.json', version: '13.0.1' }, '2021-03-22T20:10:38Z', ['MIT'],
-      [{ label: 'HOMEPAGE', url: 'https://www.newtonsoft.com/json' }], ['https://api.nuget.org/v3/index.json']]);
+      [{ label: 'HOMEPAGE', url: 'https://www.newtonsoft.com/json' }], [registryOf(upstream.env, 'NUGET')]]); // read from the mirror
     const r = await json('/v3/systems/rubygems/packages/rack/versions/3.0.0');
     expect(r.relatedProjects).toEqual([
       { projectKey: { id: 'github.com/rack/rack' }, relationProvenance: 'UNVERIFIED_METADATA', relationType: 'ISSUE_TRACKER' },
@@ -209,6 +211,20 @@ describe('Query', () => {
     const none = await json(`/v3/query?hash.type=SHA1&hash.value=${encodeURIComponent(Buffer.alloc(20).toString('base64'))}`);
     expect(none).toEqual({ results: [] });
   });
+
+  it('by a version key as the registry spells the version, when that differs from its canonical form', async () => {
+    // a version stored as published (one the canonicaliser did not rewrite), asked for as published
+    const db = testDb();
+    await db.query("DELETE FROM insights.packages WHERE system = 'NPM' AND name = 'spelled-query'");
+    await db.query("INSERT INTO insights.packages (system, name) VALUES ('NPM', 'spelled-query')");
+    await db.query(`INSERT INTO insights.versions (system, name, version, upstream_version, ordinal) VALUES
+      ('NPM', 'spelled-query', '1.0.2beta', '1.0.2beta', 0), ('NPM', 'spelled-query', '1.0.3', '1.0.3', 1)`);
+    const hit = await json('/v3/query?versionKey.system=NPM&versionKey.name=spelled-query&versionKey.version=1.0.2beta');
+    expect(hit.results.map((r: any) => r.version.versionKey.version)).toEqual(['1.0.2beta']);
+    const canonical = await json('/v3/query?versionKey.system=NPM&versionKey.name=spelled-query&versionKey.version=1.0.3');
+    expect(canonical.results).toHaveLength(1);
+    await db.query("DELETE FROM insights.packages WHERE system = 'NPM' AND name = 'spelled-query'");
+  });
 });
 
 describe('v3alpha', () => {
@@ -242,7 +258,9 @@ describe('v3alpha', () => {
   it('purl for a version and a package', async () => {
     const v = await json('/v3alpha/purl/pkg%3Anpm%2F%2540colors%2Fcolors%401.5.0');
     expect(v.version.versionKey).toEqual({ system: 'NPM', name: '@colors/colors', version: '1.5.0' });
-    expect(v.version.links[2]).toEqual({ label: 'ORIGIN', url: 'https://registry.npmjs.org/@colors%2Fcolors/1.5.0' });
+    // ORIGIN names the registry the version was read from (the loopback mirror here)
+    expect(v.version.links[2]).toEqual({ label: 'ORIGIN', url: `${registryOf(upstream.env, 'NPM')}@colors%2Fcolors/1.5.0` });
+    expect(v.version.registries).toEqual([registryOf(upstream.env, 'NPM')]);
     const p = await json('/v3alpha/purl/pkg%3Apypi%2FDjango');
     expect(p.package.packageKey).toEqual({ system: 'PYPI', name: 'django' });
   });
