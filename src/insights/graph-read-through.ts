@@ -14,8 +14,7 @@
  */
 import type { Db } from '../platform/db.ts';
 import type { System } from '../versions/index.ts';
-import { fetchForResolve, registriesRead } from './ingest/index.ts';
-import { fetchPypiRelease } from './ingest/pypi.ts';
+import { fetchForResolve, fetchVersionForResolve } from './ingest/index.ts';
 import { FetchBudget, FetchLimitReached } from './ingest/http.ts';
 import { UpstreamError, UpstreamNotFound, type IngestedPackage, type IngestedVersion } from './ingest/types.ts';
 import { canon } from '../versions/index.ts';
@@ -71,14 +70,14 @@ export class GraphReadThrough {
     });
   }
 
-  /** The metadata of one version of a partially read package (PyPI), by its published spelling. */
+  /** The metadata of one version of a partially read package (PyPI, Maven), by its published spelling; null when the upstream has none. */
   fetchVersion(name: string, version: string): Promise<IngestedVersion | null> {
     return this.track(async () => {
-      const [v] = registriesRead(this.env, this.system, [await fetchPypiRelease(this.env, name, version)]);
+      const v = await fetchVersionForResolve(this.env, this.system, name, version);
       const list = this.details.get(name) ?? [];
-      list.push(v!);
+      list.push(v);
       this.details.set(name, list);
-      return v!;
+      return v;
     });
   }
 

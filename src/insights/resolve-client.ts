@@ -11,8 +11,12 @@
  *  PYPI  meta.yanked -> blocked, meta.requiresPython -> requirespython;
  *        requirements.pypi.dependencies -> requirement = versionSpecifier,
  *        environment = environmentMarker, enableddependencies = extras;
- *  MAVEN dependencies (resolvedName/resolvedVersion when ingestion filled them) with scope,
- *        optional, exclusions; dependencyManagement rows with origin `management`;
+ *  MAVEN `pom()` answers each POM as declared (requirements.maven plus meta packaging/relocation, the
+ *        version in its published spelling) and the resolver builds effective models from them
+ *        (src/resolve/maven-model.ts); a version listed `pending` (read through for a resolution) has its
+ *        POM read on demand, and so has a parent or BOM the repository's metadata does not list;
+ *        `requirements()` keeps the declared rows (dependencies, then dependencyManagement with origin
+ *        `management`);
  *  CARGO meta {yanked, links} -> blocked, links; requirements.cargo.features -> the `features`
  *        version attr (so a versions batch also reads the requirements rows of those versions, one
  *        more query, and primes the requirements cache with them); cargo dependencies -> real crate
@@ -31,8 +35,10 @@
 import type { Queryable } from '../platform/db.ts';
 import { bundleRows, isMangled, type BundledManifest } from '../resolve/npm-bundle.ts';
 import { npmDependency } from '../resolve/npm-packument.ts';
+import { mavenDependency } from '../resolve/maven.ts';
+import type { PomDependency, RawPom } from '../resolve/maven-model.ts';
 import type { Attrs, Client, Dependency, ResolveSystem, VersionInfo } from '../resolve/types.ts';
-import { maxSatisfying } from '../versions/index.ts';
+import { canon, maxSatisfying } from '../versions/index.ts';
 import { packageRows } from './graph-read-through.ts';
 import type { IngestedPackage, IngestedVersion } from './ingest/types.ts';
 import { requirementsOf, versionsOf, type RequirementRow, type VersionRow } from './queries-dependencies.ts';
@@ -102,8 +108,12 @@ export class PgResolveClient implements Client {
   private readonly bundles = new Map<string, { info: VersionInfo; deps: Dependency[] }>();
   private readonly fetchMissing?: (name: string) => Promise<IngestedPackage | null>;
   private readonly fetchVersion?: (name: string, version: string) => Promise<IngestedVersion | null>;
-  /** Versions listed without their metadata (`meta.pending`, PyPI), by `name\0version`. */
+  /** Versions listed without their metadata (`meta.pending`, PyPI and Maven), by `name\0version`. */
   private readonly pending = new Set<string>();
+  /** Maven: version meta (packaging, relocation) by `name\0version`, and the POMs read (memoised). */
+  private readonly metas = new Map<string, Json>();
+  private readonly raw = new Map<string, Json>();
+  private readonly poms = new Map<string, Promise<RawPom | null>>();
 
   constructor(db: Queryable, system: ResolveSystem, opts: {
     fetchMissing?: (name: string) => Promise<IngestedPackage | null>;
@@ -129,6 +139,7 @@ export class PgResolveClient implements Client {
     for (const r of rows) {
       if (r.upstream_version && r.upstream_version !== r.version) this.spellings.set(`${r.name}\u0000${r.version}`, r.upstream_version);
       if (r.meta?.pending === true) this.pending.add(`${r.name}\u0000${r.version}`);
+      if (this.system === 'MAVEN') this.metas.set(`${r.name}\u0000${r.version}`, r.meta ?? {});
       const list = out.get(r.name) ?? [];
       const attrs = versionAttrs(this.system, r.version, r.meta ?? {}, r.dist_tags ?? {});
       const k = `${r.name}\u0000${r.version}`;
@@ -151,6 +162,7 @@ export class PgResolveClient implements Client {
   }
 
   private dependenciesOf(name: string, version: string, req: Json): Dependency[] {
+    if (this.system === 'MAVEN') this.raw.set(`${name}\u0000${version}`, req);
     const deps = toDependencies(this.system, req);
     const bundled = this.system === 'NPM' ? req.npm?.bundled : undefined;
     if (!Array.isArray(bundled) || bundled.length === 0) return deps;
@@ -172,6 +184,50 @@ export class PgResolveClient implements Client {
     return v?.requirements ? this.dependenciesOf(name, version, v.requirements) : null;
   }
 
+  /**
+   * Maven: the POM of `name` at `version` (canonical or as a POM writes it) as declared, null when the
+   * repository has none. Stored versions are read from their requirements row; pending ones, and
+   * versions the package's metadata does not list (parents, BOMs), are read on demand.
+   */
+  pom(name: string, version: string): Promise<RawPom | null> {
+    const c = canon('MAVEN', version) ?? version;
+    const k = `${name}\u0000${c}`;
+    let p = this.poms.get(k);
+    if (!p) {
+      p = this.readPom(name, version, c);
+      this.poms.set(k, p);
+      if (this.lookahead) {
+        // the parent chain is read one POM after another: ask for the next one as soon as this one is here
+        void p.then((pom) => pom?.parent && !pom.parent.version.includes('${') ? this.pom(pom.parent.name, pom.parent.version) : null).catch(() => {});
+      }
+    }
+    return p;
+  }
+
+  private async readPom(name: string, asked: string, c: string): Promise<RawPom | null> {
+    const k = `${name}\u0000${c}`;
+    const listed = (await this.versions(name)).some((v) => v.version === c);
+    let req: Json | undefined;
+    let meta: Json | undefined;
+    let spelled = listed ? this.spelling(name, c) : asked;
+    if (listed && !this.pending.has(k)) {
+      await this.rBatch.load({ name, version: c });
+      req = this.raw.get(k);
+      meta = this.metas.get(k);
+    } else if (this.fetchVersion) {
+      const v = await this.fetchVersion(name, spelled);
+      if (v?.requirements) {
+        req = v.requirements;
+        meta = v.meta;
+        spelled = v.version;
+        this.touched.add(name);
+        if (this.lookahead) this.lookAhead(toDependencies('MAVEN', req));
+      }
+    }
+    if (!req) return null;
+    return rawPom(name, spelled, req, meta ?? {});
+  }
+
   /** Ends the lookahead (the resolution is done or aborted). */
   stopLookahead(): void {
     this.lookahead = false;
@@ -186,6 +242,14 @@ export class PgResolveClient implements Client {
       const key = `${d.name}\u0000${d.requirement}`;
       if (this.looked.has(key) || this.looked.size >= LOOKAHEAD_LIMIT) continue;
       this.looked.add(key);
+      if (this.system === 'MAVEN') {
+        if (d.name.includes('${') || d.requirement.includes('${')) continue;
+        void this.versions(d.name).then((vs) => {
+          const exact = canon('MAVEN', d.requirement);
+          return this.lookahead && exact && vs.some((v) => v.version === exact) ? this.pom(d.name, d.requirement) : null;
+        }).catch(() => {});
+        continue;
+      }
       void this.versions(d.name).then((vs) => {
         const guess = this.lookahead ? likelyPick(this.system, vs, d.requirement) : null;
         // metadata read on demand (PyPI) is fetched for versions the resolver considers, never for a guess
@@ -290,16 +354,7 @@ export function toDependencies(system: ResolveSystem, req: Json): Dependency[] {
   }
   if (system === 'MAVEN') {
     const m = req.maven ?? {};
-    const one = (x: Json, origin?: string): Dependency => {
-      const attrs: Attrs = {};
-      if (x.scope && x.scope !== 'compile') attrs[x.scope === 'test' ? 'test' : 'scope'] = x.scope === 'test' ? '' : x.scope;
-      if (x.optional === 'true' || x.optional === true) attrs.opt = '';
-      if (x.classifier) attrs.mavenclassifier = x.classifier;
-      if (x.type && x.type !== 'jar') attrs.mavenartifacttype = x.type;
-      if (Array.isArray(x.exclusions) && x.exclusions.length) attrs.mavenexclusions = x.exclusions.join('|');
-      if (origin) attrs.mavendependencyorigin = origin;
-      return { name: x.resolvedName || x.name, requirement: x.resolvedVersion || x.version || '', attrs };
-    };
+    const one = (x: Json, origin?: string) => mavenDependency({ ...pomDependency(x), name: x.resolvedName || String(x.name ?? ''), version: x.resolvedVersion || String(x.version ?? '') }, origin);
     return [...(m.dependencies ?? []).map((x: Json) => one(x)), ...(m.dependencyManagement ?? []).map((x: Json) => one(x, 'management'))];
   }
   if (system === 'CARGO') {
@@ -315,4 +370,33 @@ export function toDependencies(system: ResolveSystem, req: Json): Dependency[] {
     });
   }
   return [];
+}
+
+/** A stored POM dependency (ingest/maven.ts) in the model builder's shape. */
+function pomDependency(x: Json): PomDependency {
+  return {
+    name: String(x?.name ?? ''), version: String(x?.version ?? ''), classifier: String(x?.classifier ?? ''), type: String(x?.type || 'jar'),
+    scope: String(x?.scope ?? ''), optional: String(x?.optional ?? ''), exclusions: Array.isArray(x?.exclusions) ? x.exclusions.map(String) : [],
+  };
+}
+
+/** A stored Maven version (requirements.maven + meta) as the POM the model builder reads. */
+function rawPom(name: string, version: string, req: Json, meta: Json): RawPom {
+  const m = req.maven ?? {};
+  const props = (list: unknown) => (Array.isArray(list) ? list : []).map((p: Json) => ({ name: String(p?.name ?? ''), value: String(p?.value ?? '') }));
+  const deps = (list: unknown) => (Array.isArray(list) ? list : []).map(pomDependency);
+  const parent = m.parent && typeof m.parent.name === 'string' ? { name: m.parent.name, version: String(m.parent.version ?? '') } : undefined;
+  const r = meta.relocation;
+  return {
+    name, version, packaging: typeof meta.packaging === 'string' ? meta.packaging : 'jar',
+    ...(parent ? { parent } : {}),
+    dependencies: deps(m.dependencies),
+    dependencyManagement: deps(m.dependencyManagement),
+    properties: props(m.properties),
+    profiles: (Array.isArray(m.profiles) ? m.profiles : []).map((p: Json) => ({
+      id: String(p?.id ?? ''), ...(p?.activation ? { activation: p.activation } : {}),
+      dependencies: deps(p?.dependencies), dependencyManagement: deps(p?.dependencyManagement), properties: props(p?.properties),
+    })),
+    ...(r && typeof r === 'object' ? { relocation: { groupId: String(r.groupId ?? ''), artifactId: String(r.artifactId ?? ''), version: String(r.version ?? '') } } : {}),
+  };
 }

@@ -1,7 +1,9 @@
 /**
  * The environment graphs are resolved for, from configuration: RESOLVE_NODE_VERSION (npm `engines`;
  * default the resolver's Node 22 release) and RESOLVE_PYTHON_VERSION (a full CPython version such as
- * `3.11.7`: PEP 508 markers and Requires-Python; default the resolver's CPython 3.12 release), always on
+ * `3.11.7`: PEP 508 markers and Requires-Python; default the resolver's CPython 3.12 release) and
+ * RESOLVE_JAVA_VERSION (the `java.version` Maven runs on: POM profiles activated by `jdk` or by that
+ * property; default 17.0.15), always on
  * linux x86_64 with glibc (npm os/cpu/libc, markers, Cargo cfg). A cached graph records the target it
  * was computed for (`targetKey`), so changing the configuration recomputes graphs instead of serving
  * ones built for another interpreter.
@@ -14,7 +16,11 @@ import { PYTHON_ENV, type PythonEnv } from '../resolve/pypi-markers.ts';
 export interface ResolveTarget {
   nodeVersion: string;
   pythonVersion: string;
+  javaVersion: string;
 }
+
+export const DEFAULT_JAVA_VERSION = '17.0.15';
+const JAVA_VERSION = /^\d{1,3}(\.\d{1,3}){0,3}([._+-][0-9A-Za-z.]{1,20})?$/;
 
 const FULL_VERSION = /^\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 
@@ -23,13 +29,16 @@ export function resolveTarget(env: Record<string, unknown>): ResolveTarget {
   const python = String(env.RESOLVE_PYTHON_VERSION ?? '').trim() || PYTHON_ENV.python_full_version!;
   if (!FULL_VERSION.test(node)) throw new HttpError(500, 'RESOLVE_NODE_VERSION must be a full Node version such as 22.12.0');
   if (!FULL_VERSION.test(python)) throw new HttpError(500, 'RESOLVE_PYTHON_VERSION must be a full Python version such as 3.11.7');
-  return { nodeVersion: node, pythonVersion: python };
+  const java = String(env.RESOLVE_JAVA_VERSION ?? '').trim() || DEFAULT_JAVA_VERSION;
+  if (!JAVA_VERSION.test(java)) throw new HttpError(500, 'RESOLVE_JAVA_VERSION must be a Java version such as 17.0.15');
+  return { nodeVersion: node, pythonVersion: python, javaVersion: java };
 }
 
 /** What of the target a system's graph depends on ('' when nothing). */
 export function targetKey(system: ResolveSystem, t: ResolveTarget): string {
   if (system === 'NPM') return `node ${t.nodeVersion}`;
   if (system === 'PYPI') return `python ${t.pythonVersion}`;
+  if (system === 'MAVEN') return `java ${t.javaVersion}`;
   return '';
 }
 
@@ -40,5 +49,5 @@ export function pythonEnv(version: string): PythonEnv {
 }
 
 export function resolveOptions(t: ResolveTarget): ResolveOptions {
-  return { npm: { nodeVersion: t.nodeVersion }, pypi: { env: pythonEnv(t.pythonVersion), resolvelib: '1.0' } };
+  return { npm: { nodeVersion: t.nodeVersion }, pypi: { env: pythonEnv(t.pythonVersion), resolvelib: '1.0' }, maven: { target: { javaVersion: t.javaVersion } } };
 }

@@ -5,7 +5,7 @@
  */
 import { resolveCargo, type CargoOptions } from './cargo.ts';
 import { canon } from './graph.ts';
-import { resolveMaven } from './maven.ts';
+import { resolveMaven, type MavenOptions } from './maven.ts';
 import { resolveNpm, type NpmOptions } from './npm.ts';
 import { resolvePypi, type PypiOptions } from './pypi.ts';
 import type { Client, Graph, ResolveSystem } from './types.ts';
@@ -15,12 +15,12 @@ export { MemoryClient } from './memory-client.ts';
 
 export const GRAPH_SYSTEMS: readonly ResolveSystem[] = ['NPM', 'MAVEN', 'PYPI', 'CARGO'];
 
-export interface ResolveOptions { npm?: NpmOptions; cargo?: CargoOptions; pypi?: PypiOptions }
+export interface ResolveOptions { npm?: NpmOptions; cargo?: CargoOptions; pypi?: PypiOptions; maven?: MavenOptions }
 
 export async function resolveGraph(system: ResolveSystem, client: Client, name: string, version: string, opts: ResolveOptions = {}): Promise<Graph> {
   switch (system) {
     case 'NPM': return resolveNpm(client, name, version, opts.npm);
-    case 'MAVEN': return resolveMaven(client, name, version);
+    case 'MAVEN': return resolveMaven(client, name, version, opts.maven);
     case 'PYPI': return resolvePypi(client, name, version, opts.pypi);
     case 'CARGO': return resolveCargo(client, name, version, opts.cargo);
   }

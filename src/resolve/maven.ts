@@ -15,13 +15,20 @@
  *    `default:`); when some version is only reachable through a repository the path did not
  *    declare, the graph is resolved again with visibility limits and a difference is reported as
  *    the graph error "multi-registry resolution differ: missing repository configuration".
- * Parent POM inheritance, interpolation, imported BOMs and relocations are applied when requirements
- * are produced (ingestion), so a version's requirements here are already effective.
+ *  - effective models: when the client reads POMs (`Client.pom`), each version's dependencies are
+ *    those of its effective model (maven-model.ts: parents, profiles, interpolation, imported BOMs,
+ *    managed versions); the root's model errors are the graph's error, another POM's are errors of
+ *    its node; a version whose POM relocates it is replaced by the relocation target, which is then
+ *    processed as that dependency (exclusions and management of the new coordinates), at most 5 hops;
+ *    the root's managed exclusions are added to those of any dependency below the direct ones.
+ *    Without `pom` (the conformance vectors), `requirements` are taken as effective already.
  */
 import { compare, parseRequirement } from '../versions/index.ts';
 import { isSoftRequirement } from '../versions/maven.ts';
 import { addEdge, addError, addNode, canon, newGraph } from './graph.ts';
-import type { Client, Dependency, Graph, VersionInfo } from './types.ts';
+import { MavenModels, type PomDependency } from './maven-model.ts';
+import type { ActivationTarget } from './maven-profiles.ts';
+import type { Attrs, Client, Dependency, Graph, VersionInfo } from './types.ts';
 import { has } from './types.ts';
 
 interface Todo {
@@ -69,12 +76,47 @@ function isExcluded(excl: Set<string> | null, name: string): boolean {
 }
 
 const CENTRAL = /^https?:\/\/repo\.maven\.apache\.org\/maven2\/?$/;
+const MAX_RELOCATIONS = 5;
 
-export async function resolveMaven(client: Client, name: string, version: string): Promise<Graph> {
+/** A POM dependency in the resolver's vocabulary (scope, opt, classifier, type, exclusions; `origin` for management rows). */
+export function mavenDependency(x: Pick<PomDependency, 'name' | 'version' | 'classifier' | 'type' | 'scope' | 'exclusions'> & { optional?: unknown }, origin?: string): Dependency {
+  const attrs: Attrs = {};
+  if (x.scope === 'test') attrs.test = '';
+  else if (x.scope && x.scope !== 'compile') attrs.scope = x.scope;
+  if (x.optional === 'true' || x.optional === true) attrs.opt = '';
+  if (x.classifier) attrs.mavenclassifier = x.classifier;
+  if (x.type && x.type !== 'jar') attrs.mavenartifacttype = x.type;
+  if (Array.isArray(x.exclusions) && x.exclusions.length) attrs.mavenexclusions = x.exclusions.join('|');
+  if (origin) attrs.mavendependencyorigin = origin;
+  return { name: x.name, requirement: x.version || '', attrs };
+}
+
+export interface MavenOptions { target?: ActivationTarget }
+
+/** What the resolver reads of one version: its dependencies (null: no POM), its model errors and relocation. */
+interface Descriptor { deps: readonly Dependency[] | null; errors: string[]; relocation: { name: string; version: string } | null }
+
+function descriptors(client: Client, opts: MavenOptions): (name: string, version: string) => Promise<Descriptor> {
+  const pom = client.pom?.bind(client);
+  if (!pom) return async (n, v) => ({ deps: await client.requirements(n, v), errors: [], relocation: null });
+  const models = new MavenModels(pom, opts.target);
+  return async (n, v) => {
+    const m = await models.effective(n, v);
+    if (!m) return { deps: null, errors: [], relocation: null };
+    return {
+      deps: [...m.dependencies.map((d) => mavenDependency(d)), ...m.management.map((d) => mavenDependency(d, 'management'))],
+      errors: m.errors,
+      relocation: m.relocation,
+    };
+  };
+}
+
+export async function resolveMaven(client: Client, name: string, version: string, opts: MavenOptions = {}): Promise<Graph> {
   const requirements = new Map<string, Dependency[]>();
-  let res = await resolveOnce(client, name, version, requirements, false);
+  const read = descriptors(client, opts);
+  let res = await resolveOnce(client, read, name, version, requirements, false);
   for (let i = 0; i < MAX_RETRIES && res === 'incompatible'; i++) {
-    res = await resolveOnce(client, name, version, requirements, false);
+    res = await resolveOnce(client, read, name, version, requirements, false);
   }
   if (res === 'incompatible') {
     const g = newGraph(name, version);
@@ -82,7 +124,7 @@ export async function resolveMaven(client: Client, name: string, version: string
     return g;
   }
   if (!res.hasMulti) return res.g;
-  const multi = await resolveOnce(client, name, version, requirements, true);
+  const multi = await resolveOnce(client, read, name, version, requirements, true);
   if (multi !== 'incompatible' && JSON.stringify(canon(multi.g)) !== JSON.stringify(canon(res.g))) {
     const e = 'multi-registry resolution differ: missing repository configuration';
     res.g.error = res.g.error ? `${res.g.error}; ${e}` : e;
@@ -130,8 +172,10 @@ async function findMatch(client: Client, name: string, reqs: Dependency[]): Prom
   return 'nomatch';
 }
 
+type Read = (name: string, version: string) => Promise<Descriptor>;
+
 async function resolveOnce(
-  client: Client, rootName: string, rootVersion: string, requirements: Map<string, Dependency[]>, multi: boolean,
+  client: Client, read: Read, rootName: string, rootVersion: string, requirements: Map<string, Dependency[]>, multi: boolean,
 ): Promise<{ g: Graph; hasMulti: boolean } | 'incompatible'> {
   const g = newGraph(rootName, rootVersion);
   let hasMulti = false;
@@ -145,46 +189,90 @@ async function resolveOnce(
   const resolvedPackages = new Set([rootPkey]);
   const concrete = new Map<string, number>([[`${rootPkey}\u0001${rootVersion}`, 0]]);
   const nodes = new Map<string, number>([[`${rootName}\u0000${rootVersion}`, 0]]);
-  const rootDeps = (await client.requirements(rootName, rootVersion)) ?? [];
+  const relocatedTo = new Map<string, number>();
+  const root = await read(rootName, rootVersion);
+  if (root.errors.length) g.error = root.errors.join('; ');
+  const rootDeps = root.deps ?? [];
   const mgt = new Map<string, string>();
-  for (const d of rootDeps) if (d.attrs.mavendependencyorigin === 'management') mgt.set(packageKey(d), d.requirement);
+  const mgtExclusions = new Map<string, string>();
+  for (const d of rootDeps) {
+    if (d.attrs.mavendependencyorigin !== 'management') continue;
+    if (d.requirement) mgt.set(packageKey(d), d.requirement);
+    if (d.attrs.mavenexclusions) mgtExclusions.set(packageKey(d), d.attrs.mavenexclusions);
+  }
 
   for (let first = true; todo.length > 0; first = false) {
     const cur = todo.shift()!;
     if (cur.includesDependencies) continue;
     const curId = concrete.get(`${cur.pkey}\u0001${cur.version}`)!;
-    const imps = first ? rootDeps : await client.requirements(cur.name, cur.version);
+    let imps: readonly Dependency[] | null = rootDeps;
+    if (!first) {
+      const desc = await read(cur.name, cur.version);
+      for (const e of desc.errors) addError(g, curId, cur.name, cur.version, e);
+      imps = desc.deps;
+    }
     if (!imps) continue;
     for (const imp of imps) {
       if (has(imp.attrs, 'mavendependencyorigin')) continue;
       if (!first && (has(imp.attrs, 'test') || has(imp.attrs, 'opt') || imp.attrs.scope === 'provided')) continue;
-      if (isExcluded(cur.exclusions, imp.name)) continue;
+      let dep: Dependency = imp;
+      const aliases: string[] = []; // package keys relocated away from on the way to this dependency
+      for (let hop = 0; dep; hop++) {
+        const next = await place(dep, hop, aliases);
+        if (next === 'incompatible') return 'incompatible';
+        dep = next!;
+      }
+    }
+
+    /** Places one dependency of `cur`; answers the dependency to process instead when the chosen version relocates. */
+    async function place(imp: Dependency, hop: number, aliases: string[]): Promise<Dependency | null | 'incompatible'> {
+      if (isExcluded(cur.exclusions, imp.name)) return null;
       const pkey = packageKey(imp);
+      const relocated = relocatedTo.get(pkey);
+      if (relocated !== undefined) { // the package was relocated nearer the root: its conflict group is the target's (Maven's ConflictMarker)
+        addEdge(g, curId, relocated, imp.requirement, { ...imp.attrs });
+        return null;
+      }
+      const mark = (id: number) => {
+        for (const a of aliases) if (!resolvedPackages.has(a) && !relocatedTo.has(a)) relocatedTo.set(a, id);
+      };
       const managed = mgt.get(pkey);
       const d: Dependency = !first && managed !== undefined ? { ...imp, requirement: managed } : imp;
       const reqs = requirements.get(pkey) ?? [];
-      if (!reqs.some((r) => r.name === d.name && r.requirement === d.requirement)) reqs.push(d);
+      const added = !reqs.some((r) => r.name === d.name && r.requirement === d.requirement);
+      if (added) reqs.push(d);
       requirements.set(pkey, reqs);
 
       const match = await findMatch(client, d.name, reqs);
       if (match === 'nomatch') {
         const list = reqs.map((r) => r.requirement).sort();
         addError(g, curId, d.name, d.requirement, `could not find a version that satisfies requirements [${list.join(' ')}] for package ${d.name}`);
-        continue;
+        return null;
       }
       if (typeof match === 'string') {
         addError(g, curId, d.name, d.requirement, match);
-        continue;
+        return null;
       }
       const ckey = `${pkey}\u0001${match.version}`;
       const existing = concrete.get(ckey);
       if (existing !== undefined) {
         addEdge(g, curId, existing, d.requirement, { ...d.attrs });
-        continue;
+        mark(existing);
+        return null;
       }
       if (resolvedPackages.has(pkey)) {
         reqs.push(d);
         return 'incompatible';
+      }
+      const relocation = (await read(match.name, match.version)).relocation;
+      if (relocation) {
+        if (hop >= MAX_RELOCATIONS) {
+          addError(g, curId, d.name, d.requirement, `more than ${MAX_RELOCATIONS} relocations from ${d.name}`);
+          return null;
+        }
+        if (added) reqs.splice(reqs.indexOf(d), 1); // the relocated dependency stands in its place (a new version of the same package included)
+        if (relocation.name !== d.name) aliases.push(pkey);
+        return { name: relocation.name, requirement: relocation.version, attrs: d.attrs };
       }
       let reachable = false;
       if (!hasMulti || multi) {
@@ -200,24 +288,26 @@ async function resolveOnce(
         if (!keep) hasMulti = true;
       }
       if (multi && !reachable) {
-        if (d.attrs.scope === 'provided') continue;
+        if (d.attrs.scope === 'provided') return null;
         addError(g, curId, d.name, d.requirement, `could not find a version that satisfies requirement ${d.requirement} for package ${d.name}`);
-        continue;
+        return null;
       }
       const nkey = `${match.name}\u0000${match.version}`;
       const known = nodes.get(nkey);
       if (known !== undefined) {
         addEdge(g, curId, known, d.requirement, { ...d.attrs });
-        continue;
+        mark(known);
+        return null;
       }
       const id = addNode(g, match.name, match.version);
+      mark(id);
       nodes.set(nkey, id);
       addEdge(g, curId, id, d.requirement, { ...d.attrs, selector: '' });
       concrete.set(ckey, id);
       resolvedPackages.add(pkey);
       const t = d.attrs.mavenartifacttype;
       let exclusions = cur.exclusions;
-      const own = parseExclusions(d.attrs.mavenexclusions);
+      const own = parseExclusions([d.attrs.mavenexclusions, first ? undefined : mgtExclusions.get(pkey)].filter(Boolean).join('|'));
       if (own) {
         for (const e of cur.exclusions ?? []) own.add(e);
         exclusions = own;
@@ -228,6 +318,7 @@ async function resolveOnce(
         includesDependencies: t === 'ear' || t === 'war' || t === 'rar',
         repositories: declared.length > 0 ? [...cur.repositories, ...declared] : cur.repositories,
       });
+      return null;
     }
   }
   return { g, hasMulti };

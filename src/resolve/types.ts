@@ -5,6 +5,8 @@
  * dependency attrs: dev, opt, test, scope, knownas, environment, enableddependencies, maven*),
  * with lower-case keys and string values ('' for flags).
  */
+import type { RawPom } from './maven-model.ts';
+
 export type ResolveSystem = 'NPM' | 'CARGO' | 'MAVEN' | 'PYPI';
 
 export type Attrs = Record<string, string>;
@@ -26,6 +28,12 @@ export interface Client {
   versions(name: string): Promise<readonly VersionInfo[]>;
   /** Requirements of one concrete version, in declaration order; null when the version is unknown. */
   requirements(name: string, version: string): Promise<readonly Dependency[] | null>;
+  /**
+   * Maven: a version's POM as declared (version as written by the referring POM, or canonical); when a
+   * client has it, the Maven resolver builds each POM's effective model itself (maven-model.ts) instead
+   * of reading `requirements`.
+   */
+  pom?(name: string, version: string): Promise<RawPom | null>;
   /** Optional hint: the resolver will soon ask about these packages (batching clients prefetch). */
   prefetch?(names: readonly string[]): Promise<void>;
 }

@@ -8,6 +8,12 @@
  * (issueManagement/url), HOMEPAGE (url), in that order. Default = `<release>` when listed, else
  * the greatest non-prerelease version.
  *
+ * For a dependency resolution (fetchMavenForResolve) the package is read in one request,
+ * `maven-metadata.xml`, every version listed `pending`; the resolution reads the POM of each version it
+ * considers, and of each parent and imported BOM, by path (fetchMavenPom: one request, as Maven itself
+ * reads them, no checksums, licenses and links from that POM alone). Such packages are stored partial
+ * (read in full by the package routes).
+ *
  * Artifact hashes: the main artifact `{artifact}-{version}.{ext}` (ext from <packaging>: pom, war,
  * ear, rar, aar as named, anything else jar) has its digests beside it in the repository layout,
  * `.sha1` and `.md5` (hex, optionally followed by the file name, as Maven Central serves them);
@@ -39,12 +45,38 @@ function xml(text: string, what: string): XmlNode {
   }
 }
 
-export async function fetchMaven(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
-  const base = upstreamUrl(env, 'MAVEN_REPO_URL');
-  const [group, artifact] = splitName(name);
+async function metadata(base: string, group: string, artifact: string): Promise<{ listed: string[]; release: string }> {
   const meta = xml(await fetchText(`${artifactDir(base, group, artifact)}/maven-metadata.xml`), 'maven-metadata.xml');
   const versioning = child(child(meta, 'metadata'), 'versioning');
   const listed = children(child(versioning, 'versions'), 'version').map((v) => v.text.trim()).filter(Boolean);
+  return { listed, release: textAt(versioning, 'release') };
+}
+
+/** The package for a dependency resolution: its version list only, each version `pending` until its POM is read (fetchMavenPom). */
+export async function fetchMavenForResolve(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
+  const [group, artifact] = splitName(name);
+  const { listed, release } = await metadata(upstreamUrl(env, 'MAVEN_REPO_URL'), group, artifact);
+  const versions: IngestedVersion[] = listed.map((version) => ({
+    version, publishedAt: null, deprecated: null, licenses: [], links: [], registries: [MAVEN_REGISTRY], slsaProvenances: [],
+    attestations: [], requirements: null, meta: { pending: true }, artifacts: [],
+  }));
+  return { system: 'MAVEN', name: `${group}:${artifact}`, versions, partial: true, ...(release && listed.includes(release) ? { defaultVersion: release } : {}) };
+}
+
+/** One version's POM by path (listed in maven-metadata.xml or not, as Maven reads parents and BOMs); throws UpstreamNotFound when absent. */
+export async function fetchMavenPom(env: UpstreamEnv, name: string, version: string): Promise<IngestedVersion> {
+  const base = upstreamUrl(env, 'MAVEN_REPO_URL');
+  const [group, artifact] = splitName(name);
+  const res = await fetchUpstream(`${artifactDir(base, group, artifact)}/${encodeURIComponent(version)}/${encodeURIComponent(artifact)}-${encodeURIComponent(version)}.pom`);
+  const pom = child(xml(await res.text(), `${name}:${version} POM`), 'project');
+  if (!pom) throw new UpstreamError(`${name}:${version} POM has no <project>`);
+  return mavenVersion(version, pom, res.headers.get('last-modified'), async () => null);
+}
+
+export async function fetchMaven(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
+  const base = upstreamUrl(env, 'MAVEN_REPO_URL');
+  const [group, artifact] = splitName(name);
+  const { listed, release } = await metadata(base, group, artifact);
   const poms = new Map<string, Promise<{ pom: XmlNode; lastModified: string | null } | null>>();
   const loadPom = (g: string, a: string, v: string) => {
     const key = `${g}:${a}:${v}`;
@@ -70,7 +102,6 @@ export async function fetchMaven(env: UpstreamEnv, name: string): Promise<Ingest
     version.artifacts = await mavenArtifacts(base, group, artifact, v, textAt(loaded.pom, 'packaging'));
     return version;
   })).filter((v): v is IngestedVersion => v !== null);
-  const release = textAt(versioning, 'release');
   return { system: 'MAVEN', name: `${group}:${artifact}`, versions, ...(release && listed.includes(release) ? { defaultVersion: release } : {}) };
 }
 
