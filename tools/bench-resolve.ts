@@ -7,7 +7,11 @@
  *  - pypi: seeded universes served as PyPI's JSON API on loopback; `pip install --dry-run --report` over
  *    the same universe as a local simple index (pip cannot read the JSON API);
  *  - cargo: seeded universes served as a sparse index on loopback; `cargo generate-lockfile --offline`
- *    over the same universe as a local registry.
+ *    over the same universe as a local registry;
+ *  - maven: the generated repositories of the Maven end-to-end test (the largest that resolve) served on
+ *    loopback; Maven 3.8.7 resolving the root's POM over that repository (test/support/maven-trees.ts:
+ *    the graph `dependency:tree` prints) with an empty local repository (cold) and offline (`-o`) on
+ *    the filled one (warm). Maven's time includes its JVM start, as a user waits for it.
  * For each root: cold = emptied insights schema, the whole graph read through (time to the answer; the
  * batched write and the cache entry finish after it, through waitUntil, and are awaited before the next
  * step); warm = packages stored, cached graph deleted; cached = the cached graph (median of 5), with the
@@ -15,7 +19,7 @@
  *
  * Database: embedded PGlite unless DATABASE_URL names a PostgreSQL server (a fresh database is created
  * there and dropped). Options: --systems npm,pypi,cargo  --roots express,webpack (npm)  --universes N
- * (pypi, cargo; default 5).
+ * (pypi, cargo, maven; default 5).
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -30,6 +34,8 @@ import { pypiJsonRoute } from '../test/support/pypi-json.ts';
 import { startRegistry, type RegistryServer } from '../test/support/registry-server.ts';
 import { cargoLock, indexLine, indexPath, randomUniverse } from '../test/unit/resolve/cargo-registry.ts';
 import { loadCorpus } from '../test/unit/resolve/npm-corpus.ts';
+import { mavenLayout, mavenUniverses, ROOT_VERSION, startMavenRepo } from '../test/support/maven-repo.ts';
+import { HAS_MVN, mavenTrees, MVN_VERSION } from '../test/support/maven-trees.ts';
 import { randomPipUniverse } from '../test/unit/resolve/pip-cases.ts';
 import { pipEnvironment, pipInstallReport } from '../test/unit/resolve/pip-index.ts';
 import { workerVars } from './stack/config.ts';
@@ -39,7 +45,7 @@ import { startStack } from './stack/index.ts';
 const run = promisify(execFile);
 const { values: opts } = parseArgs({
   options: {
-    systems: { type: 'string', default: 'npm,pypi,cargo' },
+    systems: { type: 'string', default: 'npm,pypi,cargo,maven' },
     roots: { type: 'string', default: 'express,webpack,eslint,jest,@babel/core' },
     universes: { type: 'string', default: '5' },
   },
@@ -67,7 +73,11 @@ async function get(env: Env, path: string): Promise<{ ms: number; status: number
   const res = await insights.fetch(new Request(`http://localhost${path}`), env, ctx as never);
   await res.arrayBuffer();
   const ms = performance.now() - t0;
-  await Promise.allSettled(pending);
+  for (let done = 0; done < pending.length; ) { // work queued by work (the request's pool is closed last)
+    const batch = pending.slice(done);
+    done = pending.length;
+    await Promise.allSettled(batch);
+  }
   return { ms, status: res.status };
 }
 
@@ -161,6 +171,26 @@ async function benchCargo(): Promise<void> {
   await registry.close();
 }
 
+async function benchMaven(): Promise<void> {
+  const all = mavenUniverses(44).filter((u) => !u.expectFailure);
+  const picked = [...all].sort((a, b) => b.poms.length - a.poms.length).slice(0, UNIVERSES);
+  const repo = await startMavenRepo(mavenLayout(all), { extra: (p) => (p.startsWith('/v1/') ? '{}' : undefined) });
+  const env = baseEnv({ MAVEN_REPO_URL: repo.url, OSV_API_URL: repo.url });
+  console.log(`maven: ${MVN_VERSION}`);
+  for (const u of picked) {
+    const local = await mkdtemp(join(tmpdir(), 'bench-m2-'));
+    const mvnTime = async (offline: boolean) => {
+      const run = await mavenTrees([u], { repoUrl: repo.url, localRepo: local, offline });
+      if (!run.outcomes[0]?.ok) throw new Error(`maven ${u.label}: mvn failed: ${JSON.stringify(run.outcomes[0]).slice(0, 300)}`);
+      return run.invocations.reduce((t, x) => t + x.millis, 0);
+    };
+    await measure('maven', u.label, env, `/v3/systems/maven/packages/${encodeURIComponent(u.root)}/versions/${ROOT_VERSION}:dependencies`,
+      { name: 'mvn', cold: () => mvnTime(false), warm: () => mvnTime(true) });
+    await rm(local, { recursive: true, force: true });
+  }
+  await repo.close();
+}
+
 const has = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: 'utf8' }).status === 0;
 console.log(`database: ${fresh ? 'PostgreSQL' : 'embedded PGlite'}; tools: npm ${spawnSync('npm', ['--version'], { encoding: 'utf8' }).stdout.trim()}`);
 try {
@@ -172,6 +202,10 @@ try {
   if (SYSTEMS.includes('cargo')) {
     if (has('cargo', ['--version'])) await benchCargo();
     else console.log('cargo: skipped, cargo is not installed');
+  }
+  if (SYSTEMS.includes('maven')) {
+    if (HAS_MVN) await benchMaven();
+    else console.log(`maven: skipped, ${MVN_VERSION}`);
   }
   console.log('\nsystem\troot\tcold ms\ttool cold ms\ttool/cold\twarm ms\ttool warm ms\ttool/warm\tcached ms\tcached SQL');
   for (const r of rows) {

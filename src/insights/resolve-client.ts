@@ -198,7 +198,7 @@ export class PgResolveClient implements Client {
       this.poms.set(k, p);
       if (this.lookahead) {
         // the parent chain is read one POM after another: ask for the next one as soon as this one is here
-        void p.then((pom) => pom?.parent && !pom.parent.version.includes('${') ? this.pom(pom.parent.name, pom.parent.version) : null).catch(() => {});
+        void p.then((pom) => (this.lookahead && pom?.parent && !pom.parent.version.includes('${') ? this.pom(pom.parent.name, pom.parent.version) : null)).catch(() => {});
       }
     }
     return p;
@@ -206,14 +206,18 @@ export class PgResolveClient implements Client {
 
   private async readPom(name: string, asked: string, c: string): Promise<RawPom | null> {
     const k = `${name}\u0000${c}`;
+    // the stored row is asked for in the same round trip as the version list (a parent or BOM is usually stored with it)
+    const row = this.rBatch.load({ name, version: c });
+    row.catch(() => {});
     const listed = (await this.versions(name)).some((v) => v.version === c);
     let req: Json | undefined;
     let meta: Json | undefined;
     let spelled = listed ? this.spelling(name, c) : asked;
     if (listed && !this.pending.has(k)) {
-      await this.rBatch.load({ name, version: c });
+      await row;
       req = this.raw.get(k);
       meta = this.metas.get(k);
+      if (req && this.lookahead) this.lookAhead(toDependencies('MAVEN', req));
     } else if (this.fetchVersion) {
       const v = await this.fetchVersion(name, spelled);
       if (v?.requirements) {
@@ -244,6 +248,7 @@ export class PgResolveClient implements Client {
       this.looked.add(key);
       if (this.system === 'MAVEN') {
         if (d.name.includes('${') || d.requirement.includes('${')) continue;
+        if (d.attrs.mavendependencyorigin === 'management' && d.attrs.scope !== 'import') continue; // a BOM may manage hundreds
         void this.versions(d.name).then((vs) => {
           const exact = canon('MAVEN', d.requirement);
           return this.lookahead && exact && vs.some((v) => v.version === exact) ? this.pom(d.name, d.requirement) : null;

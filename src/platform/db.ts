@@ -6,7 +6,9 @@
  * - `db.transaction(fn)` opens a `Pool` lazily (WebSocket, the Postgres wire protocol), runs
  *   BEGIN/fn/COMMIT on one client and rolls back on any throw. The pool is ended through
  *   `ctx.waitUntil` once the request is done, so nothing outlives the request (Workers forbid
- *   sharing I/O objects between requests).
+ *   sharing I/O objects between requests). Work the request left running (its own waitUntil: a
+ *   batched write after the answer) may still open a transaction after that: `close()` waits for
+ *   transactions under way, and a transaction begun after it ends its pool when it is done.
  * - Inside `fn` use only the `tx` it receives: on the embedded PGlite stack every connection shares
  *   one backend, so a second connection awaited inside a transaction would wait forever.
  *
@@ -47,6 +49,13 @@ export function createDb(env: Pick<Env, 'DATABASE_URL' | 'NEON_LOCAL_PROXY'>): D
   configureNeon(env);
   const sql = neon(env.DATABASE_URL);
   let pool: Pool | undefined;
+  let closed = false;
+  let active = 0;
+  const end = async () => {
+    const p = pool;
+    pool = undefined;
+    if (p) await p.end();
+  };
 
   return {
     async query<T = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -54,7 +63,14 @@ export function createDb(env: Pick<Env, 'DATABASE_URL' | 'NEON_LOCAL_PROXY'>): D
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: { isolation?: string }): Promise<T> {
       pool ??= new Pool({ connectionString: env.DATABASE_URL, max: 1 });
-      const client: PoolClient = await pool.connect();
+      active++;
+      let client: PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        active--;
+        throw err;
+      }
       try {
         await client.query(opts?.isolation ? `BEGIN ISOLATION LEVEL ${opts.isolation.toUpperCase()}` : 'BEGIN');
         const tx: Queryable = {
@@ -70,12 +86,13 @@ export function createDb(env: Pick<Env, 'DATABASE_URL' | 'NEON_LOCAL_PROXY'>): D
         throw err;
       } finally {
         client.release();
+        active--;
+        if (closed && active === 0) await end();
       }
     },
     async close(): Promise<void> {
-      const p = pool;
-      pool = undefined;
-      if (p) await p.end();
+      closed = true;
+      if (active === 0) await end();
     },
   };
 }
