@@ -51,10 +51,14 @@ export function createDb(env: Pick<Env, 'DATABASE_URL' | 'NEON_LOCAL_PROXY'>): D
   let pool: Pool | undefined;
   let closed = false;
   let active = 0;
+  let waiting: (() => void)[] = [];
   const end = async () => {
     const p = pool;
     pool = undefined;
     if (p) await p.end();
+    const w = waiting;
+    waiting = [];
+    for (const r of w) r();
   };
 
   return {
@@ -93,6 +97,7 @@ export function createDb(env: Pick<Env, 'DATABASE_URL' | 'NEON_LOCAL_PROXY'>): D
     async close(): Promise<void> {
       closed = true;
       if (active === 0) await end();
+      else await new Promise<void>((r) => waiting.push(r)); // ended by the last transaction under way
     },
   };
 }

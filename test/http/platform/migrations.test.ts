@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runMigrations } from '../../../src/platform/migrations.ts';
 import { readMigrations } from '../../../tools/migrate.ts';
 import { stackInfo } from '../../support/env.ts';
@@ -66,6 +66,41 @@ describe('database handle', () => {
     } finally {
       await db.query('DELETE FROM platform.processed_messages WHERE key = $1', [key]);
       await db.close();
+    }
+  });
+
+  it('close() waits for a transaction under way; a transaction begun after close() ends its own pool', async () => {
+    const { createDb } = await import('../../../src/platform/db.ts');
+    const { testEnv } = await import('../../support/env.ts');
+    const { Pool } = await import('@neondatabase/serverless');
+    const ends = vi.spyOn(Pool.prototype, 'end');
+    const db = createDb(testEnv());
+    const key = `close-${Math.random()}`;
+    let release = () => {};
+    try {
+      const gate = new Promise<void>((r) => (release = r));
+      const tx = db.transaction(async (t) => {
+        await gate;
+        await t.query('INSERT INTO platform.processed_messages (key) VALUES ($1)', [`${key}-a`]);
+      });
+      await new Promise((r) => setTimeout(r, 50)); // the transaction holds its client
+      let closed = false;
+      const closing = db.close().then(() => (closed = true));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(closed).toBe(false); // the pool is not ended under the transaction
+      release();
+      await tx;
+      await closing;
+      expect(ends).toHaveBeenCalledTimes(1);
+      // work left running after the request (waitUntil) may still write: it opens and ends a pool of its own
+      await db.transaction((t) => t.query('INSERT INTO platform.processed_messages (key) VALUES ($1)', [`${key}-b`]));
+      expect(ends).toHaveBeenCalledTimes(2);
+      expect((await db.query<{ key: string }>('SELECT key FROM platform.processed_messages WHERE key LIKE $1 ORDER BY key', [`${key}%`])).map((r) => r.key))
+        .toEqual([`${key}-a`, `${key}-b`]);
+    } finally {
+      release(); // a failed expectation must not leave the transaction holding the backend
+      ends.mockRestore();
+      await db.query('DELETE FROM platform.processed_messages WHERE key LIKE $1', [`${key}%`]);
     }
   });
 
