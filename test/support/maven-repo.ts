@@ -28,6 +28,7 @@
  * child's `${project.groupId}:x` does not replace a parent's `g:x` dependency (inheritance merges by
  * the raw key, before interpolation), so both stay and the higher version wins.
  */
+import { countedPath } from './registry-server.ts';
 import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -213,15 +214,8 @@ export async function startMavenRepo(
   const hits = new Map<string, number>();
   let fromFallback = 0;
   const server = createServer((req, res) => {
-    const raw = (req.url ?? '/').split('?')[0]!;
-    hits.set(raw, (hits.get(raw) ?? 0) + 1);
-    let path: string;
-    try {
-      path = decodeURIComponent(raw);
-    } catch {
-      res.writeHead(400).end();
-      return;
-    }
+    const path = countedPath(req, res, hits);
+    if (path === null) return;
     req.resume();
     const head = req.method === 'HEAD';
     const text = opts.extra?.(path) ?? files.get(path);

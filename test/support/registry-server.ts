@@ -3,7 +3,19 @@
  * (`(path) => body | undefined`, path decoded once) over real HTTP, counting requests per path, so
  * the insights worker reads packages through its upstream adapters exactly as from a real mirror.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
+/** The request's path decoded once, counted in `hits` by its raw form; a path that does not decode is answered 400 (null). */
+export function countedPath(req: IncomingMessage, res: ServerResponse, hits: Map<string, number>): string | null {
+  const raw = (req.url ?? '/').split('?')[0]!;
+  hits.set(raw, (hits.get(raw) ?? 0) + 1);
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    res.writeHead(400).end();
+    return null;
+  }
+}
 
 export interface RegistryServer {
   url: string;
@@ -17,15 +29,8 @@ export interface RegistryServer {
 export async function startRegistry(route: (path: string) => string | object | number | undefined): Promise<RegistryServer> {
   const hits = new Map<string, number>();
   const server = createServer((req, res) => {
-    const raw = (req.url ?? '/').split('?')[0]!;
-    hits.set(raw, (hits.get(raw) ?? 0) + 1);
-    let path: string;
-    try {
-      path = decodeURIComponent(raw);
-    } catch {
-      res.writeHead(400).end();
-      return;
-    }
+    const path = countedPath(req, res, hits);
+    if (path === null) return;
     const body = route(path);
     if (body === undefined) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
