@@ -1,30 +1,44 @@
 /**
- * Cargo versions and requirements, following the Rust `semver` crate 1.x that Cargo uses.
+ * Cargo versions and requirements, following the Rust `semver` crate 1.x that Cargo uses (checked
+ * against semver 1.0.14, Debian's librust-semver-dev, by tools/conformance-native.ts).
  *
- * Versions: `MAJOR.MINOR.PATCH[-PRE][+BUILD]`, no `v` prefix, no leading zeros in the numbers.
- * Prerelease identifiers: digit-only identifiers compare by length then bytes (so `006` > `6` and
- * `011` > `12`, the crate's rule), digit-only < alphanumeric, a release sorts after its prereleases,
- * build metadata is ignored by ordering (`1.0.0+a` == `1.0.0+b`).
- * Deviation (deps.dev): short versions `1`, `1.2` are accepted as `1.0.0` / `1.2.0` for compare and
- * canon (the crate rejects them); they never appear in the index.
+ * Versions: `MAJOR.MINOR.PATCH[-PRE][+BUILD]`, no `v` prefix, no surrounding whitespace, no
+ * leading zeros in the numbers, identifiers of [0-9A-Za-z-]. Numbers are exact: a JS number up to
+ * 2^53-1, a bigint above. Prerelease identifiers: digit-only ones compare by length then bytes,
+ * digit-only < alphanumeric, a release sorts after its prereleases, build metadata is ignored by
+ * ordering (`1.0.0+a` == `1.0.0+b`).
  *
- * Requirements (VersionReq): comma-separated comparators (comma = AND; a space-separated list is an
- * error); operators `=`, `>`, `>=`, `<`, `<=`, `~`, `^` and bare (= caret); partial versions
- * (`1`, `1.2`) and wildcards (`*`, `1.*`, `1.2.x`) with missing parts; a prerelease needs all three
- * numbers. Matching is the crate's `matches_req`: every comparator holds, and a prerelease candidate
- * also needs some comparator with the same MAJOR.MINOR.PATCH that carries a prerelease (per-
- * comparator opt-in). `includePrerelease` drops that last rule (deps.dev's MatchVersionPrerelease).
- * Empty/whitespace requirement = `*` (deps.dev; Cargo reads a missing version the same way).
+ * Requirements (VersionReq): a port of the crate's parser: leading spaces, `*`/`x`/`X` alone,
+ * comparators separated by commas with spaces (only U+0020) around them, at most 32; operators
+ * `=`, `>`, `>=`, `<`, `<=`, `~`, `^` and bare (= caret); partial versions (`1`, `1.2`) and
+ * wildcards (`1.*`, `1.2.x`; none after a wildcard); a prerelease or build only after three
+ * numbers, prerelease identifiers without leading zeros. Matching is the crate's `matches_req`:
+ * every comparator holds, and a prerelease candidate also needs some comparator with the same
+ * MAJOR.MINOR.PATCH that carries a prerelease. `includePrerelease` drops that last rule (deps.dev's
+ * MatchVersionPrerelease).
+ *
+ * Remaining disagreements with the crate (deps.dev's behaviour, required by the vectors in
+ * ../shared/conformance/semver_vectors.json):
+ *  - short versions `1`, `1.2`, `1.2-alpha` are versions (`1.0.0`, `1.2.0`; compare and canon
+ *    vectors); the crate rejects them;
+ *  - numeric prerelease identifiers with leading zeros in versions (`1.2.3-beta.01`); the crate
+ *    rejects them (requirements keep the crate's rule);
+ *  - numbers are bounded by deps.dev's int64 (at most 9223372036854775806: the vectors reject
+ *    9223372036854775807); the crate accepts up to u64 (18446744073709551615);
+ *  - an empty or space-only requirement is `*` (match vectors for `""` and `" "`); the crate rejects it.
  *
  * Exports beyond the Scheme: parseCargoVersion, parseCargoReq (list of comparators), matchesCargo.
  */
 import { compiled, type ParseResult, type RequirementOptions, type Scheme } from './types.ts';
 import { MAX_SAFE, comparePre, isDigitCode, splitIdents } from './semver-ids.ts';
 
+/** A version number: a JS number up to 2^53-1, a bigint above (one representation per value, so `===` works). */
+export type CargoNum = number | bigint;
+
 export interface CargoVersion {
-  readonly major: number;
-  readonly minor: number;
-  readonly patch: number;
+  readonly major: CargoNum;
+  readonly minor: CargoNum;
+  readonly patch: CargoNum;
   readonly pre: readonly string[];
   readonly build: readonly string[];
 }
@@ -33,18 +47,23 @@ export type CargoOp = '=' | '>' | '>=' | '<' | '<=' | '~' | '^' | '*';
 
 export interface CargoComparator {
   readonly op: CargoOp;
-  readonly major: number;
-  readonly minor: number | null;
-  readonly patch: number | null;
+  readonly major: CargoNum;
+  readonly minor: CargoNum | null;
+  readonly patch: CargoNum | null;
   readonly pre: readonly string[];
 }
 
-function parseNum(s: string, allowLeadingZero: boolean): number | null {
-  if (s.length === 0) return null;
+/** deps.dev's bound (int64, its maximum reserved): the crate itself allows u64. */
+const MAX_NUM = 9223372036854775806n;
+
+/** `0` or digits without a leading zero, up to MAX_NUM; number when safe, else bigint. */
+function parseNum(s: string): CargoNum | null {
+  if (s.length === 0 || (s.length > 1 && s.charCodeAt(0) === 48)) return null;
   for (let i = 0; i < s.length; i++) if (!isDigitCode(s.charCodeAt(i))) return null;
-  if (!allowLeadingZero && s.length > 1 && s.charCodeAt(0) === 48) return null;
-  const n = Number(s);
-  return n <= MAX_SAFE ? n : null;
+  if (s.length <= 15) return Number(s);
+  const b = BigInt(s);
+  if (b > MAX_NUM) return null;
+  return b <= BigInt(MAX_SAFE) ? Number(b) : b;
 }
 
 interface Split {
@@ -80,9 +99,9 @@ export function parseCargoVersion(text: string): CargoVersion | null {
   if (!sp) return null;
   const parts = sp.core.split('.');
   if (parts.length > 3) return null;
-  const nums: number[] = [];
+  const nums: CargoNum[] = [];
   for (const p of parts) {
-    const n = parseNum(p, false);
+    const n = parseNum(p);
     if (n === null) return null;
     nums.push(n);
   }
@@ -103,69 +122,136 @@ function canonCargo(v: CargoVersion): string {
   return s;
 }
 
-const OPS: readonly CargoOp[] = ['>=', '<=', '=', '>', '<', '~', '^'];
+// ---- requirements: a port of the crate's hand-written parser (src/parse.rs) ------------------
 
-function isWildcard(s: string): boolean {
-  return s === '*' || s === 'x' || s === 'X';
+class Cursor {
+  i = 0;
+  readonly s: string;
+  constructor(s: string) {
+    this.s = s;
+  }
+  peek(): number {
+    return this.i < this.s.length ? this.s.charCodeAt(this.i) : -1;
+  }
+  spaces(): void {
+    while (this.peek() === 32) this.i++; // the crate skips ' ' only, not tabs or other whitespace
+  }
+  wildcard(): boolean {
+    const c = this.peek();
+    if (c === 42 || c === 120 || c === 88) {
+      this.i++;
+      return true;
+    }
+    return false;
+  }
+  number(): CargoNum | string {
+    const st = this.i;
+    while (isDigitCode(this.peek())) this.i++;
+    if (this.i === st) return this.i < this.s.length ? `unexpected character \`${this.s[this.i]}\`` : 'unexpected end of input';
+    const n = parseNum(this.s.slice(st, this.i));
+    return n ?? `invalid number \`${this.s.slice(st, this.i)}\``;
+  }
+  /** Dot-separated [0-9A-Za-z-] identifiers; stops at any other character (crate's `identifier`). */
+  idents(pre: boolean): string[] | string {
+    const out: string[] = [];
+    for (;;) {
+      const st = this.i;
+      let alpha = false;
+      for (;;) {
+        const c = this.peek();
+        if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45) alpha = true;
+        else if (!isDigitCode(c)) break;
+        this.i++;
+      }
+      if (this.i === st) return 'empty identifier';
+      const id = this.s.slice(st, this.i);
+      if (pre && !alpha && id.length > 1 && id.charCodeAt(0) === 48) return `leading zero in \`${id}\``;
+      out.push(id);
+      if (this.peek() !== 46) return out;
+      this.i++;
+    }
+  }
 }
 
-function parseComparator(raw: string): CargoComparator | string {
-  let s = raw.trim();
+function parseComparator(cur: Cursor): CargoComparator | string {
+  const s = cur.s;
   let op: CargoOp | null = null;
-  for (const o of OPS) {
-    if (s.startsWith(o)) {
-      op = o;
-      s = s.slice(o.length).trimStart();
-      break;
+  const c0 = cur.peek();
+  if (c0 === 61) op = '=';
+  else if (c0 === 62) op = s.charCodeAt(cur.i + 1) === 61 ? '>=' : '>';
+  else if (c0 === 60) op = s.charCodeAt(cur.i + 1) === 61 ? '<=' : '<';
+  else if (c0 === 126) op = '~';
+  else if (c0 === 94) op = '^';
+  if (op !== null) cur.i += op.length;
+  cur.spaces();
+  const major = cur.number();
+  if (typeof major === 'string') return major;
+  let minor: CargoNum | null = null;
+  let patch: CargoNum | null = null;
+  let wild = false;
+  if (cur.peek() === 46) {
+    cur.i++;
+    if (cur.wildcard()) wild = true;
+    else {
+      const m = cur.number();
+      if (typeof m === 'string') return m;
+      minor = m;
+    }
+    if (cur.peek() === 46) {
+      cur.i++;
+      if (cur.wildcard()) wild = true;
+      else if (wild) return 'unexpected version after wildcard';
+      else {
+        const p = cur.number();
+        if (typeof p === 'string') return p;
+        patch = p;
+      }
     }
   }
-  if (s.length === 0) return `missing version in \`${raw}\``;
-  if (/\s/.test(s)) return `and list not supported in Cargo in \`${raw}\``;
-  const sp = splitPreBuild(s);
-  if (!sp) return `invalid text in \`${raw}\``;
-  const parts = sp.core.split('.');
-  if (parts.length > 3) return `more than 3 numbers present in \`${raw}\``;
-  const nums: (number | null)[] = [];
-  let sawWild = false;
-  for (const p of parts) {
-    if (isWildcard(p)) {
-      sawWild = true;
-      nums.push(null);
-      continue;
-    }
-    if (sawWild) return `unexpected version after wildcard in \`${raw}\``;
-    const n = parseNum(p, false);
-    if (n === null) return `invalid version \`${p}\` in \`${raw}\``;
-    nums.push(n);
+  let pre: string[] = [];
+  if (patch !== null && cur.peek() === 45) {
+    cur.i++;
+    const ids = cur.idents(true);
+    if (typeof ids === 'string') return ids;
+    pre = ids;
   }
-  if (sp.pre.length && (nums.length < 3 || sawWild)) return `prerelease requires 3 numbers: \`${raw}\``;
-  if (nums[0] === null) {
-    if (op !== null) return `wildcard with operator in \`${raw}\``;
-    return { op: '*', major: -1, minor: null, patch: null, pre: [] };
+  if (patch !== null && cur.peek() === 43) {
+    cur.i++;
+    const ids = cur.idents(false);
+    if (typeof ids === 'string') return ids;
   }
-  return {
-    op: op ?? (sawWild ? '*' : '^'),
-    major: nums[0]!,
-    minor: nums[1] ?? null,
-    patch: nums[2] ?? null,
-    pre: sp.pre,
-  };
+  cur.spaces();
+  return { op: op ?? (wild ? '*' : '^'), major, minor, patch, pre };
 }
 
-/** Parses a VersionReq into its comparators (empty list = any version). */
+/**
+ * Parses a VersionReq into its comparators (empty list = any version). As the crate: leading
+ * spaces, `*`/`x`/`X` alone, comparators separated by commas (spaces around them allowed, at most
+ * 32). Deviation (deps.dev): an empty or space-only requirement is `*` (the crate rejects it).
+ */
 export function parseCargoReq(text: string): CargoComparator[] | string {
   if (typeof text !== 'string') return 'requirement must be a string';
-  if (text.trim() === '') return [];
-  const parts = text.split(',');
-  const out: CargoComparator[] = [];
-  for (let i = 0; i < parts.length; i++) {
-    const p = parts[i]!;
-    if (p.trim() === '') return i === parts.length - 1 && i > 0 ? `missing item after comma in \`${text}\`` : `unexpected comma in \`${text}\``;
-    const c = parseComparator(p);
-    if (typeof c === 'string') return c;
-    if (c.op !== '*' || c.major >= 0) out.push(c);
+  const cur = new Cursor(text);
+  cur.spaces();
+  if (cur.i === text.length) return [];
+  const w = cur.i;
+  if (cur.wildcard()) {
+    cur.spaces();
+    if (cur.i === text.length) return [];
+    return text[cur.i] === ',' ? `wildcard must be the only comparator in \`${text}\`` : `unexpected text after wildcard in \`${text}\``;
   }
-  return out;
+  cur.i = w;
+  const out: CargoComparator[] = [];
+  for (;;) {
+    const c = parseComparator(cur);
+    if (typeof c === 'string') return `${c} in \`${text}\``;
+    out.push(c);
+    if (cur.i === text.length) return out;
+    if (cur.peek() !== 44) return /\s/.test(text[cur.i]!) && text[cur.i] !== ' ' ? `invalid whitespace in \`${text}\`` : `expected comma in \`${text}\``;
+    cur.i++;
+    cur.spaces();
+    if (out.length === 32) return `excessive number of comparators in \`${text}\``;
+  }
 }
 
 function exact(c: CargoComparator, v: CargoVersion): boolean {
@@ -205,11 +291,11 @@ function caret(c: CargoComparator, v: CargoVersion): boolean {
   const minor = c.minor;
   if (minor === null) return true;
   const patch = c.patch;
-  if (patch === null) return c.major > 0 ? v.minor >= minor : v.minor === minor;
-  if (c.major > 0) {
+  if (patch === null) return c.major !== 0 ? v.minor >= minor : v.minor === minor;
+  if (c.major !== 0) {
     if (v.minor !== minor) return v.minor > minor;
     if (v.patch !== patch) return v.patch > patch;
-  } else if (minor > 0) {
+  } else if (minor !== 0) {
     if (v.minor !== minor) return false;
     if (v.patch !== patch) return v.patch > patch;
   } else if (v.minor !== minor || v.patch !== patch) {

@@ -4,17 +4,22 @@
  * Each system lives in its own module and follows that ecosystem's own tool for validity,
  * ordering and requirement matching; the canonical spelling (`canon`) follows deps.dev, because it
  * is what the API returns in `versionKey.version`:
- *   NPM      node-semver 7 (loose)                       npm.ts
- *   CARGO    Rust `semver` crate 1.x (Cargo)             cargo.ts
- *   MAVEN    Maven 3.9 ComparableVersion + VersionRange  maven.ts
- *   PYPI     PEP 440 as implemented by pypa/packaging    pypi.ts
- *   NUGET    NuGet.Versioning                            nuget.ts
- *   RUBYGEMS Gem::Version / Gem::Requirement             rubygems.ts
- *   GO       golang.org/x/mod/semver + go.mod semantics  go.ts
+ *   NPM      node-semver 7 (strict mode)                       npm.ts
+ *   CARGO    Rust `semver` crate 1.x (Cargo)                   cargo.ts
+ *   MAVEN    maven-artifact 3.8.7 ComparableVersion, VersionRange  maven.ts
+ *   PYPI     PEP 440 as implemented by pypa/packaging 26       pypi.ts
+ *   NUGET    NuGet.Versioning                                  nuget.ts
+ *   RUBYGEMS Gem::Version / Gem::Requirement                   rubygems.ts
+ *   GO       golang.org/x/mod/semver + go.mod semantics        go.ts
  *
- * Decisions where deps.dev's library differs from the native tool (native wins for ordering and
- * matching, deps.dev for spelling) are listed in each module's header; the conformance test
- * (test/unit/versions/conformance.test.ts) lists every vector this changes, with the reason.
+ * Validity of versions and of requirements, ordering and matching are the native tool's, measured
+ * by `npm run conformance:native` (tools/conformance-native.ts: node-semver, packaging,
+ * maven-artifact, the semver crate and RubyGems asked about generated cases) and pinned by
+ * test/unit/versions/native-vectors.test.ts. Where the public conformance vectors
+ * (../shared/conformance/, deps.dev's) require another answer, deps.dev's wins; each module's
+ * header lists those remaining disagreements, and the conformance test
+ * (test/unit/versions/conformance.test.ts) lists every vector where the native answer is kept.
+ * Numbers are exact at any size a tool allows (bigint past 2^53), never compared as floats.
  *
  * API contract: predicates never throw; invalid versions sort before valid ones (ties among
  * invalid versions are broken by plain string order so `compare` stays a total order); `sort` is

@@ -1,30 +1,43 @@
 /**
- * Maven versions and version ranges.
+ * Maven versions and version ranges, following maven-artifact 3.8.7 (ComparableVersion,
+ * DefaultArtifactVersion, VersionRange; the jar of the installed Maven, /usr/share/maven/lib/),
+ * checked by tools/conformance-native.ts. The rules below are restated from that class's behaviour.
  *
- * Ordering is a port of Maven's `ComparableVersion` (maven-artifact): the lowercased version is
- * split into items at `.` and `-` and at digit/letter transitions; `-` and a transition open a
- * nested list; numbers compare numerically; strings are qualifiers ordered alpha < beta <
- * milestone < rc (= cr) < snapshot < "" (= ga = final = release) < sp < unknown (lexical);
- * `a1`/`b1`/`m1` mean alpha-1/beta-1/milestone-1; trailing null items (0, "", empty lists) are
- * dropped (normalize). Item-vs-item: int > list > string, so `1-alpha` < `1`, `1-sp` > `1`,
- * `1.foo` < `1-foo`. Transition rule: Maven 3.6-3.8's (a letter->digit transition does not first
- * open a list, and a trailing `.X` is not rewritten to `-X` as 3.9 does), with 3.8's `release`
- * alias: this combination reproduces all 14,752 comparisons OSV generated with the native
- * ComparableVersion and deps.dev's Maven vectors (3.9's rules disagree with 18 of the generated
- * lines, e.g. `6.1.12.rc5` < `6.1.12rc1`).
- * Any non-empty string without whitespace is a valid Maven version. Like Maven's own class, the
- * order is not transitive for some letter-first oddities (`post`, `post0.alpha`, `post.x0`); it is
- * for versions that start with a number, which the property tests check.
+ * Ordering (ComparableVersion): the version is lowercased (Locale.ENGLISH) and read left to right
+ * into items: `.` ends an item, `-` ends one and opens a nested list, a digit/letter transition
+ * ends one and opens a nested list; an empty item before a separator is 0. Digits are any Unicode
+ * decimal digit (Java's Character.isDigit) and a number is exact at any size (Maven's int/long/
+ * BigInteger items compare by value). Letters are qualifiers: a single `a`/`b`/`m` directly followed
+ * by a digit means alpha/beta/milestone; `ga`, `final`, `release` mean "" and `cr` means `rc`;
+ * qualifiers order alpha < beta < milestone < rc < snapshot < "" < sp < any other (lexically). Each
+ * list drops its trailing null items (0, "", empty lists). Comparing: number > list > qualifier,
+ * numbers numerically, lists item by item (a missing item compares as null: `1.0` == `1`,
+ * `1-alpha` < `1`, `1-sp` > `1`, `1.foo` < `1-foo`). Like Maven's own class, the order is not
+ * transitive on some letter-first strings (`0.alpha` > ` ` > `0` > `0.alpha`); it is for versions
+ * that start with a number, which the property tests check.
+ * Validity: every non-empty string is a version (whitespace and all, as ComparableVersion takes it).
  *
  * Canonical spelling (deps.dev): Maven 3.6's `getCanonical()` without the `release` alias
  * (`RELEASE120` -> `release-120`, `1.0.0-a1` -> `1-alpha-1`), keeping numbers as written.
  *
- * Ranges: `VersionRange.createFromVersionSpec`: a comma-separated list of `[a,b]`, `(a,b)`, `[a,)`,
- * `(,b]`, `[v]` restrictions (no overlaps, ascending) or a bare soft requirement `1.0`. A soft
- * requirement is only a recommendation in Maven: `matches` accepts every version (Maven's
- * containsVersion), `isSoftRequirement`/`parseMavenRange().soft` expose it for resolvers that
- * prefer the recommended version. Deviation (deps.dev): a soft requirement containing a bracket or
- * a comma (`)`) is rejected instead of being taken as a literal version.
+ * Ranges (VersionRange.createFromVersionSpec): while the text starts with `[` or `(`, a restriction
+ * runs to the first `)` or `]` (`[a,b]`, `(a,b)`, `[a,)`, `(,b]`, `[v]`; bounds split at the first
+ * comma and trimmed as Java's String.trim, lower <= upper), then the rest is trimmed and an
+ * optional comma skipped; restrictions must not overlap. Text left over is an error after
+ * restrictions; alone it is a soft requirement (any text, not trimmed): only a recommendation in
+ * Maven, so `matches` accepts every version (containsVersion); `isSoftRequirement` /
+ * `parseMavenRange().soft` expose it for resolvers that prefer the recommended version.
+ *
+ * Remaining disagreements with maven-artifact 3.8.7:
+ *  - MNG-7644 (3.8.7: a qualifier after other items opens its own list, so `1.0.0.SNAPSHOT` ==
+ *    `1.0.0-SNAPSHOT`, `1.CR1` == `1-CR1`, `6.1.12.rc5` > `6.1.12rc1`) is not applied: the public
+ *    vectors require the earlier rule (deps.dev's `1.foo` < `1-foo`, 18 lines OSV generated with
+ *    the pre-3.8.7 class). `compareMaven387` gives 3.8.7's exact order; MNG_7644 switches it on;
+ *  - the empty string is not a version (Maven: equal to `0`; deps.dev's vectors reject empty
+ *    versions, and Maven's model validation rejects an empty <version>);
+ *  - deps.dev's constraint vectors: the empty spec is an error (Maven: a range matching nothing),
+ *    and so is a soft requirement starting with `)` or `]` (Maven: a literal version).
+ * `[1.0][2.0]` (adjacent restrictions) is accepted as Maven does (listed in expected-failures.ts).
  */
 import { compiled, type ParseResult, type Scheme } from './types.ts';
 
@@ -46,6 +59,15 @@ interface ListItem {
 
 export type MavenVersion = ListItem & { readonly text: string };
 
+/**
+ * Maven 3.8.7's MNG-7644 rule: a qualifier after other items (`1.0.rc1`, trailing `1.0.SNAPSHOT`)
+ * opens its own list, so `.X` reads as `-X`. Off because the public conformance vectors require
+ * the earlier rule: deps.dev's `1.foo` < `1-foo` and 18 lines OSV generated with the pre-3.8.7
+ * ComparableVersion (e.g. `6.1.12.rc5` < `6.1.12rc1`); setting it reproduces 3.8.7 exactly
+ * (tools/conformance-native.ts) and fails those 19 vectors.
+ */
+const MNG_7644 = false;
+
 const QUALIFIERS = ['alpha', 'beta', 'milestone', 'rc', 'snapshot', '', 'sp'];
 const RELEASE_INDEX = '5';
 
@@ -65,16 +87,47 @@ function strItem(value: string, followedByDigit: boolean, mode: Mode): StrItem {
     else if (value === 'm') value = 'milestone';
   }
   let v = value;
-  if (value === 'ga' || value === 'final' || (mode === 'order' && value === 'release')) v = '';
+  if (value === 'ga' || value === 'final' || (mode !== 'canon' && value === 'release')) v = '';
   else if (value === 'cr') v = 'rc';
   // canon prints a kept null qualifier (`0.ga.1`) as written so the spelling re-parses the same.
   return { t: 1, v, raw: v === '' ? value : v };
 }
 
+/** Zero code point of each run of ten BMP decimal digits (Java's Character.isDigit/digit), built on first use. */
+let digitZeros: Uint16Array | null = null;
+
+function digitZero(c: number): number {
+  if (digitZeros === null) {
+    digitZeros = new Uint16Array(65536);
+    const nd = /\p{Nd}/u;
+    let start = -1;
+    for (let x = 0; x < 65536; x++) {
+      if (x >= 0xd800 && x <= 0xdfff) continue;
+      if (nd.test(String.fromCharCode(x))) {
+        if (start < 0 || x - start >= 10 || !nd.test(String.fromCharCode(x - 1))) start = x;
+        digitZeros[x] = start;
+      } else start = -1;
+    }
+  }
+  return digitZeros[c]!;
+}
+
+/** Java's Character.isDigit on one UTF-16 unit: any Unicode decimal digit of the BMP. */
+function isDigit(c: number): boolean {
+  if (c < 128) return c >= 48 && c <= 57;
+  return (c < 0xd800 || c > 0xdfff) && digitZero(c) !== 0;
+}
+
+/** A number item: its value as ASCII digits without leading zeros (Maven keeps it exact: int/long/BigInteger). */
 function intItem(buf: string): IntItem {
+  let digits = '';
+  for (let i = 0; i < buf.length; i++) {
+    const c = buf.charCodeAt(i);
+    digits += c < 128 ? buf[i] : String(c - digitZero(c));
+  }
   let i = 0;
-  while (i < buf.length - 1 && buf.charCodeAt(i) === 48) i++;
-  return { t: 0, v: buf.length === 0 ? '0' : buf.slice(i), raw: buf };
+  while (i < digits.length - 1 && digits.charCodeAt(i) === 48) i++;
+  return { t: 0, v: digits.length === 0 ? '0' : digits.slice(i), raw: buf };
 }
 
 const ZERO: IntItem = { t: 0, v: '0', raw: '0' };
@@ -94,15 +147,12 @@ function normalize(list: ListItem): void {
   }
 }
 
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
 function parseItem(isDig: boolean, buf: string, mode: Mode): Item {
   return isDig ? intItem(buf) : strItem(buf, false, mode);
 }
 
-type Mode = 'order' | 'canon';
+/** `order`: the ordering used here; `order387`: with MNG_7644 (Maven 3.8.7 exactly); `canon`: deps.dev's spelling. */
+type Mode = 'order' | 'order387' | 'canon';
 
 function parseItems(version: string, mode: Mode): ListItem {
   const root: ListItem = { t: 2, items: [] };
@@ -128,6 +178,9 @@ function parseItems(version: string, mode: Mode): ListItem {
       open();
     } else if (isDigit(c)) {
       if (!dig && i > start) {
+        // 3.8.7 (MNG-7644): a qualifier that follows other items gets its own list, so `1.0.rc1`
+        // and `1.0-rc1` read the same ([1, [rc, [1]]]). Off: see MNG_7644.
+        if (((MNG_7644 && mode === 'order') || mode === 'order387') && list.items.length > 0) open();
         list.items.push(strItem(s.slice(start, i), true, mode));
         start = i;
         open();
@@ -143,6 +196,8 @@ function parseItems(version: string, mode: Mode): ListItem {
     }
   }
   if (s.length > start) {
+    // 3.8.7: so does a trailing qualifier (`1.0.0.SNAPSHOT` reads as `1-SNAPSHOT`).
+    if (((MNG_7644 && mode === 'order') || mode === 'order387') && !dig && list.items.length > 0) open();
     list.items.push(parseItem(dig, s.slice(start), mode));
   }
   while (stack.length) normalize(stack.pop()!);
@@ -196,13 +251,21 @@ function listToString(list: ListItem): string {
 }
 
 export function parseMavenVersion(text: string): MavenVersion | null {
-  if (typeof text !== 'string' || text.length === 0 || /\s/.test(text)) return null;
+  if (typeof text !== 'string' || text.length === 0) return null;
   const items = parseItems(text, 'order');
   return { t: 2, items: items.items, text };
 }
 
 export function compareMaven(a: MavenVersion, b: MavenVersion): number {
   return compareItem(a, b);
+}
+
+/**
+ * Maven 3.8.7's own ComparableVersion order (MNG_7644 on), for callers and the differential
+ * harness that want the installed tool's answer rather than the vectors'.
+ */
+export function compareMaven387(a: string, b: string): number {
+  return compareItem(parseItems(a, 'order387'), parseItems(b, 'order387'));
 }
 
 function canonMaven(v: MavenVersion): string {
@@ -239,22 +302,34 @@ export interface MavenRange {
   readonly restrictions: readonly MavenRestriction[];
 }
 
+/** Java's String.trim(): strips code units <= U+0020 (not NBSP or other Unicode spaces). */
+function javaTrim(s: string): string {
+  let i = 0;
+  let j = s.length;
+  while (i < j && s.charCodeAt(i) <= 32) i++;
+  while (j > i && s.charCodeAt(j - 1) <= 32) j--;
+  return s.slice(i, j);
+}
+
+/** Any string is a Maven version to DefaultArtifactVersion (inside ranges, bounds are trimmed). */
+function rangeVersion(text: string): MavenVersion {
+  return { t: 2, items: parseItems(text, 'order').items, text };
+}
+
 function parseRestriction(spec: string): MavenRestriction | string {
   const lowerInclusive = spec.startsWith('[');
   const upperInclusive = spec.endsWith(']');
-  const process = spec.slice(1, -1).trim();
+  const process = javaTrim(spec.slice(1, -1));
   const idx = process.indexOf(',');
   if (idx < 0) {
     if (!lowerInclusive || !upperInclusive) return `hard requirement must be closed on both ends in \`${spec}\``;
-    const v = parseMavenVersion(process);
-    if (!v) return `invalid version in \`${spec}\``;
+    const v = rangeVersion(process);
     return { lower: v, lowerInclusive, upper: v, upperInclusive };
   }
-  const lo = process.slice(0, idx).trim();
-  const hi = process.slice(idx + 1).trim();
-  const lower = lo ? parseMavenVersion(lo) : null;
-  const upper = hi ? parseMavenVersion(hi) : null;
-  if ((lo && !lower) || (hi && !upper)) return `invalid version in \`${spec}\``;
+  const lo = javaTrim(process.slice(0, idx));
+  const hi = javaTrim(process.slice(idx + 1));
+  const lower = lo ? rangeVersion(lo) : null;
+  const upper = hi ? rangeVersion(hi) : null;
   if (lower && upper) {
     const r = compareMaven(upper, lower);
     if (r < 0 || (r === 0 && (!lowerInclusive || !upperInclusive))) return `range defies version ordering: \`${spec}\``;
@@ -262,17 +337,24 @@ function parseRestriction(spec: string): MavenRestriction | string {
   return { lower, lowerInclusive, upper, upperInclusive };
 }
 
+/**
+ * VersionRange.createFromVersionSpec (3.8.7): restrictions are read while the text starts with `[`
+ * or `(` (each up to the first `)` or `]`, then trimmed, then an optional comma); leftover text is a
+ * soft requirement only when there were no restrictions. Deviations (deps.dev): the empty spec is an
+ * error (Maven: a range matching nothing) and so is a soft requirement that starts with a closing
+ * bracket (Maven: a literal version such as `)`).
+ */
 export function parseMavenRange(spec: string): MavenRange | string {
   if (typeof spec !== 'string') return 'requirement must be a string';
-  let process = spec.trim();
-  if (process === '') return 'invalid empty constraint';
+  if (spec === '') return 'invalid empty constraint';
+  let process = spec;
   const restrictions: MavenRestriction[] = [];
   let upperBound: MavenVersion | null = null;
   while (process.startsWith('[') || process.startsWith('(')) {
     const i1 = process.indexOf(')');
     const i2 = process.indexOf(']');
     let index = i2;
-    if (i2 < 0 || i1 < i2) if (i1 >= 0) index = i1;
+    if ((i2 < 0 || i1 < i2) && i1 >= 0) index = i1;
     if (index < 0) return `expected comma or closing bracket in \`${spec}\``;
     const r = parseRestriction(process.slice(0, index + 1));
     if (typeof r === 'string') return r;
@@ -281,15 +363,13 @@ export function parseMavenRange(spec: string): MavenRange | string {
     }
     restrictions.push(r);
     upperBound = r.upper;
-    process = process.slice(index + 1).trim();
-    if (process.startsWith(',')) process = process.slice(1).trim();
+    process = javaTrim(process.slice(index + 1));
+    if (process.startsWith(',')) process = javaTrim(process.slice(1));
   }
   if (process.length > 0) {
     if (restrictions.length > 0) return `unexpected text \`${process}\` after ranges in \`${spec}\``;
-    if (/[[\](),]/.test(process)) return `unexpected bracket in \`${spec}\``;
-    const v = parseMavenVersion(process);
-    if (!v) return `invalid version in \`${spec}\``;
-    return { soft: v, restrictions: [] };
+    if (process.startsWith(')') || process.startsWith(']')) return `unexpected bracket in \`${spec}\``;
+    return { soft: rangeVersion(process), restrictions: [] };
   }
   return { soft: null, restrictions };
 }

@@ -1,23 +1,35 @@
 /**
- * npm versions and ranges, following node-semver 7 (the library npm itself uses) in loose mode.
+ * npm versions and ranges, following node-semver 7 (the library npm itself uses) in its default
+ * strict mode, as `semver.valid`, `semver.compare`, `semver.validRange` and `semver.satisfies`
+ * answer without options (checked against node-semver 7.8.6 by tools/conformance-native.ts).
  *
- * Versions: `[v=\s]*MAJOR.MINOR.PATCH[-?PRERELEASE][+BUILD]` after trimming, numbers up to
- * Number.MAX_SAFE_INTEGER, leading zeros allowed (loose). Numeric prerelease identifiers compare as
- * numbers (`alpha.006` == `alpha.6`), numeric < alphanumeric, a release sorts after its prereleases,
- * build metadata is ignored by ordering.
- * Deviation (deps.dev): short versions `1` and `1.2` (optionally followed by `-pre`/`+build`) are
- * accepted and read as `1.0.0` / `1.2.0`; node-semver rejects them. deps.dev's Compare and Canon use
- * them and they cannot be confused with anything else.
+ * Versions: after trimming (JS `trim`, as node-semver), at most 256 characters,
+ * `v?MAJOR.MINOR.PATCH[-PRERELEASE][+BUILD]`, numbers up to Number.MAX_SAFE_INTEGER (larger ones
+ * are rejected). Loose-only spellings are rejected: `=1.2.3`, `v 1.2.3`, `1.2.3beta`. Numeric
+ * prerelease identifiers compare as numbers, numeric < alphanumeric, a release sorts after its
+ * prereleases, build metadata is ignored by ordering.
  *
  * Ranges: `||`-separated comparator sets; each set is a hyphen range or space-separated comparators
- * (`<`, `<=`, `>`, `>=`, `=`, `~`, `~>`, `^`, x-ranges `1.x`, `1.2.*`, `*`, partial versions).
- * Each is desugared exactly as node-semver's replaceCaret/replaceTilde/replaceXRange/hyphenReplace
- * do, into primitive comparators (`>=1.2.3`, `<2.0.0-0`, ...). Matching (Range#test / testSet):
- * every comparator of some set holds, and a prerelease candidate additionally needs a comparator in
- * that set whose version is a prerelease of the same MAJOR.MINOR.PATCH, unless includePrerelease.
- * Dist-tags (`latest`, `beta`) are not versions: they are rejected with an error.
- * Deviations: node-semver in loose mode silently drops unparsable comparators; here any unparsable
- * token makes the whole requirement invalid (satisfies -> false), which is what strict mode does.
+ * (`<`, `<=`, `>`, `>=`, `=`, `~`, `~>`, `^`, x-ranges `1.x`, `1.2.*`, `*`, partial versions),
+ * desugared as node-semver's replaceCaret/replaceTilde/replaceXRange/hyphenReplace/replaceStars do,
+ * with strict numbers (no leading zeros) and strict prerelease identifiers. As node-semver: a full
+ * version kept verbatim in a comparator (plain `1.2.3`, `>=1.2.3`, hyphen bounds) allows only a
+ * single `v` before it, while caret, tilde and partial versions allow `[v=\s]*`; a number after an
+ * X part (`1.*.3`) invalidates a plain comparator but is ignored by `^`, `~` and hyphen ranges; a
+ * desugared bound past MAX_SAFE_INTEGER (`^9007199254740991`) makes the range invalid. Matching
+ * (Range#test / testSet): every comparator of some set holds, and a prerelease candidate also needs
+ * a comparator in that set with a prerelease of the same MAJOR.MINOR.PATCH, unless
+ * includePrerelease. Dist-tags (`latest`) are not ranges.
+ *
+ * Remaining disagreements with node-semver (deps.dev's behaviour, required by the vectors in
+ * ../shared/conformance/semver_vectors.json):
+ *  - short versions `1`, `1.2` (optionally `-pre`/`+build`) are versions (`1.2.0`); node-semver
+ *    rejects them where a version is asked for;
+ *  - any number of leading `v` (`vvvv1.2.3`); node-semver allows one;
+ *  - leading zeros in version numbers and numeric prerelease identifiers (`2001.1001.0000-dev`,
+ *    `1.2.3-beta.01`, compared numerically); node-semver's strict mode rejects them. Ranges keep
+ *    node-semver's strict rule.
+ * node-semver's own fixtures that pass `loose: true` are listed in expected-failures.ts.
  *
  * Exports beyond the Scheme: parseNpmVersion, parseNpmRange (sets of primitive comparators) for
  * resolvers that want intervals.
@@ -66,36 +78,51 @@ function scanIdents(s: string, start: number, end: number): string[] | null {
 }
 
 /**
- * Core scanner. `allowX` accepts x-range parts (x, X, *) and returns null parts for them;
- * `allowShortPre` lets `1.2-pre` through (deps.dev version spelling).
+ * Core scanner (node-semver's strict grammar). `range` selects the range flavour: the `[v=\s]*`
+ * prefix of XRANGEPLAIN (reported in `prefix`), x-range parts (x, X, *; returned as null parts) and
+ * strict prerelease identifiers (no leading zeros in numeric ones); otherwise the version flavour
+ * (deps.dev: any number of leading `v`, short `1` / `1.2[-pre]`, numeric prerelease identifiers
+ * with leading zeros).
  */
 interface Scanned {
+  prefix: string;
   parts: (number | null)[];
   pre: string[];
   build: string[];
 }
 
-function scan(s: string, allowX: boolean, allowShortPre: boolean): Scanned | null {
+function isNumericId(id: string): boolean {
+  for (let i = 0; i < id.length; i++) if (!isDigitCode(id.charCodeAt(i))) return false;
+  return true;
+}
+
+function scan(s: string, range: boolean): Scanned | null {
   let i = 0;
   const n = s.length;
   while (i < n) {
     const c = s.charCodeAt(i);
-    if (c === 118 || c === 61 || isWs(c)) i++;
+    if (c === 118 || (range && (c === 61 || isWs(c)))) i++;
     else break;
   }
+  const prefix = s.slice(0, i);
   const parts: (number | null)[] = [];
   for (;;) {
     if (i >= n) return null;
     const c = s.charCodeAt(i);
-    if (allowX && (c === 120 || c === 88 || c === 42)) {
+    if (range && (c === 120 || c === 88 || c === 42)) {
       parts.push(null);
       i++;
     } else {
       const st = i;
       while (i < n && isDigitCode(s.charCodeAt(i))) i++;
       if (i === st) return null;
-      const num = i - st > 16 ? Infinity : Number(s.slice(st, i));
-      if (num > MAX_SAFE) return null;
+      if (range && i - st > 1 && s.charCodeAt(st) === 48) return null; // strict: no leading zeros (versions: deps.dev)
+      let z = st;
+      while (z < i - 1 && s.charCodeAt(z) === 48) z++; // leading zeros (versions only) do not count
+      const num = i - z > 16 ? Infinity : Number(s.slice(z, i));
+      // A range may carry a huge number where it is ignored (`1.x.99999999999999999999`); one that
+      // reaches a comparator is rejected after desugaring, as node-semver does.
+      if (num > MAX_SAFE && !range) return null;
       parts.push(num);
     }
     if (parts.length < 3 && i < n && s.charCodeAt(i) === 46) {
@@ -107,16 +134,13 @@ function scan(s: string, allowX: boolean, allowShortPre: boolean): Scanned | nul
   let pre: string[] = [];
   let build: string[] = [];
   if (i < n) {
-    const c = s.charCodeAt(i);
-    let preStart = -1;
-    if (c === 45) preStart = i + 1;
-    else if (parts.length === 3 && c !== 43 && isIdentCode(c)) preStart = i; // loose: 1.2.3beta
-    if (preStart >= 0) {
-      if (parts.length < 3 && !allowShortPre) return null;
-      let j = preStart;
+    if (s.charCodeAt(i) === 45) {
+      if (parts.length < 3 && range) return null;
+      let j = i + 1;
       while (j < n && s.charCodeAt(j) !== 43) j++;
-      const ids = scanIdents(s, preStart, j);
+      const ids = scanIdents(s, i + 1, j);
       if (!ids) return null;
+      if (range) for (const id of ids) if (id.length > 1 && id.charCodeAt(0) === 48 && isNumericId(id)) return null;
       pre = ids;
       i = j;
     }
@@ -128,12 +152,12 @@ function scan(s: string, allowX: boolean, allowShortPre: boolean): Scanned | nul
       i = n;
     }
   }
-  return { parts, pre, build };
+  return { prefix, parts, pre, build };
 }
 
 export function parseNpmVersion(text: string): NpmVersion | null {
-  if (typeof text !== 'string') return null;
-  const r = scan(text.trim(), false, true);
+  if (typeof text !== 'string' || text.length > MAX_LENGTH) return null;
+  const r = scan(text.trim(), false);
   if (!r) return null;
   return {
     major: r.parts[0]!,
@@ -178,6 +202,9 @@ function canonNpm(v: NpmVersion): string {
 
 // ---- ranges ------------------------------------------------------------------------------
 
+/** node-semver's MAX_LENGTH: longer version strings are rejected before anything else. */
+const MAX_LENGTH = 256;
+
 const ANY: NpmComparator = { op: '', v: null };
 const ZERO_PRE: readonly (string | number)[] = [0];
 
@@ -194,17 +221,23 @@ interface XR {
   m: number | null;
   p: number | null;
   pre: (string | number)[];
+  /** The text may be copied verbatim into a node-semver Comparator (`v?` + full version). */
+  verbatim: boolean;
+  /** A number follows an X part (`1.*.3`): invalid as a plain comparator. */
+  badOrder: boolean;
 }
 
 function parseXR(s: string): XR | null {
-  const r = scan(s, true, false);
+  const r = scan(s, true);
   if (!r) return null;
-  // node-semver rejects a number after an X part (`1.*.3`; deps.dev reads it as `1.*`).
-  for (let i = 1; i < r.parts.length; i++) if (r.parts[i] !== null && r.parts[i - 1] === null) return null;
   const M = r.parts[0] ?? null;
   const m = M === null ? null : (r.parts[1] ?? null);
   const p = m === null ? null : (r.parts[2] ?? null);
-  return { M, m, p, pre: r.pre.map(toPreId) };
+  // node-semver's replaceXRange leaves a number after an X part (`1.*.3`) unreplaced, so the plain
+  // comparator is invalid; caret, tilde and hyphen ranges ignore what follows the X.
+  let badOrder = false;
+  for (let i = 1; i < r.parts.length; i++) if (r.parts[i] !== null && r.parts[i - 1] === null) badOrder = true;
+  return { M, m, p, pre: r.pre.map(toPreId), verbatim: r.prefix === '' || r.prefix === 'v', badOrder };
 }
 
 function caret(x: XR, incPre: boolean): NpmComparator[] | null {
@@ -233,7 +266,8 @@ function tilde(x: XR, incPre: boolean): NpmComparator[] {
   return [c('>=', ver(M, m, p, pre)), c('<', ver(M, m + 1, 0, ZERO_PRE))];
 }
 
-function xrange(gtlt: string, x: XR, incPre: boolean): NpmComparator[] {
+function xrange(gtlt: string, x: XR, incPre: boolean): NpmComparator[] | null {
+  if (x.badOrder) return null;
   let { M, m, p } = x;
   const xM = M === null;
   const xm = xM || m === null;
@@ -268,16 +302,18 @@ function xrange(gtlt: string, x: XR, incPre: boolean): NpmComparator[] {
   }
   if (xm) return [c('>=', ver(MM, 0, 0, pr)), c('<', ver(MM + 1, 0, 0, ZERO_PRE))];
   if (anyX) return [c('>=', ver(MM, m as number, 0, pr)), c('<', ver(MM, (m as number) + 1, 0, ZERO_PRE))];
+  if (!x.verbatim) return null; // node-semver's Comparator only allows `v?` before a full version
   const v = ver(MM, m as number, p as number, x.pre);
   return [c((gtlt === '=' ? '' : gtlt) as NpmComparator['op'], v)];
 }
 
-function hyphen(from: XR, to: XR, incPre: boolean): NpmComparator[] {
+function hyphen(from: XR, to: XR, incPre: boolean): NpmComparator[] | null {
   const out: NpmComparator[] = [];
   const z = incPre ? ZERO_PRE : [];
   if (from.M !== null) {
     if (from.m === null) out.push(c('>=', ver(from.M, 0, 0, z)));
     else if (from.p === null) out.push(c('>=', ver(from.M, from.m, 0, z)));
+    else if (!from.verbatim) return null; // `>=` + the text as written
     else if (from.pre.length) out.push(c('>=', ver(from.M, from.m, from.p, from.pre)));
     else out.push(c('>=', ver(from.M, from.m, from.p, z)));
   }
@@ -286,6 +322,7 @@ function hyphen(from: XR, to: XR, incPre: boolean): NpmComparator[] {
     else if (to.p === null) out.push(c('<', ver(to.M, to.m + 1, 0, ZERO_PRE)));
     else if (to.pre.length) out.push(c('<=', ver(to.M, to.m, to.p, to.pre)));
     else if (incPre) out.push(c('<', ver(to.M, to.m, to.p + 1, ZERO_PRE)));
+    else if (!to.verbatim) return null; // `<=` + the text as written
     else out.push(c('<=', ver(to.M, to.m, to.p)));
   }
   return out.length ? out : [ANY];
@@ -294,7 +331,20 @@ function hyphen(from: XR, to: XR, incPre: boolean): NpmComparator[] {
 const OP_TRIM = /(<=|>=|<|>|=|~>|~|\^)\s+/g;
 const HYPHEN = /^(\S+) - (\S+)$/;
 
+const STAR = /(<|>)?=?\s*\*/;
+
 function parseToken(tok: string, incPre: boolean): NpmComparator[] | string {
+  const r = parseToken1(tok, incPre);
+  if (typeof r !== 'string' || !STAR.test(tok)) return r;
+  // node-semver's replaceStars runs on a token the caret/tilde/x-range rules left as is and deletes
+  // its first `[<>]=?*` (`0=*.1.2` -> `0.1.2`); the rest must then be a plain comparator (or empty).
+  const rest = tok.replace(STAR, '').trim();
+  if (rest === '') return [ANY];
+  const again = parseToken1(rest, incPre);
+  return typeof again !== 'string' && again.length === 1 && again[0]!.v !== null && !/[xX*]/.test(rest) ? again : r;
+}
+
+function parseToken1(tok: string, incPre: boolean): NpmComparator[] | string {
   let i = 0;
   let kind: string;
   const c0 = tok.charCodeAt(0);
@@ -318,7 +368,7 @@ function parseToken(tok: string, incPre: boolean): NpmComparator[] | string {
   if (!x) return `invalid comparator \`${tok}\``;
   if (kind === '~') return tilde(x, incPre);
   if (kind === '^') return caret(x, incPre) ?? `invalid comparator \`${tok}\``;
-  return xrange(kind, x, incPre);
+  return xrange(kind, x, incPre) ?? `invalid comparator \`${tok}\``;
 }
 
 function isNullSet(cmp: NpmComparator): boolean {
@@ -342,8 +392,10 @@ export function parseNpmRange(text: string, incPre = false): NpmComparator[][] |
       const h = HYPHEN.exec(part);
       const from = h ? parseXR(h[1]!) : null;
       const to = h ? parseXR(h[2]!) : null;
+      const hy = from && to ? hyphen(from, to, incPre) : null;
       if (from && to) {
-        set = hyphen(from, to, incPre);
+        if (!hy) return `invalid hyphen range \`${part}\``;
+        set = hy;
       } else {
         const toks = part.replace(OP_TRIM, '$1').split(' ');
         for (const tok of toks) {
@@ -353,6 +405,9 @@ export function parseNpmRange(text: string, incPre = false): NpmComparator[][] |
         }
       }
     }
+    // node-semver re-parses every desugared comparator: a bound past MAX_SAFE_INTEGER (`^9007199254740991`
+    // -> `<9007199254740992.0.0-0`) makes the range invalid.
+    for (const cmp of set) if (cmp.v !== null && (cmp.v.major > MAX_SAFE || cmp.v.minor > MAX_SAFE || cmp.v.patch > MAX_SAFE)) return `number too large in \`${part}\``;
     const nul = set.find(isNullSet);
     if (nul) set = [nul];
     else if (set.length > 1) {

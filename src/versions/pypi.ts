@@ -1,66 +1,127 @@
 /**
- * PyPI versions and specifiers, following PEP 440 as implemented by pypa/packaging
- * (Version, Specifier, SpecifierSet) — what pip uses.
+ * PyPI versions and specifiers, following PEP 440 as implemented by pypa/packaging (Version,
+ * Specifier, SpecifierSet) — what pip uses (checked against packaging 26.2 by
+ * tools/conformance-native.ts).
  *
- * Versions: packaging's VERSION_PATTERN (case-insensitive, surrounding whitespace allowed, optional
- * `v`): `[N!]N(.N)*[{a|b|rc}N][.postN][.devN][+local]` with all alternative spellings (`alpha`,
- * `c`, `pre`, `preview`, `-N` post, `rev`, `r`, separators `.`, `-`, `_`, implicit numbers 0).
+ * Versions: packaging's VERSION_PATTERN (case-insensitive, surrounding whitespace in Python's
+ * sense allowed, optional `v`): `[N!]N(.N)*[{a|b|rc}N][.postN][.devN][+local]` with all
+ * alternative spellings (`alpha`, `c`, `pre`, `preview`, `-N` post, `rev`, `r`, separators `.`,
+ * `-`, `_`, implicit numbers 0). Numbers are exact (a JS number up to 2^53-1, a bigint above).
  * Ordering is packaging's _cmpkey: epoch, release with trailing zeros ignored, then pre/post/dev
  * (a dev release of a final sorts before its prereleases), then local (none < any; numeric local
  * segments > alphanumeric ones).
  * Canonical spelling (deps.dev): packaging's normalised string with the release padded to at
  * least three components (`3.0` -> `3.0.0`, `1.0.0-alpha` -> `1.0.0a0`).
  *
- * Specifiers: clauses separated by commas (deps.dev also accepts whitespace between clauses; that
- * never changes the meaning of a valid PEP 440 specifier). Operators `~=`, `==` (with `.*`
- * prefix matching and local-version rules), `!=`, `<=`, `>=`, `<`, `>` (with the exclusive-order
- * rules for pre/post/local releases), `===` (string identity). SpecifierSet.contains: prereleases
- * (pre or dev) are excluded unless requested or some clause names a prerelease (`!=` does not
- * count). The "accept prereleases when they are the only match" rule of pip's filtering is applied
- * by index.ts maxSatisfying, not by the per-version predicate.
- * Known divergences from deps.dev (native wins): deps.dev never matches `+local` candidates
- * unless the clause names one, and a `>X` clause with a prerelease X disables prereleases.
+ * Specifiers: SpecifierSet splits on commas, strips each clause and ignores empty ones; each clause
+ * must match packaging's Specifier regex, whose branches are PEP 440's per-operator grammar:
+ * `===` any text without whitespace, `;` or `)`; `==`/`!=` a local part or a `.*` wildcard
+ * directly after the release (none after a pre/post/dev part); `~=` at least two release numbers,
+ * no local part; `<`, `<=`, `>`, `>=` neither. Operators: `~=`, `==` (`.*` prefix matching,
+ * local-version rules), `!=`, `<=`, `>=`, `<`, `>` (exclusive-order rules for pre/post/local
+ * releases), `===` (case-insensitive identity with the candidate text as given).
+ * Prerelease policy of the per-version predicate: prereleases (pre or dev) match only when
+ * requested or when some clause names a prerelease (`!=` and `==X.*` do not count), i.e.
+ * `SpecifierSet.contains(v, prereleases=bool(set.prereleases))`. packaging >= 25's default
+ * `contains(v)` treats the lone candidate as "the only version" and admits prereleases: that
+ * list-level rule is applied by index.ts maxSatisfying, not by the per-version predicate.
+ *
+ * Remaining disagreements with packaging (deps.dev's behaviour, required by the vectors in
+ * ../shared/conformance/semver_vectors.json):
+ *  - numbers are bounded by deps.dev's int64 (at most 9223372036854775806: the parse vectors
+ *    reject `1.2.9223372036854775807`); packaging's are unbounded. Raising MAX_NUM removes the
+ *    bound (and fails those vectors);
+ *  - a clause may hold several specifiers separated by whitespace (`>=2.0.0 <3.0.0`, match
+ *    vectors); packaging rejects that.
+ * Known divergences from deps.dev (native wins, listed in expected-failures.ts): deps.dev never
+ * matches `+local` candidates unless the clause names one, and a `>X` clause with a prerelease X
+ * disables prereleases.
  *
  * Exports beyond the Scheme: parsePypiVersion, parseSpecifierSet, specifierContains.
  */
 import { compiled, type ParseResult, type RequirementOptions, type Scheme } from './types.ts';
 
+/** A number: a JS number up to 2^53-1, a bigint above (one representation per value, so `===` works). */
+export type PyNum = number | bigint;
+
 export interface PypiVersion {
-  readonly epoch: number;
-  readonly release: readonly number[];
-  readonly pre: readonly [string, number] | null; // ['a'|'b'|'rc', n]
-  readonly post: number | null;
-  readonly dev: number | null;
-  readonly local: readonly (string | number)[] | null;
+  readonly epoch: PyNum;
+  readonly release: readonly PyNum[];
+  readonly pre: readonly [string, PyNum] | null; // ['a'|'b'|'rc', n]
+  readonly post: PyNum | null;
+  readonly dev: PyNum | null;
+  readonly local: readonly (string | PyNum)[] | null;
 }
 
-const VERSION_RE =
-  /^\s*v?(?:(?:([0-9]+)!)?([0-9]+(?:\.[0-9]+)*)([-_.]?(alpha|a|beta|b|preview|pre|c|rc)[-_.]?([0-9]+)?)?((?:-([0-9]+))|(?:[-_.]?(post|rev|r)[-_.]?([0-9]+)?))?([-_.]?(dev)[-_.]?([0-9]+)?)?)(?:\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?\s*$/i;
+/** Python's `\s` on str (what packaging's surrounding `\s*` strips): Unicode whitespace, not U+FEFF. */
+const PY_WS = '[\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
 
-function num(s: string): number {
-  return Number(s);
+const VERSION_RE = new RegExp(
+  `^${PY_WS}*v?(?:(?:([0-9]+)!)?([0-9]+(?:\\.[0-9]+)*)([-_.]?(alpha|a|beta|b|preview|pre|c|rc)[-_.]?([0-9]+)?)?((?:-([0-9]+))|(?:[-_.]?(post|rev|r)[-_.]?([0-9]+)?))?([-_.]?(dev)[-_.]?([0-9]+)?)?)(?:\\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?${PY_WS}*$`,
+  'i',
+);
+
+/** deps.dev's bound (int64, its maximum reserved); packaging itself has none. */
+const MAX_NUM = 9223372036854775806n;
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Digits to a number (exact: bigint above 2^53-1), or null past MAX_NUM. */
+function num(s: string): PyNum | null {
+  if (s.length <= 15) return Number(s);
+  const b = BigInt(s);
+  if (b > MAX_NUM) return null;
+  return b <= SAFE ? Number(b) : b;
 }
 
 export function parsePypiVersion(text: string): PypiVersion | null {
   if (typeof text !== 'string') return null;
   const m = VERSION_RE.exec(text);
   if (!m) return null;
-  const release = m[2]!.split('.').map(num);
-  if (release.some((n) => !Number.isSafeInteger(n))) return null;
-  let pre: [string, number] | null = null;
+  const release: PyNum[] = [];
+  for (const part of m[2]!.split('.')) {
+    const n = num(part);
+    if (n === null) return null;
+    release.push(n);
+  }
+  let pre: [string, PyNum] | null = null;
   if (m[3]) {
     const l = m[4]!.toLowerCase();
     const label = l === 'alpha' || l === 'a' ? 'a' : l === 'beta' || l === 'b' ? 'b' : 'rc';
-    pre = [label, m[5] ? num(m[5]) : 0];
+    const n = m[5] ? num(m[5]) : 0;
+    if (n === null) return null;
+    pre = [label, n];
   }
-  let post: number | null = null;
-  if (m[6]) post = m[7] ? num(m[7]) : m[9] ? num(m[9]) : 0;
-  const dev = m[10] ? (m[12] ? num(m[12]) : 0) : null;
-  const local = m[13] ? m[13].toLowerCase().split(/[-_.]/).map((p) => (/^[0-9]+$/.test(p) ? num(p) : p)) : null;
-  return { epoch: m[1] ? num(m[1]) : 0, release, pre, post, dev, local };
+  let post: PyNum | null = null;
+  if (m[6]) {
+    post = m[7] ? num(m[7]) : m[9] ? num(m[9]) : 0;
+    if (post === null) return null;
+  }
+  let dev: PyNum | null = null;
+  if (m[10]) {
+    dev = m[12] ? num(m[12]) : 0;
+    if (dev === null) return null;
+  }
+  let local: (string | PyNum)[] | null = null;
+  if (m[13]) {
+    local = [];
+    for (const p of m[13].toLowerCase().split(/[-_.]/)) {
+      if (/^[0-9]+$/.test(p)) {
+        const n = num(p);
+        if (n === null) return null;
+        local.push(n);
+      } else local.push(p);
+    }
+  }
+  let epoch: PyNum = 0;
+  if (m[1]) {
+    const e = num(m[1]);
+    if (e === null) return null;
+    epoch = e;
+  }
+  return { epoch, release, pre, post, dev, local };
 }
 
-function cmpNums(a: readonly number[], b: readonly number[]): number {
+function cmpNums(a: readonly PyNum[], b: readonly PyNum[]): number {
   let la = a.length;
   let lb = b.length;
   while (la > 0 && a[la - 1] === 0) la--;
@@ -145,27 +206,38 @@ export interface PypiSpecifier {
   readonly wildcard: boolean;
 }
 
-const SPEC_RE = /^(~=|===|==|!=|<=|>=|<|>)\s*(\S+)$/;
+// packaging 26's Specifier._regex, branch by branch (PEP 440's grammar for each operator):
+// `===` takes any text without whitespace, `;` or `)` (even none); `==`/`!=` take a version with a
+// local part or a `.*` wildcard directly after the release; `~=` needs two release numbers and no
+// local part; `<`, `<=`, `>`, `>=` take neither a local part nor a wildcard.
+const V_HEAD = 'v?(?:[0-9]+!)?[0-9]+';
+const V_PRE = '(?:[-_.]?(?:alpha|beta|preview|pre|a|b|c|rc)[-_.]?[0-9]*)?';
+const V_POST = '(?:(?:-[0-9]+)|(?:[-_.]?(?:post|rev|r)[-_.]?[0-9]*))?';
+const V_DEV = '(?:[-_.]?dev[-_.]?[0-9]*)?';
+const V_LOCAL = '(?:\\+[a-z0-9]+(?:[-_.][a-z0-9]+)*)?';
+const SPEC_RE = new RegExp(
+  `^${PY_WS}*(?:` +
+    `(===)${PY_WS}*([^\\s;)]*)` +
+    `|(==|!=)${PY_WS}*(${V_HEAD}(?:\\.[0-9]+)*(?:\\.\\*|${V_PRE}${V_POST}${V_DEV}${V_LOCAL}))` +
+    `|(~=)${PY_WS}*(${V_HEAD}(?:\\.[0-9]+)+${V_PRE}${V_POST}${V_DEV})` +
+    `|(<=|>=|<|>)${PY_WS}*(${V_HEAD}(?:\\.[0-9]+)*${V_PRE}${V_POST}${V_DEV})` +
+    `)${PY_WS}*$`,
+  'i',
+);
 
 function parseSpecifier(raw: string): PypiSpecifier | string {
   const m = SPEC_RE.exec(raw);
-  if (!m) return raw.trim() === '' ? 'empty specifier' : `missing operator in \`${raw}\``;
-  const op = m[1] as PypiOp;
-  let vt = m[2]!;
+  if (!m) return `invalid specifier \`${raw}\``;
+  const op = (m[1] ?? m[3] ?? m[5] ?? m[7]) as PypiOp;
+  let vt = (m[2] ?? m[4] ?? m[6] ?? m[8])!;
   if (op === '===') return { op, text: vt, version: parsePypiVersion(vt), wildcard: false };
   let wildcard = false;
   if (vt.endsWith('.*')) {
-    if (op !== '==' && op !== '!=') return `wildcard not allowed with ${op} in \`${raw}\``;
     wildcard = true;
     vt = vt.slice(0, -2);
   }
   const v = parsePypiVersion(vt);
   if (!v) return `invalid version \`${vt}\` in \`${raw}\``;
-  if (wildcard && (v.local !== null || v.dev !== null)) return `invalid wildcard in \`${raw}\``;
-  if ((op === '<' || op === '>' || op === '<=' || op === '>=' || op === '~=') && v.local !== null) {
-    return `local version not allowed with ${op} in \`${raw}\``;
-  }
-  if (op === '~=' && v.release.length < 2) return `~= requires at least two release segments in \`${raw}\``;
   return { op, text: vt, version: v, wildcard };
 }
 
@@ -202,7 +274,7 @@ export function specifierContains(s: PypiSpecifier, cand: PypiVersion, candText:
   const sv = s.version;
   switch (s.op) {
     case '===':
-      return candText.trim().toLowerCase() === s.text.toLowerCase();
+      return candText.toLowerCase() === s.text.toLowerCase();
     case '==':
       return equalSpec(s, cand);
     case '!=':
@@ -240,22 +312,32 @@ export interface SpecifierSet {
   readonly prereleases: boolean;
 }
 
+/** Python's str.strip() whitespace. */
+const PY_WS_RE = new RegExp(`^${PY_WS}+|${PY_WS}+$`, 'g');
+
+/**
+ * SpecifierSet(text): comma-separated clauses, each stripped, empty ones ignored (packaging).
+ * Deviation (deps.dev): a clause that is not one specifier may be several separated by whitespace
+ * (`>=1.0 <2.0`); packaging rejects that, deps.dev's vectors require it.
+ */
 export function parseSpecifierSet(text: string): SpecifierSet | string {
   if (typeof text !== 'string') return 'specifier must be a string';
-  const trimmed = text.trim();
-  if (trimmed === '') return { specs: [], prereleases: false };
-  if (/[|]/.test(trimmed)) return `invalid \`|\` in \`${text}\``;
   const specs: PypiSpecifier[] = [];
-  // Clauses: split on commas, then on whitespace that starts a new operator.
-  for (const clause of trimmed.split(',')) {
-    const c = clause.trim();
-    if (c === '') return `empty clause in \`${text}\``;
-    const pieces = c.split(/\s+(?=[~=!<>])/);
-    for (const p of pieces) {
-      const s = parseSpecifier(p.trim());
-      if (typeof s === 'string') return s;
-      specs.push(s);
+  for (const clause of text.split(',')) {
+    const c = clause.replace(PY_WS_RE, '');
+    if (c === '') continue;
+    let s = parseSpecifier(c);
+    if (typeof s === 'string') {
+      const pieces = c.split(/\s+(?=[~=!<>])/);
+      if (pieces.length < 2) return s;
+      for (const p of pieces) {
+        s = parseSpecifier(p);
+        if (typeof s === 'string') return s;
+        specs.push(s);
+      }
+      continue;
     }
+    specs.push(s);
   }
   return { specs, prereleases: specs.some(allowsPre) };
 }

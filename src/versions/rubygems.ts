@@ -1,21 +1,29 @@
 /**
- * RubyGems versions and requirements, following Gem::Version and Gem::Requirement.
+ * RubyGems versions and requirements, following Gem::Version and Gem::Requirement (checked
+ * against RubyGems 3.3.15 / Ruby 3.1 by tools/conformance-native.ts).
  *
- * Versions: Gem::Version::ANCHORED_VERSION_PATTERN after stripping whitespace
+ * Versions: Gem::Version::ANCHORED_VERSION_PATTERN after stripping ASCII whitespace (Ruby's `\s`
+ * and String#strip; NBSP and other Unicode spaces make a version invalid)
  * (`N(.[0-9A-Za-z]+)*(-[0-9A-Za-z-]+(.[0-9A-Za-z-]+)*)?`); `-` is read as `.pre.`. Segments are the
- * runs of digits (integers) and letters (strings). Ordering is Gem::Version#<=> on
- * canonical_segments (trailing zeros dropped from the numeric part and from each part after the
- * first string): pairwise, string < number, numbers numerically, strings bytewise, missing = 0.
- * A version is a prerelease when it contains a letter. Deviation (deps.dev): the empty string is
- * rejected (Gem::Version reads it as "0", deprecated).
+ * runs of digits (arbitrary-precision integers, bigint) and letters (strings). Ordering is
+ * Gem::Version#<=> on canonical_segments (trailing zeros dropped from the numeric part and from
+ * each part after the first string): pairwise, string < number, numbers numerically, strings
+ * bytewise, missing = 0. A version is a prerelease when it contains a letter.
  * Canonical spelling (deps.dev): the numeric release padded to three components, then `-` and the
  * rest split into digit/letter runs joined by `.` (`6.0.0.beta1` -> `6.0.0-beta.1`, `1.0.0-a-b` ->
  * `1.0.0-a.pre.b`). That spelling is deps.dev's; compare() works on the input as RubyGems reads it.
  *
  * Requirements: comma-separated `[op] version` with op in `=`, `!=`, `>`, `<`, `>=`, `<=`, `~>`
- * (default `=`); all must hold; the empty requirement is `>= 0`. `~> X` is `>= X` and
- * `release < X.bump` (bump: drop string segments, drop the last segment if more than one, increment
- * the last). Requirement matching does not exclude prereleases (that is a resolver policy).
+ * (default `=`), each as Gem::Requirement::PATTERN; all must hold; the empty requirement is
+ * `>= 0` (so `0.a`, a prerelease of 0, does not meet it). `~> X` is `>= X` and `release < X.bump`
+ * (bump: drop string segments, drop the last segment if more than one, increment the last).
+ * Requirement matching does not exclude prereleases (that is a resolver policy).
+ *
+ * Remaining disagreements with RubyGems (deps.dev's behaviour, required by the vectors in
+ * ../shared/conformance/semver_vectors.json):
+ *  - the empty (or whitespace-only) version is invalid; Gem::Version reads it as "0" (deprecated);
+ *  - a whitespace-only requirement is `>= 0` like the empty one (match vector for `" "`);
+ *    Gem::Requirement rejects it.
  */
 import { compiled, type ParseResult, type Scheme } from './types.ts';
 
@@ -27,6 +35,9 @@ export interface GemVersion {
 }
 
 const VERSION_RE = /^[0-9]+(?:\.[0-9a-zA-Z]+)*(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+
+/** Ruby's `\s` and String#strip: ASCII whitespace only (not NBSP or other Unicode spaces). */
+const RB_WS = /^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g;
 
 function segmentsOf(v: string): (bigint | string)[] {
   const s = v.replace(/-/g, '.pre.');
@@ -56,7 +67,7 @@ function make(text: string): GemVersion {
 
 export function parseGemVersion(input: string): GemVersion | null {
   if (typeof input !== 'string') return null;
-  const text = input.trim();
+  const text = input.replace(RB_WS, '');
   if (!VERSION_RE.test(text)) return null;
   return make(text);
 }
@@ -115,16 +126,18 @@ export interface GemConstraint {
   readonly version: GemVersion;
 }
 
-const REQ_RE = /^\s*(=|!=|>=|<=|>|<|~>)?\s*(\S+)\s*$/;
+const REQ_RE = /^[ \t\n\v\f\r]*(=|!=|>=|<=|>|<|~>)?[ \t\n\v\f\r]*([^ \t\n\v\f\r]+)[ \t\n\v\f\r]*$/;
 
 export function parseGemRequirement(text: string): GemConstraint[] | string {
   if (typeof text !== 'string') return 'requirement must be a string';
-  if (text.trim() === '') return [];
+  // Gem::Requirement.new with no requirement is `>= 0` (which a prerelease of 0, `0.a`, misses).
+  // Deviation (deps.dev): a whitespace-only requirement is the same; RubyGems rejects it.
+  if (text.replace(RB_WS, '') === '') return [{ op: '>=', version: make('0') }];
   const parts = text.split(',');
   const out: GemConstraint[] = [];
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i]!;
-    if (p.trim() === '') return i === parts.length - 1 && i > 0 ? `missing item after comma in \`${text}\`` : `unexpected comma in \`${text}\``;
+    if (p.replace(RB_WS, '') === '') return i === parts.length - 1 && i > 0 ? `missing item after comma in \`${text}\`` : `unexpected comma in \`${text}\``;
     const m = REQ_RE.exec(p);
     if (!m) return `missing comma in RubyGems in \`${text}\``;
     const v = parseGemVersion(m[2]!);

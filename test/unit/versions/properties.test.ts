@@ -92,8 +92,12 @@ describe.each(V.SYSTEMS.map((s) => [s]))('%s properties', (system: System) => {
   });
 
   test('compare totally orders mixed valid and invalid input', () => {
+    // Every non-empty string is a Maven version, and ComparableVersion is not transitive on
+    // letter-first ones (`0.alpha` > ` ` > `0` > `0.alpha`, a property of Maven itself): keep
+    // Maven's arbitrary texts number-first (or empty, the one invalid Maven version).
+    const text = system === 'MAVEN' ? anyText.filter((t) => t === '' || /^[0-9]/.test(t)) : anyText;
     fc.assert(
-      fc.property(fc.array(fc.oneof(gen, anyText), { minLength: 3, maxLength: 3 }), (vs) => {
+      fc.property(fc.array(fc.oneof(gen, text), { minLength: 3, maxLength: 3 }), (vs) => {
         const [a, b, c] = V.sort(system, vs) as [string, string, string];
         expect(V.compare(system, a, b)).toBeLessThanOrEqual(0);
         expect(V.compare(system, b, c)).toBeLessThanOrEqual(0);
