@@ -652,7 +652,6 @@ interface Row {
 }
 
 const digitsRuns = (s: string): string[] => s.match(/[0-9]+/g) ?? [];
-const beyondInt64 = (s: string): boolean => digitsRuns(s).some((d) => d.replace(/^0+/, '').length >= 19 && BigInt(d) >= 9223372036854775807n);
 const semverShort = (v: string): boolean => /^v*[0-9]+(\.[0-9]+)?([-+]|$)/.test(v.trim());
 const semverLeadingZero = (v: string): boolean => /^v*([0-9]+\.)*0[0-9]/.test(v.trim()) || /-([0-9A-Za-z-]+\.)*0[0-9]+(\.|\+|$)/.test(v.trim());
 
@@ -670,11 +669,9 @@ function explain(system: System, r: Row): string | null {
       return null;
     case 'CARGO':
       if (versionOnlyOurs && vs.some((v) => semverShort(v) || semverLeadingZero(v))) return 'deps.dev spelling (short `1.2`, prerelease `01`)';
-      if ([...vs, req ?? ''].some(beyondInt64)) return 'deps.dev int64 bound (crate: u64)';
       if (req !== null && /^ *$/.test(req)) return 'deps.dev: empty requirement is `*`';
       return null;
     case 'PYPI':
-      if ([...vs, req ?? ''].some(beyondInt64)) return 'deps.dev int64 bound (packaging: unbounded)';
       if (req !== null && req.split(',').some((c) => /\S\s+[~=!<>]/.test(c.trim()))) return 'deps.dev: whitespace-separated clauses';
       return null;
     case 'MAVEN': {

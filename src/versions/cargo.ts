@@ -23,9 +23,10 @@
  *    vectors); the crate rejects them;
  *  - numeric prerelease identifiers with leading zeros in versions (`1.2.3-beta.01`); the crate
  *    rejects them (requirements keep the crate's rule);
- *  - numbers are bounded by deps.dev's int64 (at most 9223372036854775806: the vectors reject
- *    9223372036854775807); the crate accepts up to u64 (18446744073709551615);
  *  - an empty or space-only requirement is `*` (match vectors for `""` and `" "`); the crate rejects it.
+ *
+ * Numbers go up to u64 (18446744073709551615) as the crate's, compared exactly; deps.dev caps them at
+ * int64 and its vectors reject `9223372036854775807`: those vectors are expected failures, the tool wins.
  *
  * Exports beyond the Scheme: parseCargoVersion, parseCargoReq (list of comparators), matchesCargo.
  */
@@ -53,8 +54,8 @@ export interface CargoComparator {
   readonly pre: readonly string[];
 }
 
-/** deps.dev's bound (int64, its maximum reserved): the crate itself allows u64. */
-const MAX_NUM = 9223372036854775806n;
+/** The crate's bound (u64); deps.dev's int64 cap is not kept (its parse vectors are expected failures). */
+const MAX_NUM = 18446744073709551615n;
 
 /** `0` or digits without a leading zero, up to MAX_NUM; number when safe, else bigint. */
 function parseNum(s: string): CargoNum | null {

@@ -26,11 +26,11 @@
  * `contains(v)` treats the lone candidate as "the only version" and admits prereleases: that
  * list-level rule is applied by index.ts maxSatisfying, not by the per-version predicate.
  *
+ * Numbers are unbounded, as packaging's (deps.dev caps them at int64 and its parse vectors reject
+ * `1.2.9223372036854775807`: those vectors are expected failures, the tool wins).
+ *
  * Remaining disagreements with packaging (deps.dev's behaviour, required by the vectors in
  * ../shared/conformance/semver_vectors.json):
- *  - numbers are bounded by deps.dev's int64 (at most 9223372036854775806: the parse vectors
- *    reject `1.2.9223372036854775807`); packaging's are unbounded. Raising MAX_NUM removes the
- *    bound (and fails those vectors);
  *  - a clause may hold several specifiers separated by whitespace (`>=2.0.0 <3.0.0`, match
  *    vectors); packaging rejects that.
  * Known divergences from deps.dev (native wins, listed in expected-failures.ts): deps.dev never
@@ -61,15 +61,12 @@ const VERSION_RE = new RegExp(
   'i',
 );
 
-/** deps.dev's bound (int64, its maximum reserved); packaging itself has none. */
-const MAX_NUM = 9223372036854775806n;
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-/** Digits to a number (exact: bigint above 2^53-1), or null past MAX_NUM. */
+/** Digits to a number, unbounded as packaging's (exact: bigint above 2^53-1). */
 function num(s: string): PyNum | null {
   if (s.length <= 15) return Number(s);
   const b = BigInt(s);
-  if (b > MAX_NUM) return null;
   return b <= SAFE ? Number(b) : b;
 }
 

@@ -130,6 +130,25 @@ export const EXPECTED_FAILURES: readonly { readonly reason: string; readonly ids
   },
   {
     reason:
+      "packaging's version numbers are arbitrary-precision (Python int), so pip accepts these; deps.dev limits numbers to int64",
+    ids: [
+      "parse PYPI \"1.2.9223372036854775807\"",
+      "parse PYPI \"1.2.9223372036854775808\"",
+      "parse PYPI \"1.2.18446744073709551615\"",
+      "parse PYPI \"1.2.18446744073709551616\"",
+    ],
+  },
+  {
+    reason:
+      "the semver crate Cargo uses reads numbers as u64, so cargo accepts these (and rejects 18446744073709551616, as here); deps.dev limits numbers to int64",
+    ids: [
+      "parse CARGO \"1.2.9223372036854775807\"",
+      "parse CARGO \"1.2.9223372036854775808\"",
+      "parse CARGO \"1.2.18446744073709551615\"",
+    ],
+  },
+  {
+    reason:
       "Gem::Version segments are arbitrary-precision Integers, so RubyGems accepts these; deps.dev limits numbers to int64",
     ids: [
       "parse RUBYGEMS \"1.2.9223372036854775807\"",
