@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FUNCTIONS, type FunctionName } from './stack/config.ts';
 
@@ -38,8 +38,9 @@ for (const fn of FUNCTIONS) {
     rows.push(`${fn.padEnd(12)} build failed: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`);
     continue;
   }
-  const map = JSON.parse(await readFile(join(dir, `${fn}.js.map`), 'utf8')) as { sources: string[] };
-  const files = map.sources.filter((s) => !s.includes('node_modules/')).map((s) => s.replace(/^(\.\.\/)+/, '/').replace(`/${ROOT.replace(/^\//, '')}`, ''));
+  const map = JSON.parse(await readFile(join(dir, `${fn}.js.map`), 'utf8')) as { sources: string[]; sourceRoot?: string };
+  // sources are relative to the map's folder (and its sourceRoot): resolved there, then read from the repository root
+  const files = map.sources.filter((s) => !s.includes('node_modules/')).map((s) => relative(ROOT, resolve(dir, map.sourceRoot ?? '', s)));
   const foreign = files.filter((f) => !OWN[fn](f));
   if (foreign.length) failed = true;
   rows.push(`${fn.padEnd(12)} ${size[1]!.padStart(11)}  gzip ${size[2]!.padStart(11)}  ${files.length} project files` +
