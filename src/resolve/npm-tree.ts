@@ -4,16 +4,21 @@
  *  - breadth-first queue ordered by (depth, path) with `localeCompare('en')`; for each node, its
  *    problem edges (missing or invalid; missing optional peers are not problems) sorted by name;
  *  - version choice by npm-pick-manifest (npm-pick.ts); peers of a chosen version are chosen with it
- *    (the dependent's own edge on the peer name, when there is one, picks the version), optional
- *    peers too (arborist's #loadPeerSet loads every missing peer edge into the virtual root): the
- *    whole set must fit where the dependency is placed, but an optional peer is then placed only
- *    when the dependency's edge to it would otherwise resolve to a copy that does not satisfy it;
+ *    (the dependent's own edge on the peer name, when there is one, picks the version; the peer's
+ *    range only when the dependent's range accepts that pick too, else the peer is left unmet),
+ *    optional peers too (arborist's #loadPeerSet loads every missing peer edge into the virtual
+ *    root): the whole set must fit where the dependency is placed, but an optional peer is then
+ *    placed only when the dependency's edge to it would otherwise resolve to a copy that does not
+ *    satisfy it; a dependency the last peer set of the same dependent holds is reused (npm.ts);
  *  - placement walks up from the dependent and keeps the shallowest location before the first
  *    conflict (maximal hoisting): KEEP when an existing copy there satisfies, REPLACE when the new
  *    version is >= and satisfies every dependent of the existing one (or when the dependent itself
- *    is the target), OK when the name is free there and no dependent below would be shadowed
- *    wrongly; a peer set must fit at the same level as its dependent;
- *  - after a placement, deeper duplicates that the new copy can serve are pruned (canDedupe);
+ *    is the target; for a peer also when it is older, preferDedupe), OK when the name is free there
+ *    and no dependent below would be shadowed wrongly; every peer edge inside the set is checked at
+ *    that level (or above the dependents peering on that name); when the set fits nowhere the
+ *    dependency alone goes where it fits (npm.ts);
+ *  - after a placement, deeper duplicates that the new copy can serve are pruned (canDedupe), and
+ *    a replaced or pruned copy takes with it what only it needed (gatherDepSet);
  *  - an edge is satisfied by the copy in its folder on the version alone, whatever package the
  *    folder holds (arborist's Edge.satisfiedBy -> depValid compares the folder name and the
  *    spec's range, `npm:x@r` by `r`; checked with npm 11's arborist), so an alias folder serves a
@@ -44,6 +49,8 @@ export interface TreeEdge {
   spec: string; // range on the real package
   type: EdgeType;
   dep: Dependency;
+  /** a peer edge npm gave up on ("overriding peer dependency"): no longer a problem to fix */
+  conflicted?: boolean;
 }
 
 export interface TreeNode {
@@ -95,6 +102,8 @@ export function inBundle(n: TreeNode): boolean {
   for (let p: TreeNode | null = n; p; p = p.parent) if (p.bundle !== null || p.pinned) return true;
   return false;
 }
+
+export const isPeerEdge = (e: TreeEdge | undefined): e is TreeEdge => e?.type === 'peer' || e?.type === 'peerOptional';
 
 export function buildEdges(deps: readonly Dependency[]): Map<string, TreeEdge> {
   const edges = new Map<string, TreeEdge>();
@@ -164,6 +173,7 @@ export class TreeBuilder {
   problemEdges(n: TreeNode): TreeEdge[] {
     const out: TreeEdge[] = [];
     for (const e of n.edges.values()) {
+      if (e.conflicted) continue;
       const to = resolveName(n, e.name);
       if (!to) {
         if (e.type !== 'peerOptional') out.push(e);
@@ -194,34 +204,94 @@ export class TreeBuilder {
     return false;
   }
 
-  canPlace(dep: TreeNode, edge: TreeEdge, from: TreeNode, target: TreeNode, start: TreeNode, peers: TreeNode[]): Decision {
-    const own = this.canPlaceSelf(dep, edge, from, target, start);
-    if (own === 'CONFLICT' || own === 'KEEP') return own;
-    for (const p of peers) {
-      const owner = dep.edges.has(p.name) ? dep : peers.find((q) => q.edges.has(p.name));
-      const pe = owner?.edges.get(p.name);
-      if (!owner || !pe) continue;
-      const r = this.canPlaceSelf(p, pe, owner, target, start);
-      if (r === 'CONFLICT') return 'CONFLICT';
+  /**
+   * `set` and everything it depends on through edges `follow` accepts, less every node that such an
+   * edge from outside the set reaches (repeated until nothing changes): what only `set` needs
+   * (arborist's gatherDepSet).
+   */
+  depSet(set: Iterable<TreeNode>, follow: (from: TreeNode, e: TreeEdge, to: TreeNode) => boolean): Set<TreeNode> {
+    const deps = new Set(set);
+    for (const n of deps) {
+      for (const e of n.edges.values()) {
+        const to = resolveName(n, e.name);
+        if (to && follow(n, e, to)) deps.add(to);
+      }
     }
-    return own;
+    for (let changed = true; changed && deps.size > 0;) {
+      changed = false;
+      for (const d of deps) {
+        if (this.dependents(d).some((x) => !deps.has(x.from) && follow(x.from, x.edge, d))) {
+          deps.delete(d);
+          changed = true;
+        }
+      }
+    }
+    return deps;
   }
 
-  canPlaceSelf(dep: TreeNode, edge: TreeEdge, from: TreeNode, target: TreeNode, start: TreeNode): Decision {
+  /**
+   * CanPlaceDep for `dep` (with its peer set `peers`) at `target`: `all` is the answer for the whole
+   * set, `self` the one for `dep` alone (what the last peer check was asked for, as canPlaceSelf),
+   * used when the set fits nowhere.
+   */
+  canPlace(dep: TreeNode, edge: TreeEdge, from: TreeNode, target: TreeNode, start: TreeNode, peers: TreeNode[]): { all: Decision; self: Decision } {
+    let self: Decision | null = null;
+    const set = [dep, ...peers];
+    const withPeers = (state: Decision): Decision => {
+      self = state;
+      return this.peersFit(dep, target, start, set, []) ? state : 'CONFLICT';
+    };
+    const all = this.check(dep, edge, from, target, start, peers, withPeers);
+    return { all, self: self ?? all };
+  }
+
+  /**
+   * The peers of `dep` in its set fit at `target` (or above it, past dependents peering on them),
+   * each checked for every peer edge on it and then its own peers (CanPlaceDep.canPlacePeers).
+   */
+  peersFit(dep: TreeNode, target: TreeNode, start: TreeNode, set: TreeNode[], path: TreeNode[]): boolean {
+    for (const e of dep.edges.values()) {
+      if (!isPeerEdge(e)) continue;
+      const p = set.find((m) => m.name === e.name);
+      if (!p || p === dep || path.includes(p)) continue;
+      const t = deepestNestingTarget(target, p.name);
+      const deepest = deepestNestingTarget(start, p.name);
+      const r = this.check(p, e, dep, t, deepest, set, (s) => (this.peersFit(p, t, deepest, set, [...path, dep]) ? s : 'CONFLICT'));
+      if (r === 'CONFLICT') return false;
+    }
+    return true;
+  }
+
+  private check(dep: TreeNode, edge: TreeEdge, from: TreeNode, target: TreeNode, start: TreeNode, peers: TreeNode[],
+    withPeers: (state: Decision) => Decision): Decision {
     const targetEdge = target.edges.get(dep.name);
-    const current = target.children.get(dep.name);
+    const found = target.children.get(dep.name);
+    const current = found && !found.removed ? found : undefined;
     // CanPlaceDep.checkCanPlace: the target's own edge only conflicts when nothing is there yet
     // (an existing copy may still be kept for this edge)
-    if ((!current || current.removed) && targetEdge && targetEdge !== edge && !satisfiesEdge(dep, targetEdge)) return 'CONFLICT';
-    if (current && !current.removed) {
+    if (!current && targetEdge && targetEdge !== edge && !satisfiesEdge(dep, targetEdge)) return 'CONFLICT';
+    if (current) {
       if (current.bundle !== null) return satisfiesEdge(current, edge) ? 'KEEP' : 'CONFLICT';
       if (current.pkg === dep.pkg && current.version === dep.version && satisfiesEdge(current, edge)) return 'KEEP';
       const tryReplace = current.pkg === dep.pkg && cmpVersion(dep.version, current.version) >= 0;
-      if (tryReplace && this.dependents(current).every((d) => satisfiesEdge(dep, d.edge))) return 'REPLACE';
+      const canReplace = () => current.pkg === dep.pkg && this.dependents(current).every((d) => satisfiesEdge(dep, d.edge));
+      if (tryReplace && canReplace()) {
+        const r = withPeers('REPLACE');
+        if (r !== 'CONFLICT') return r;
+      }
       if (satisfiesEdge(current, edge)) return 'KEEP';
+      // a peer is placed preferring deduplication (CanPlaceDep's preferDedupe): an older version
+      // replaces a newer copy that does not satisfy the peer edge when everything the copy serves
+      // accepts the older one
+      if (isPeerEdge(edge) && !tryReplace && canReplace()) {
+        const r = withPeers('REPLACE');
+        if (r !== 'CONFLICT') return r;
+      }
       if (target !== start) return 'CONFLICT';
-      if (edge.type !== 'peer' && edge.type !== 'peerOptional' && target === from) return 'REPLACE';
-      return 'CONFLICT';
+      if (!isPeerEdge(edge) && target === from) return withPeers('REPLACE');
+      // a peer at the deepest place it can go replaces the copy there when every peer set that copy
+      // belongs to can be replaced by this set or nested deeper
+      return this.peerSetsYield(current, dep, edge, target, peers) ? withPeers('REPLACE') : 'CONFLICT';
     }
     if (target !== from && target.parent) {
       const cur = resolveName(target.parent, dep.name);
@@ -231,8 +301,77 @@ export class TreeBuilder {
         }
       }
     }
-    return 'OK';
+    return withPeers('OK');
   }
+
+  /** CanPlaceDep's check of the peer sets `current` is part of, for a peer set replacing it at its deepest place. */
+  private peerSetsYield(current: TreeNode, dep: TreeNode, edge: TreeEdge, target: TreeNode, peers: TreeNode[]): boolean {
+    const members = new Map<string, TreeNode>([...peers.map((p) => [p.name, p] as const), [dep.name, dep]]);
+    for (const [entry, currentPeers] of this.peerEntrySets(current)) {
+      if (entry.edge === edge) continue;
+      const entryNode = entry.to;
+      const rep = members.get(entryNode.name);
+      if (rep) {
+        // the set's own copy can take the entry node's place (peers within the set aside)
+        const ok = rep.pkg === entryNode.pkg && this.dependents(entryNode).every((d) =>
+          (isPeerEdge(d.edge) && d.from.parent === entryNode.parent && members.has(d.from.name)) || satisfiesEdge(rep, d.edge));
+        if (ok) continue;
+      } else {
+        let clobber = true;
+        const walk = new Set([entryNode]);
+        for (const n of walk) {
+          for (const e of n.edges.values()) {
+            const to = resolveName(n, e.name);
+            if (!isPeerEdge(e) || !to || !satisfiesEdge(to, e)) continue;
+            const r = members.get(e.name);
+            if (!r) walk.add(to);
+            else if (!satisfiesEdge(r, e)) { clobber = false; break; }
+          }
+          if (!clobber) break;
+        }
+        if (clobber) continue;
+      }
+      for (const cp of currentPeers) {
+        const deepest = deepestNestingTarget(entry.from, cp.name);
+        if (deepest === target || this.isDescendantOf(target, deepest)) return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The peer sets `node` belongs to, by the edge entering each (a regular edge, or one from the
+   * root) with the members that edge brings in (arborist's peer-entry-sets).
+   */
+  peerEntrySets(node: TreeNode): Map<{ from: TreeNode; edge: TreeEdge; to: TreeNode }, Set<TreeNode>> {
+    const valid = (n: TreeNode) => this.dependents(n).filter((d) => satisfiesEdge(n, d.edge));
+    const peerOut = (n: TreeNode) => [...n.edges.values()].flatMap((e) => {
+      const to = isPeerEdge(e) ? resolveName(n, e.name) : null;
+      return to && satisfiesEdge(to, e) ? [to] : [];
+    });
+    const union = new Set([node]);
+    for (const n of union) {
+      for (const to of peerOut(n)) union.add(to);
+      for (const d of valid(n)) if (isPeerEdge(d.edge)) union.add(d.from);
+    }
+    const out = new Map<{ from: TreeNode; edge: TreeEdge; to: TreeNode }, Set<TreeNode>>();
+    for (const p of union) {
+      for (const d of valid(p)) {
+        if (isPeerEdge(d.edge) && d.from.parent) continue;
+        const sub = new Set([p]);
+        for (const n of sub) for (const to of peerOut(n)) sub.add(to);
+        if (sub.has(node)) out.set({ from: d.from, edge: d.edge, to: p }, sub);
+      }
+    }
+    return out;
+  }
+}
+
+/** Where a dependency of `start` named `name` can go deepest: above the dependents that peer on it. */
+export function deepestNestingTarget(start: TreeNode, name: string): TreeNode {
+  let t = start;
+  while (t.parent && isPeerEdge(t.edges.get(name))) t = t.parent;
+  return t;
 }
 
 import { compare } from '../versions/index.ts';

@@ -9,7 +9,7 @@
  */
 import { addEdge, addError, addNode, newGraph } from './graph.ts';
 import { DEFAULT_NPM_ENV, engineOk, pickVersion, platformOk, specSatisfied, type NpmEnv } from './npm-pick.ts';
-import { TreeBuilder, cmpVersion, depth, inBundle, localeCompare, nodePath, resolveName, satisfiesEdge, type TreeEdge, type TreeNode } from './npm-tree.ts';
+import { TreeBuilder, cmpVersion, deepestNestingTarget, depth, inBundle, isPeerEdge, localeCompare, nodePath, resolveName, satisfiesEdge, type TreeEdge, type TreeNode } from './npm-tree.ts';
 import type { Client, Graph } from './types.ts';
 
 /** A tree npm itself would not settle on (npm reports ERESOLVE); becomes the graph's error. */
@@ -37,22 +37,24 @@ export async function buildNpmTree(client: Client, name: string, version: string
   const pick = async (e: TreeEdge, spec = e.spec) => pickVersion(await b.versions(e.pkg), spec, env);
 
   const loadPeers = async (dep: TreeNode, from: TreeNode, acc: TreeNode[]) => {
-    for (const pe of [...dep.edges.values()].filter((x) => x.type === 'peer' || x.type === 'peerOptional').sort((x, y) => localeCompare(x.name, y.name))) {
+    for (const pe of [...dep.edges.values()].filter(isPeerEdge).sort((x, y) => localeCompare(x.name, y.name))) {
       if (acc.some((p) => p.name === pe.name)) continue;
+      // the dependent's own edge on that name picks the version; the peer's range only when the
+      // dependent's edge accepts that pick too (#nodeFromEdge with a second edge); else the
+      // dependent's pick joins the set as a conflicted member (npm warns "overriding peer
+      // dependency"), except for the root's own edges (npm fails there; the peer's pick is taken)
       const parentEdge = from.edges.get(pe.name);
       let info = parentEdge && parentEdge.pkg === pe.pkg ? await pick(parentEdge) : null;
-      if (!info || !specSatisfied(pe.spec, info.version)) info = await pick(pe);
+      if (parentEdge && info && !specSatisfied(pe.spec, info.version)) {
+        const second = await pick(pe);
+        if (second && (specSatisfied(parentEdge.spec, second.version) || from === root)) info = second;
+      }
+      if (!info) info = await pick(pe);
       if (!info) continue;
       const p = await b.makeNode(pe.name, info);
       acc.push(p);
       await loadPeers(p, from, acc);
     }
-  };
-
-  const startFor = (from: TreeNode, nm: string) => {
-    let t = from;
-    while (t.parent && t.edges.get(nm) && (t.edges.get(nm)!.type === 'peer' || t.edges.get(nm)!.type === 'peerOptional')) t = t.parent;
-    return t;
   };
 
   const prune = (n: TreeNode) => {
@@ -76,9 +78,34 @@ export async function buildNpmTree(client: Client, name: string, version: string
     walk(n);
   };
 
-  const place = (dep: TreeNode, edge: TreeEdge, from: TreeNode, start: TreeNode, peers: TreeNode[]) => {
+  // a duplicate goes with what only it needed (PlaceDep.pruneDedupable)
+  const dedupe = (n: TreeNode) => {
+    for (const x of b.depSet([n], (_f, e, t) => t !== n && satisfiesEdge(t, e))) if (!x.removed && !inBundle(x)) dropSubtree(x);
+  };
+
+  /** what the current task placed (the dependency, then its peers), for the re-evaluation after it */
+  const placedNow: { dep: TreeNode; edge: TreeEdge }[] = [];
+  /** per dependent, the last dependency fetched for it with its peer set (its virtual root) */
+  const lastSet = new Map<TreeNode, TreeNode[]>();
+
+  // PlaceDep.isMine: the placement is on behalf of the root (its own edge, or a peer edge of a
+  // package the root depends on directly or through its peer set)
+  const isMine = (from: TreeNode, edge: TreeEdge): boolean => {
+    if (from === root) return true;
+    if (!isPeerEdge(edge)) return false;
+    const set = new Set([from]);
+    for (const n of set) {
+      for (const d of b.dependents(n)) {
+        if (!isPeerEdge(d.edge)) { if (d.from === root) return true; } else set.add(d.from);
+      }
+    }
+    return false;
+  };
+
+  const place = (dep: TreeNode, edge: TreeEdge, from: TreeNode, start: TreeNode, peers: TreeNode[], mine = isMine(from, edge)) => {
     let target: TreeNode | null = null;
     let decision = 'OK';
+    let self: { target: TreeNode; decision: string } | null = null;
     const here = start.children.get(dep.name);
     if (here && !here.removed && here.bundle !== null && start === from && !satisfiesEdge(here, edge)) {
       // a bundled folder that does not satisfy its own package's edge is replaced where it is,
@@ -89,20 +116,41 @@ export async function buildNpmTree(client: Client, name: string, version: string
     }
     for (let t: TreeNode | null = target ? null : start; t; t = t.parent) {
       const te = t.edges.get(dep.name);
-      if (t.parent && t !== start && te && (te.type === 'peer' || te.type === 'peerOptional')) continue;
+      if (t.parent && t !== start && isPeerEdge(te)) continue;
       const d = b.canPlace(dep, edge, from, t, start, peers);
-      if (d === 'CONFLICT') break;
+      if (d.self !== 'CONFLICT') self = { target: t, decision: d.self };
+      if (d.all === 'CONFLICT') break;
       target = t;
-      decision = d;
+      decision = d.all;
+    }
+    if (!target && !mine) {
+      // the set fits nowhere: the dependency alone goes where it fits and the conflicting peers
+      // are left as they are ("overriding peer dependency"); if it fits nowhere, nothing is placed
+      if (!self) {
+        if (isPeerEdge(edge)) edge.conflicted = true;
+        return;
+      }
+      ({ target, decision } = self);
     }
     if (!target) {
+      // npm fails with ERESOLVE for the root's own conflicts; the copy goes where the walk started
       target = start;
       decision = target.children.has(dep.name) ? 'REPLACE' : 'OK';
     }
-    if (decision === 'KEEP') return;
+    if (isPeerEdge(edge) && !satisfiesEdge(dep, edge)) edge.conflicted = true;
+    if (decision === 'KEEP') {
+      if (isPeerEdge(edge) && !satisfiesEdge(target.children.get(dep.name)!, edge)) edge.conflicted = true;
+      return;
+    }
+    let oldDeps: TreeNode[] = [];
     if (decision === 'REPLACE') {
       const old = target.children.get(dep.name)!;
       if (old.bundle !== null) return;
+      // what the replaced copy depended on under names the new one does not use (PlaceDep.replaceOldDep)
+      for (const e of old.edges.values()) {
+        const to = dep.edges.has(e.name) ? null : resolveName(old, e.name);
+        if (to && to !== old) oldDeps.push(...b.depSet([to], (_f, _e, t) => t !== to));
+      }
       for (const c of old.children.values()) {
         if (c.bundle !== null || dep.children.has(c.name)) continue;
         c.parent = dep;
@@ -113,19 +161,28 @@ export async function buildNpmTree(client: Client, name: string, version: string
     }
     target.children.set(dep.name, dep);
     dep.parent = target;
+    if (decision === 'REPLACE') {
+      // copies only the replaced one needed, and those the new one's invalid edges reach that nothing
+      // else needs, are removed (PlaceDep.pruneForReplacement)
+      const junk = new Set<TreeNode>();
+      for (const e of dep.edges.values()) {
+        const t = resolveName(dep, e.name);
+        if (t && t !== dep && !satisfiesEdge(t, e)) junk.add(t);
+      }
+      for (const d of oldDeps) if (!d.removed) for (const x of b.depSet([d], (_f, e, t) => t !== d && satisfiesEdge(t, e))) junk.add(x);
+      oldDeps = [];
+      const valid = (f: TreeNode, e: TreeEdge, t: TreeNode) => f !== dep && t !== dep && satisfiesEdge(t, e);
+      for (const x of b.depSet([...junk].filter((x) => !x.removed), valid)) {
+        if (x !== dep && !x.removed && !inBundle(x) && !b.isDescendantOf(dep, x)) dropSubtree(x);
+      }
+    }
     placed++;
     const at = nodePath(dep);
     const times = (placements.get(at) ?? 0) + 1;
     placements.set(at, times);
     if (times > MAX_PLACEMENTS_PER_PATH) throw new NpmTreeError(`placement of ${at} does not converge`);
     queue.push(dep);
-    if (decision === 'REPLACE') {
-      for (const d of b.dependents(dep)) {
-        if (!(d.from.pkg === dep.pkg || true) || specSatisfied(d.edge.spec, dep.version)) continue;
-        seen.delete(d.from);
-        queue.push(d.from);
-      }
-    }
+    placedNow.push({ dep, edge });
     // deeper copies the new one can serve are removed (PlaceDep.pruneDedupable)
     const dupes: TreeNode[] = [];
     const walk = (x: TreeNode) => {
@@ -136,14 +193,16 @@ export async function buildNpmTree(client: Client, name: string, version: string
       }
     };
     walk(target);
-    for (const n of dupes) if (!n.removed && canDedupe(n)) prune(n);
+    for (const n of dupes) if (!n.removed && canDedupe(n)) dedupe(n);
+    // then its peers from the set, each where its own walk up from `start` ends (a member that a
+    // regular dependency of the same name meets is not a peer of this copy)
     for (const p of peers) {
       const pe = dep.edges.get(p.name);
-      if (!pe) continue;
+      if (!isPeerEdge(pe) || !satisfiesEdge(p, pe)) continue; // a conflicted member is not placed for it
       const cur = resolveName(dep, p.name);
       if (cur ? satisfiesEdge(cur, pe) : pe.type === 'peerOptional') continue;
-      const others = peers.filter((x) => x !== p && p.edges.has(x.name));
-      place(p, pe, dep, start, others);
+      const others = peers.filter((x) => x !== p);
+      place(p, pe, dep, deepestNestingTarget(start, p.name), others, mine);
     }
   };
 
@@ -154,7 +213,19 @@ export async function buildNpmTree(client: Client, name: string, version: string
     seen.add(node);
     if (placed > maxNodes) throw new NpmTreeError(`npm tree for ${name}@${version} exceeds ${maxNodes} nodes`);
     const tasks: { edge: TreeEdge; dep: TreeNode; peers: TreeNode[] }[] = [];
-    for (const edge of b.problemEdges(node)) {
+    // dependencies are fetched in the order the edges are declared, each with its peer set in a
+    // fresh virtual root; a package the last set of this node already holds is taken from it when
+    // it satisfies the edge (#buildDepStep's vrDep), so a version a peer range narrowed is reused
+    const problems = new Set(b.problemEdges(node));
+    let vr = lastSet.get(node);
+    for (const edge of [...node.edges.values()].filter((e) => problems.has(e))) {
+      const held = vr?.find((m) => m.name === edge.name && satisfiesEdge(m, edge));
+      if (held) {
+        const dep = await b.makeNode(held.name, held.info);
+        const peers = await Promise.all(vr!.filter((m) => m !== held).map((m) => b.makeNode(m.name, m.info)));
+        tasks.push({ edge, dep, peers });
+        continue;
+      }
       const info = await pick(edge);
       if (!info) {
         if (edge.type !== 'optional' && edge.type !== 'peerOptional') {
@@ -166,12 +237,26 @@ export async function buildNpmTree(client: Client, name: string, version: string
       const peers: TreeNode[] = [];
       await loadPeers(dep, node, peers);
       tasks.push({ edge, dep, peers });
+      vr = [dep, ...peers];
+      lastSet.set(node, vr);
     }
+    tasks.sort((x, y) => localeCompare(x.edge.name, y.edge.name));
     for (const t of tasks) {
       if (node.removed) break;
       const cur = resolveName(node, t.edge.name);
       if (cur && satisfiesEdge(cur, t.edge)) continue;
-      place(t.dep, t.edge, node, startFor(node, t.edge.name), t.peers);
+      place(t.dep, t.edge, node, deepestNestingTarget(node, t.edge.name), t.peers);
+      // once the dependency and its peers are in, whatever now resolves to a placed copy that does
+      // not satisfy it is evaluated (again) (buildIdealTree re-queues those dependents, seen or not,
+      // as `npm install` saves; an optional peer met by a copy it does not accept included)
+      for (const { dep, edge } of placedNow.splice(0)) {
+        if (dep.removed) continue;
+        for (const d of b.dependents(dep)) {
+          if (d.edge === edge || d.edge.conflicted || satisfiesEdge(dep, d.edge)) continue;
+          seen.delete(d.from);
+          queue.push(d.from);
+        }
+      }
     }
     // bundled copies this node uses are processed from now on (their own unmet dependencies)
     if (!node.removed) {
