@@ -3,7 +3,9 @@
  * `/v3/systems/{system}/packages/{name}[/versions/{version}[:requirements|:dependencies]]`
  * (also `/v3alpha/...`). Parsed from the raw path so encoded `/`, `@`, `:` in names survive; an
  * unencoded npm scope (`@scope/name`) is accepted too. Unknown packages are read through from the
- * upstream once; stale ones are refreshed in the background.
+ * upstream once; stale ones are refreshed in the background. A `:method` suffix the service does not
+ * serve (deps.dev's `:dependents`, `:capabilities`, `:similarlyNamedPackages`, ...) is a 404 naming the
+ * method, not a missing version or package.
  */
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
@@ -32,17 +34,29 @@ function parseTarget(url: string): Target {
   if (rest.length >= 2 && decodeSegment(rest[0]!).startsWith('@') && !decodeSegment(rest[0]!).includes('/') && rest[1] !== 'versions') {
     rest = [`${rest[0]}%2F${rest[1]}`, ...rest.slice(2)];
   }
-  const name = canonicalName(system, decodeSegment(rest[0]!));
-  if (rest.length === 1) return { system, name };
+  const rawName = decodeSegment(rest[0]!);
+  if (rest.length === 1) {
+    // a `:method` after a package name (no name of these systems holds a `:`; a Maven name holds one)
+    const method = /^[^:]+(?::[^:]+)?:([A-Za-z]+)$/.exec(rawName);
+    if (method && (system === 'MAVEN' ? rawName.split(':').length === 3 : rawName.split(':').length === 2)) throw noSuchMethod(method[1]!, 'a package', 'no method');
+    return { system, name: canonicalName(system, rawName) };
+  }
+  const name = canonicalName(system, rawName);
   if (rest.length !== 3 || rest[1] !== 'versions') throw new HttpError(404, 'no such route');
   let version = decodeSegment(rest[2]!);
   let action: Target['action'];
-  const m = /:(requirements|dependencies)$/.exec(version);
+  const m = /:([A-Za-z]+)$/.exec(version); // no version of these systems holds a `:`
   if (m) {
-    action = m[1] as Target['action'];
+    if (m[1] !== 'requirements' && m[1] !== 'dependencies') throw noSuchMethod(m[1]!, 'a version', ':requirements and :dependencies');
+    action = m[1];
     version = version.slice(0, -m[0].length);
   }
   return { system, name, version: canonicalVersion(system, version), action };
+}
+
+/** A `:method` suffix this service does not serve: a 404 that names it, never "version not found". */
+function noSuchMethod(method: string, on: string, served: string): HttpError {
+  return new HttpError(404, `no such method ":${method}" on ${on} (this service serves ${served} there)`);
 }
 
 /** Runs a read; on an unknown package reads through once and runs it again with the canonical name. */
