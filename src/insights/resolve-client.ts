@@ -214,10 +214,10 @@ export class PgResolveClient implements Client {
     let meta: Json | undefined;
     let spelled = listed ? this.spelling(name, c) : asked;
     if (listed && !this.pending.has(k)) {
-      await row;
+      const deps = await row; // the row's dependencies, already mapped (dependenciesOf kept its raw form)
       req = this.raw.get(k);
       meta = this.metas.get(k);
-      if (req && this.lookahead) this.lookAhead(toDependencies('MAVEN', req));
+      if (deps && this.lookahead) this.lookAhead(deps);
     } else if (this.fetchVersion) {
       const v = await this.fetchVersion(name, spelled);
       if (v?.requirements) {
