@@ -44,6 +44,18 @@ export function configureNeon(env: Pick<Env, 'NEON_LOCAL_PROXY'>): void {
   neonConfig.fetchEndpoint = () => `http://${proxy}/sql`;
 }
 
+/**
+ * A Pool for transactions. An idle client whose WebSocket drops (the proxy or Neon closes it, a
+ * Worker's I/O context ends) makes the Pool emit 'error'; without a listener that is an uncaught
+ * exception that takes the isolate down. The Pool has already discarded that client, and the next
+ * transaction connects afresh, so the event is only logged.
+ */
+function openPool(connectionString: string): Pool {
+  const pool = new Pool({ connectionString, max: 1 });
+  pool.on('error', (err: Error) => console.warn(`db: idle connection closed: ${err.message}`));
+  return pool;
+}
+
 export function createDb(env: Pick<Env, 'DATABASE_URL' | 'NEON_LOCAL_PROXY'>): Db {
   if (!env.DATABASE_URL) throw new Error('DATABASE_URL is not configured');
   configureNeon(env);
@@ -66,7 +78,7 @@ export function createDb(env: Pick<Env, 'DATABASE_URL' | 'NEON_LOCAL_PROXY'>): D
       return (await sql.query(text, params as unknown[])) as T[];
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: { isolation?: string }): Promise<T> {
-      pool ??= new Pool({ connectionString: env.DATABASE_URL, max: 1 });
+      pool ??= openPool(env.DATABASE_URL!);
       active++;
       let client: PoolClient;
       try {

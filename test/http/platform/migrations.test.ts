@@ -104,6 +104,42 @@ describe('database handle', () => {
     }
   });
 
+  it('an idle transaction connection that drops is logged and replaced, never an uncaught error', async () => {
+    const { createDb } = await import('../../../src/platform/db.ts');
+    const { testEnv } = await import('../../support/env.ts');
+    const net = await import('node:net');
+    const env = testEnv();
+    const [host, port] = String(env.NEON_LOCAL_PROXY).split(':');
+    // a TCP forwarder in front of the local Neon proxy whose connections the test can cut
+    const sockets = new Set<import('node:net').Socket>();
+    const forwarder = net.createServer((inbound) => {
+      const outbound = net.connect(Number(port), host);
+      for (const s of [inbound, outbound]) {
+        sockets.add(s);
+        s.on('close', () => sockets.delete(s));
+        s.on('error', () => undefined);
+      }
+      inbound.pipe(outbound).pipe(inbound);
+    });
+    await new Promise<void>((r) => forwarder.listen(0, '127.0.0.1', r));
+    const addr = forwarder.address() as import('node:net').AddressInfo;
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const db = createDb({ ...env, NEON_LOCAL_PROXY: `127.0.0.1:${addr.port}` });
+    try {
+      const pid = async () => (await db.transaction((t) => t.query<{ p: number }>('SELECT pg_backend_pid() AS p')))[0]!.p;
+      expect(typeof (await pid())).toBe('number'); // the pool now holds an idle client
+      for (const s of sockets) s.destroy();
+      await vi.waitFor(() => expect(warn.mock.calls.flat().join(' ')).toMatch(/idle connection closed/), { timeout: 5000 });
+      expect(typeof (await pid())).toBe('number'); // a fresh connection serves the next transaction
+    } finally {
+      warn.mockRestore();
+      await db.close();
+      createDb(env); // the driver's proxy setting back to the stack's
+      forwarder.close();
+      for (const s of sockets) s.destroy();
+    }
+  });
+
   it('once() runs a keyed job a single time', async () => {
     const { createDb } = await import('../../../src/platform/db.ts');
     const { once } = await import('../../../src/platform/idempotency.ts');
