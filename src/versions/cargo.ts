@@ -17,13 +17,15 @@
  * MAJOR.MINOR.PATCH that carries a prerelease. `includePrerelease` drops that last rule (deps.dev's
  * MatchVersionPrerelease).
  *
- * Remaining disagreements with the crate (deps.dev's behaviour, required by the vectors in
- * ../shared/conformance/semver_vectors.json):
- *  - short versions `1`, `1.2`, `1.2-alpha` are versions (`1.0.0`, `1.2.0`; compare and canon
- *    vectors); the crate rejects them;
- *  - numeric prerelease identifiers with leading zeros in versions (`1.2.3-beta.01`); the crate
- *    rejects them (requirements keep the crate's rule);
- *  - an empty or space-only requirement is `*` (match vectors for `""` and `" "`); the crate rejects it.
+ * Validity is the crate's (issue 14): short versions (`1.2`), numeric prerelease identifiers with
+ * leading zeros (`1.2.3-beta.01`) and an empty requirement are errors. deps.dev's library accepts
+ * them (`1.2.0`, `*`); the vectors of ../shared/conformance/semver_vectors.json that need that are
+ * listed with this reason in test/unit/versions/expected-failures.ts.
+ *
+ * One difference with the crate is kept: ordering is SemVer precedence, which ignores build metadata
+ * (`1.2.1+1.0a` == `1.2.1`, as deps.dev and the SemVer spec); the crate's `Ord` breaks that tie by
+ * the build identifiers. Cargo never meets the tie: crates.io refuses a version that differs from a
+ * published one only in build metadata.
  *
  * Numbers go up to u64 (18446744073709551615) as the crate's, compared exactly; deps.dev caps them at
  * int64 and its vectors reject `9223372036854775807`: those vectors are expected failures, the tool wins.
@@ -99,14 +101,20 @@ export function parseCargoVersion(text: string): CargoVersion | null {
   const sp = splitPreBuild(text);
   if (!sp) return null;
   const parts = sp.core.split('.');
-  if (parts.length > 3) return null;
+  if (parts.length !== 3) return null; // the crate: all three numbers
+  for (const id of sp.pre) if (id.length > 1 && id.charCodeAt(0) === 48 && isDigits(id)) return null; // `01`
   const nums: CargoNum[] = [];
   for (const p of parts) {
     const n = parseNum(p);
     if (n === null) return null;
     nums.push(n);
   }
-  return { major: nums[0]!, minor: nums[1] ?? 0, patch: nums[2] ?? 0, pre: sp.pre, build: sp.build };
+  return { major: nums[0]!, minor: nums[1]!, patch: nums[2]!, pre: sp.pre, build: sp.build };
+}
+
+function isDigits(id: string): boolean {
+  for (let i = 0; i < id.length; i++) if (!isDigitCode(id.charCodeAt(i))) return false;
+  return true;
 }
 
 export function compareCargo(a: CargoVersion, b: CargoVersion): number {
@@ -228,13 +236,13 @@ function parseComparator(cur: Cursor): CargoComparator | string {
 /**
  * Parses a VersionReq into its comparators (empty list = any version). As the crate: leading
  * spaces, `*`/`x`/`X` alone, comparators separated by commas (spaces around them allowed, at most
- * 32). Deviation (deps.dev): an empty or space-only requirement is `*` (the crate rejects it).
+ * 32). An empty or space-only requirement is an error, as the crate's (deps.dev reads it as `*`).
  */
 export function parseCargoReq(text: string): CargoComparator[] | string {
   if (typeof text !== 'string') return 'requirement must be a string';
   const cur = new Cursor(text);
   cur.spaces();
-  if (cur.i === text.length) return [];
+  if (cur.i === text.length) return `empty requirement \`${text}\``; // the crate: end of input before a version
   const w = cur.i;
   if (cur.wildcard()) {
     cur.spaces();

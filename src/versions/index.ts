@@ -16,9 +16,9 @@
  * by `npm run conformance:native` (tools/conformance-native.ts: node-semver, packaging,
  * maven-artifact, the semver crate and RubyGems asked about generated cases) and pinned by
  * test/unit/versions/native-vectors.test.ts. Where the public conformance vectors
- * (../shared/conformance/, deps.dev's) require another answer, deps.dev's wins; each module's
- * header lists those remaining disagreements, and the conformance test
- * (test/unit/versions/conformance.test.ts) lists every vector where the native answer is kept.
+ * (../shared/conformance/, deps.dev's) want another answer, the tool wins: the conformance test
+ * (test/unit/versions/conformance.test.ts) lists every such vector with its reason; each module's
+ * header names what deps.dev does differently and the one difference kept (Cargo build metadata).
  * Numbers are exact at any size a tool allows (bigint past 2^53), never compared as floats.
  *
  * API contract: predicates never throw; invalid versions sort before valid ones (ties among

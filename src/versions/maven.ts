@@ -28,15 +28,13 @@
  * Maven, so `matches` accepts every version (containsVersion); `isSoftRequirement` /
  * `parseMavenRange().soft` expose it for resolvers that prefer the recommended version.
  *
- * Remaining disagreements with maven-artifact 3.8.7:
- *  - MNG-7644 (3.8.7: a qualifier after other items opens its own list, so `1.0.0.SNAPSHOT` ==
- *    `1.0.0-SNAPSHOT`, `1.CR1` == `1-CR1`, `6.1.12.rc5` > `6.1.12rc1`) is not applied: the public
- *    vectors require the earlier rule (deps.dev's `1.foo` < `1-foo`, 18 lines OSV generated with
- *    the pre-3.8.7 class). `compareMaven387` gives 3.8.7's exact order; MNG_7644 switches it on;
- *  - the empty string is not a version (Maven: equal to `0`; deps.dev's vectors reject empty
- *    versions, and Maven's model validation rejects an empty <version>);
- *  - deps.dev's constraint vectors: the empty spec is an error (Maven: a range matching nothing),
- *    and so is a soft requirement starting with `)` or `]` (Maven: a literal version).
+ * Everything is maven-artifact 3.8.7's, the Maven installed here and the one the Maven graph tests
+ * compare with (issue 14): MNG-7644 applies (a qualifier after other items opens its own list, so
+ * `1.0.0.SNAPSHOT` == `1.0.0-SNAPSHOT`, `1.CR1` == `1-CR1`, `6.1.12.rc5` > `6.1.12rc1`); the empty
+ * string is a version equal to `0`; the empty spec is a range that matches nothing; a soft
+ * requirement may start with `)` or `]` (a literal version). deps.dev's vectors expect the earlier
+ * order (its `1.foo` < `1-foo`, 18 lines OSV generated with the pre-3.8.7 class) and reject the
+ * empty version and spec: they are listed with this reason in test/unit/versions/expected-failures.ts.
  * `[1.0][2.0]` (adjacent restrictions) is accepted as Maven does (listed in expected-failures.ts).
  */
 import { compiled, type ParseResult, type Scheme } from './types.ts';
@@ -61,12 +59,10 @@ export type MavenVersion = ListItem & { readonly text: string };
 
 /**
  * Maven 3.8.7's MNG-7644 rule: a qualifier after other items (`1.0.rc1`, trailing `1.0.SNAPSHOT`)
- * opens its own list, so `.X` reads as `-X`. Off because the public conformance vectors require
- * the earlier rule: deps.dev's `1.foo` < `1-foo` and 18 lines OSV generated with the pre-3.8.7
- * ComparableVersion (e.g. `6.1.12.rc5` < `6.1.12rc1`); setting it reproduces 3.8.7 exactly
- * (tools/conformance-native.ts) and fails those 19 vectors.
+ * opens its own list, so `.X` reads as `-X`. On, as in the Maven this module follows; off gives the
+ * pre-3.8.7 order that deps.dev's vectors were written against.
  */
-const MNG_7644 = false;
+const MNG_7644 = true;
 
 const QUALIFIERS = ['alpha', 'beta', 'milestone', 'rc', 'snapshot', '', 'sp'];
 const RELEASE_INDEX = '5';
@@ -251,7 +247,7 @@ function listToString(list: ListItem): string {
 }
 
 export function parseMavenVersion(text: string): MavenVersion | null {
-  if (typeof text !== 'string' || text.length === 0) return null;
+  if (typeof text !== 'string') return null; // `` is a version too: ComparableVersion reads it as 0
   const items = parseItems(text, 'order');
   return { t: 2, items: items.items, text };
 }
@@ -340,13 +336,11 @@ function parseRestriction(spec: string): MavenRestriction | string {
 /**
  * VersionRange.createFromVersionSpec (3.8.7): restrictions are read while the text starts with `[`
  * or `(` (each up to the first `)` or `]`, then trimmed, then an optional comma); leftover text is a
- * soft requirement only when there were no restrictions. Deviations (deps.dev): the empty spec is an
- * error (Maven: a range matching nothing) and so is a soft requirement that starts with a closing
- * bracket (Maven: a literal version such as `)`).
+ * soft requirement only when there were no restrictions. The empty spec is a range matching nothing,
+ * and a soft requirement may start with a closing bracket (a literal version such as `)`), as Maven.
  */
 export function parseMavenRange(spec: string): MavenRange | string {
   if (typeof spec !== 'string') return 'requirement must be a string';
-  if (spec === '') return 'invalid empty constraint';
   let process = spec;
   const restrictions: MavenRestriction[] = [];
   let upperBound: MavenVersion | null = null;
@@ -368,7 +362,6 @@ export function parseMavenRange(spec: string): MavenRange | string {
   }
   if (process.length > 0) {
     if (restrictions.length > 0) return `unexpected text \`${process}\` after ranges in \`${spec}\``;
-    if (process.startsWith(')') || process.startsWith(']')) return `unexpected bracket in \`${spec}\``;
     return { soft: rangeVersion(process), restrictions: [] };
   }
   return { soft: null, restrictions };

@@ -29,10 +29,9 @@
  * Numbers are unbounded, as packaging's (deps.dev caps them at int64 and its parse vectors reject
  * `1.2.9223372036854775807`: those vectors are expected failures, the tool wins).
  *
- * Remaining disagreements with packaging (deps.dev's behaviour, required by the vectors in
- * ../shared/conformance/semver_vectors.json):
- *  - a clause may hold several specifiers separated by whitespace (`>=2.0.0 <3.0.0`, match
- *    vectors); packaging rejects that.
+ * Validity is packaging's (issue 14): a clause holding several specifiers separated by whitespace
+ * (`>=2.0.0 <3.0.0`) is an error; deps.dev's match vectors that need it are listed in
+ * expected-failures.ts.
  * Known divergences from deps.dev (native wins, listed in expected-failures.ts): deps.dev never
  * matches `+local` candidates unless the clause names one, and a `>X` clause with a prerelease X
  * disables prereleases.
@@ -313,9 +312,8 @@ export interface SpecifierSet {
 const PY_WS_RE = new RegExp(`^${PY_WS}+|${PY_WS}+$`, 'g');
 
 /**
- * SpecifierSet(text): comma-separated clauses, each stripped, empty ones ignored (packaging).
- * Deviation (deps.dev): a clause that is not one specifier may be several separated by whitespace
- * (`>=1.0 <2.0`); packaging rejects that, deps.dev's vectors require it.
+ * SpecifierSet(text): comma-separated clauses, each stripped, empty ones ignored (packaging). A
+ * clause is one specifier: `>=1.0 <2.0` is an error, as packaging's (deps.dev reads it as two).
  */
 export function parseSpecifierSet(text: string): SpecifierSet | string {
   if (typeof text !== 'string') return 'specifier must be a string';
@@ -323,17 +321,8 @@ export function parseSpecifierSet(text: string): SpecifierSet | string {
   for (const clause of text.split(',')) {
     const c = clause.replace(PY_WS_RE, '');
     if (c === '') continue;
-    let s = parseSpecifier(c);
-    if (typeof s === 'string') {
-      const pieces = c.split(/\s+(?=[~=!<>])/);
-      if (pieces.length < 2) return s;
-      for (const p of pieces) {
-        s = parseSpecifier(p);
-        if (typeof s === 'string') return s;
-        specs.push(s);
-      }
-      continue;
-    }
+    const s = parseSpecifier(c);
+    if (typeof s === 'string') return s;
     specs.push(s);
   }
   return { specs, prereleases: specs.some(allowsPre) };

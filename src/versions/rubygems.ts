@@ -19,11 +19,10 @@
  * (bump: drop string segments, drop the last segment if more than one, increment the last).
  * Requirement matching does not exclude prereleases (that is a resolver policy).
  *
- * Remaining disagreements with RubyGems (deps.dev's behaviour, required by the vectors in
- * ../shared/conformance/semver_vectors.json):
- *  - the empty (or whitespace-only) version is invalid; Gem::Version reads it as "0" (deprecated);
- *  - a whitespace-only requirement is `>= 0` like the empty one (match vector for `" "`);
- *    Gem::Requirement rejects it.
+ * The empty (or whitespace-only) version is "0", as Gem::Version reads it (deprecated), and a
+ * whitespace-only requirement is an error, as Gem::Requirement's (issue 14). deps.dev rejects the
+ * first and reads the second as `>= 0`: those vectors are listed with this reason in
+ * test/unit/versions/expected-failures.ts.
  */
 import { compiled, type ParseResult, type Scheme } from './types.ts';
 
@@ -68,6 +67,7 @@ function make(text: string): GemVersion {
 export function parseGemVersion(input: string): GemVersion | null {
   if (typeof input !== 'string') return null;
   const text = input.replace(RB_WS, '');
+  if (text === '') return make('0'); // Gem::Version.new('') is "0" (with a deprecation warning)
   if (!VERSION_RE.test(text)) return null;
   return make(text);
 }
@@ -131,8 +131,9 @@ const REQ_RE = /^[ \t\n\v\f\r]*(=|!=|>=|<=|>|<|~>)?[ \t\n\v\f\r]*([^ \t\n\v\f\r]
 export function parseGemRequirement(text: string): GemConstraint[] | string {
   if (typeof text !== 'string') return 'requirement must be a string';
   // Gem::Requirement.new with no requirement is `>= 0` (which a prerelease of 0, `0.a`, misses).
-  // Deviation (deps.dev): a whitespace-only requirement is the same; RubyGems rejects it.
-  if (text.replace(RB_WS, '') === '') return [{ op: '>=', version: make('0') }];
+  // A whitespace-only one is an error, as Gem::Requirement's.
+  if (text === '') return [{ op: '>=', version: make('0') }];
+  if (text.replace(RB_WS, '') === '') return `illformed requirement \`${text}\``;
   const parts = text.split(',');
   const out: GemConstraint[] = [];
   for (let i = 0; i < parts.length; i++) {

@@ -11,11 +11,12 @@ const num = fc.integer({ min: 0, max: 12 }).map(String);
 const word = fc.constantFrom('alpha', 'beta', 'rc', 'a', 'b', 'dev', 'post', 'pre', 'sp', 'ga', 'final', 'snapshot', 'x', 'foo');
 const ident = fc.oneof(num, word, fc.tuple(word, num).map(([w, n]) => w + n));
 const dotted = (n: number) => fc.array(num, { minLength: 1, maxLength: n }).map((a) => a.join('.'));
+const triple = fc.tuple(num, num, num).map((a) => a.join('.')); // npm and Cargo versions have all three
 const pre = fc.array(ident, { minLength: 1, maxLength: 3 }).map((a) => a.join('.'));
 
 const GEN: Record<System, fc.Arbitrary<string>> = {
-  NPM: fc.tuple(dotted(3), fc.option(pre), fc.option(ident)).map(([c, p, b]) => c + (p ? `-${p}` : '') + (b ? `+${b}` : '')),
-  CARGO: fc.tuple(dotted(3), fc.option(pre)).map(([c, p]) => c + (p ? `-${p}` : '')),
+  NPM: fc.tuple(triple, fc.option(pre), fc.option(ident)).map(([c, p, b]) => c + (p ? `-${p}` : '') + (b ? `+${b}` : '')),
+  CARGO: fc.tuple(triple, fc.option(pre)).map(([c, p]) => c + (p ? `-${p}` : '')),
   GO: fc
     .tuple(num, num, num, fc.option(pre), fc.boolean())
     .map(([a, b, c, p, inc]) => `v${a}.${b}.${c}${p ? `-${p}` : ''}${inc ? '+incompatible' : ''}`),
