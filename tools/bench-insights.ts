@@ -17,7 +17,8 @@
  * database is created on it and dropped at the end.
  *
  * Options: --packages N (10000), --versions N per package (10), --requests N per operation (3000),
- * --concurrency N (16), --workerd.
+ * --concurrency N (16), --workerd; BENCH_VERSIONS=N (env) sets the total instead of --packages
+ * (N / --versions packages). Prints the EXPLAIN ANALYZE of each read's statement.
  * Example: `DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:insights`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -46,8 +47,9 @@ const { values: opts } = parseArgs({
     workerd: { type: 'boolean', default: false },
   },
 });
-const PACKAGES = Number(opts.packages);
 const VERSIONS = Number(opts.versions);
+// BENCH_VERSIONS (env) sets the total size: that many versions, --versions per package.
+const PACKAGES = process.env.BENCH_VERSIONS ? Math.ceil(Number(process.env.BENCH_VERSIONS) / VERSIONS) : Number(opts.packages);
 const REQUESTS = Number(opts.requests);
 const CONCURRENCY = Number(opts.concurrency);
 const WARMUP = Math.min(200, REQUESTS);
@@ -162,7 +164,7 @@ interface Row {
 
 const serverUrl = process.env.DATABASE_URL;
 const fresh = serverUrl ? await freshDatabase(serverUrl, 'bench_insights') : undefined;
-const stack = await startStack({ databaseUrl: fresh?.url, ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0 } });
+const stack = await startStack({ databaseUrl: fresh?.url, ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0, sample: 0 } });
 const env = workerVars(stack.databaseUrl, {
   NEON_LOCAL_PROXY: stack.neonProxy, QSTASH_URL: stack.qstashUrl, MAIL_API_URL: stack.mailUrl,
   // the bench measures stored reads: an unknown package must not reach a registry
@@ -202,6 +204,11 @@ try {
       (SELECT count(*) FROM insights.requirements) AS requirements, (SELECT count(*) FROM insights.artifacts) AS artifacts,
       (SELECT count(*) FROM insights.project_versions) AS project_versions, (SELECT count(*) FROM insights.advisory_versions) AS advisory_versions`)).rows[0];
   console.log(`loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}`);
+  const sizes = await client.query<{ name: string; size: string }>(
+    `SELECT c.relname AS name, pg_size_pretty(pg_total_relation_size(c.oid)) AS size FROM pg_class c
+     JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'insights' AND c.relkind = 'r'
+     ORDER BY pg_total_relation_size(c.oid) DESC LIMIT 8`);
+  console.log(`sizes (table + indexes + toast): ${sizes.rows.map((r) => `${r.name} ${r.size}`).join(', ')}`);
 
   const keys = (await client.query<{ name: string; version: string }>('SELECT name, version FROM insights.versions ORDER BY name, ordinal')).rows;
   const names = [...new Set(keys.map((k) => k.name))];
@@ -298,6 +305,20 @@ try {
     GetPackage: await execMs(() => capture((db) => getPackage(db, 'NPM', names[rand(names.length)]!))),
     GetRequirements: await execMs(() => { const k = keys[rand(keys.length)]!; return capture((db) => getRequirements(db, 'NPM', k.name, k.version)); }),
   };
+
+  // The plan of each read's one statement, for one random key.
+  const plans: [string, () => Promise<{ sql: string; params: readonly unknown[] }>][] = [
+    ['GetVersion', () => { const k = keys[rand(keys.length)]!; return capture((db) => getVersion(db, 'NPM', k.name, k.version)); }],
+    ['GetPackage', () => capture((db) => getPackage(db, 'NPM', names[rand(names.length)]!))],
+    ['GetRequirements', () => { const k = keys[rand(keys.length)]!; return capture((db) => getRequirements(db, 'NPM', k.name, k.version)); }],
+  ];
+  for (const [op, make] of plans) {
+    const st = await make();
+    const plan = await client.query(`EXPLAIN (ANALYZE, COSTS OFF) ${st.sql}`, st.params as unknown[]);
+    console.log(`EXPLAIN ANALYZE: ${op}`);
+    for (const r of plan.rows) console.log(`  ${Object.values(r)[0]}`);
+  }
+  console.log('');
 
   // Warm every path first, then measure in interleaved rounds so drift (JIT, caches, the host)
   // spreads over all operations alike instead of favouring whichever runs last.

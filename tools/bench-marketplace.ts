@@ -2,7 +2,8 @@
  * `npm run bench:marketplace`: seeds 100,000 listed books (one generate_series INSERT) on DATABASE_URL
  * (default: an in-memory local stack), then drives search and listing through the marketplace
  * worker's fetch with concurrency, printing p50/p99 beside a `SELECT 1` through the same driver, and
- * the EXPLAIN of the search query (GIN index use). The bench user and its books are removed at the end.
+ * the EXPLAIN ANALYZE of each query (listing by offset and by cursor, search for a common word and a
+ * rare phrase, public and signed in). The bench user and its books are removed at the end.
  * Options (env): BENCH_BOOKS (100000), BENCH_REQUESTS (300 per scenario), BENCH_CONCURRENCY (16).
  */
 import pg from 'pg';
@@ -10,7 +11,7 @@ import marketplace from '../functions/marketplace.ts';
 import { createDb } from '../src/platform/db.ts';
 import type { Env } from '../src/platform/env.ts';
 import { tokenFor } from '../src/marketplace/auth.ts';
-import { SEARCH_SQL } from '../src/marketplace/queries-books.ts';
+import { SEARCH_SQL, SEARCH_SQL_VIEWER } from '../src/marketplace/queries-books.ts';
 import { startStack } from './stack/index.ts';
 import { workerVars } from './stack/config.ts';
 import { percentile } from './bench-stats.ts';
@@ -35,7 +36,7 @@ async function measure(name: string, fn: (i: number) => Promise<void>): Promise<
   console.log(`${name.padEnd(44)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms   ${(REQUESTS / wall).toFixed(0).padStart(5)} req/s`);
 }
 
-const stack = await startStack({ databaseUrl: process.env.DATABASE_URL, ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0 } });
+const stack = await startStack({ databaseUrl: process.env.DATABASE_URL, ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0, sample: 0 } });
 const env = workerVars(stack.databaseUrl, { NEON_LOCAL_PROXY: stack.neonProxy, QSTASH_URL: stack.qstashUrl, MAIL_API_URL: stack.mailUrl }) as unknown as Env;
 const client = new pg.Client({ connectionString: stack.databaseUrl });
 await client.connect();
@@ -57,8 +58,12 @@ try {
      LATERAL (SELECT (ARRAY['Calculus','Linear Algebra','Organic Chemistry','Physics','World History','Molecular Biology','Algorithms','Microeconomics'])[1 + i % 8]
                      || ' volume ' || (i % 997) AS name,
                      (ARRAY['MTH','MTH','CHM','PHY','HIS','BIO','CSC','ECO'])[1 + i % 8] AS dept) n`, [seller, BOOKS]);
-  await client.query('ANALYZE market.books');
-  console.log(`seeded ${BOOKS} books in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  await client.query('VACUUM ANALYZE market.books'); // the steady state autovacuum keeps: visibility map set
+  console.log(`seeded ${BOOKS} books in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const sizes = await client.query<{ name: string; size: string }>(
+    `SELECT c.relname AS name, pg_size_pretty(pg_relation_size(c.oid)) AS size FROM pg_class c
+     JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'market' AND c.relname LIKE 'books%' ORDER BY pg_relation_size(c.oid) DESC`);
+  console.log(`sizes (market.books, all books in it): ${sizes.rows.map((r) => `${r.name} ${r.size}`).join(', ')}\n`);
 
   const db = createDb(env);
   const token = await tokenFor(env, viewer, 0);
@@ -70,17 +75,37 @@ try {
     await Promise.all(pending);
   };
   const words = ['calculus', 'algebra', 'chemistry 3', 'physics volume 12', 'history', 'csc 107', 'micro', 'molecular'];
+  // a cursor 2000 books deep, as a client paging by cursor would hold it
+  let deep = '';
+  for (let page = 0, next = ''; page < 50; page++) {
+    const res = await marketplace.fetch(new Request(`http://bench/api/books/getBooksNoToken/40/0${next ? `?cursor=${next}` : ''}`), env, { waitUntil() {}, passThroughOnException() {} } as never);
+    next = res.headers.get('x-next-cursor') ?? '';
+    await res.arrayBuffer();
+    deep = next;
+  }
   await measure('floor: SELECT 1 (neon() over HTTP)', async () => { await db.query('SELECT 1'); });
   await measure('GET /api/books/getBooksNoToken/40/0', () => call('/api/books/getBooksNoToken/40/0'));
   await measure('GET /api/books/getBooksNoToken/40/2000', (i) => call(`/api/books/getBooksNoToken/40/${2000 + (i % 50)}`));
+  await measure('GET .../getBooksNoToken/40/0?cursor= (2000 deep)', () => call(`/api/books/getBooksNoToken/40/0?cursor=${deep}`));
   await measure('GET /api/books/getAllBooks (token)', () => call('/api/books/getAllBooks', true));
   await measure('GET /api/books/search/public/:query', (i) => call(`/api/books/search/public/${encodeURIComponent(words[i % words.length]!)}`));
   await measure('GET /api/books/search/:query (token)', (i) => call(`/api/books/search/${encodeURIComponent(words[i % words.length]!)}`, true));
   await db.close();
 
-  const plan = await client.query(`EXPLAIN (ANALYZE, COSTS OFF) ${SEARCH_SQL}`, ['calculus:* & volume:* & 12:*', null, 40]);
-  console.log('\nEXPLAIN ANALYZE of the search query (calculus volume 12):');
-  for (const r of plan.rows) console.log(`  ${r['QUERY PLAN']}`);
+  const [cursorUs, cursorId] = atob(deep.replace(/-/g, '+').replace(/_/g, '/')).split('.');
+  const plans: [string, string, unknown[]][] = [
+    ['listing, offset 2000', `SELECT b.id FROM market.books b WHERE b.status = 0 ORDER BY b.posted_at DESC, b.id DESC LIMIT 40 OFFSET 2000`, []],
+    ['listing, cursor 2000 deep', `SELECT b.id FROM market.books b WHERE b.status = 0 AND (b.posted_at, b.id) <
+      (timestamptz 'epoch' + $1::bigint * interval '1 microsecond', $2::bigint) ORDER BY b.posted_at DESC, b.id DESC LIMIT 40`, [cursorUs, cursorId]],
+    ['search public, a common word (calculus)', SEARCH_SQL, ['calculus:*', 40]],
+    ['search public, a rare phrase (physics volume 12)', SEARCH_SQL, ['physics:* & volume:* & 12:*', 40]],
+    ['search signed in, a rare phrase (physics volume 12)', SEARCH_SQL_VIEWER, ['physics:* & volume:* & 12:*', viewer, 40]],
+  ];
+  for (const [title, sql, params] of plans) {
+    const plan = await client.query(`EXPLAIN (ANALYZE, COSTS OFF) ${sql}`, params);
+    console.log(`\nEXPLAIN ANALYZE: ${title}`);
+    for (const r of plan.rows) console.log(`  ${Object.values(r)[0]}`);
+  }
 } finally {
   if (seller) await client.query("DELETE FROM market.users WHERE email LIKE 'bench-%@bench.edu'");
   await client.end();

@@ -55,7 +55,7 @@ const UNIVERSES = Number(opts.universes);
 
 const serverUrl = process.env.DATABASE_URL;
 const fresh = serverUrl ? await freshDatabase(serverUrl, 'bench_resolve') : undefined;
-const stack = await startStack({ databaseUrl: fresh?.url, ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0 } });
+const stack = await startStack({ databaseUrl: fresh?.url, ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0, sample: 0 } });
 const db = createDb({ DATABASE_URL: stack.databaseUrl, NEON_LOCAL_PROXY: stack.neonProxy });
 let sqlRequests = 0;
 stack.proxy.server.on('request', (req) => {

@@ -22,7 +22,7 @@ import { startStack } from './stack/index.ts';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 100);
 
-const stack = await startStack({ databaseUrl: process.env.DATABASE_URL, ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0 } });
+const stack = await startStack({ databaseUrl: process.env.DATABASE_URL, ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0, sample: 0 } });
 const baseVars = { NEON_LOCAL_PROXY: stack.neonProxy, QSTASH_URL: stack.qstashUrl, MAIL_API_URL: stack.mailUrl };
 const served = await serveWorker(delivery, (url) => workerVars(stack.databaseUrl, { ...baseVars, DELIVERY_URL: url }) as unknown as Env);
 const env = workerVars(stack.databaseUrl, { ...baseVars, DELIVERY_URL: served.url }) as unknown as Env;

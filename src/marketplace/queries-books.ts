@@ -61,23 +61,61 @@ export function publicRequest(r: RequestRow) {
 
 const IN_CART = (param: string) => `EXISTS (SELECT 1 FROM market.cart_items ci WHERE ci.book_id = b.id AND ci.user_id = ${param}) AS in_cart`;
 
-/** Listed books, newest first; with a viewer, the viewer's own books are left out and cart items marked. */
-export async function listedBooks(db: Queryable, viewer: string | undefined, limit: number, offset: number): Promise<BookRow[]> {
-  if (!viewer) {
-    return db.query<BookRow>(`SELECT ${BOOK_COLS} FROM market.books b WHERE b.status = 0 ORDER BY b.posted_at DESC, b.id DESC LIMIT $1 OFFSET $2`, [limit, offset]);
-  }
-  return db.query<BookRow>(
-    `SELECT ${BOOK_COLS}, ${IN_CART('$1')} FROM market.books b WHERE b.status = 0 AND b.owner_id <> $1
-     ORDER BY b.posted_at DESC, b.id DESC LIMIT $2 OFFSET $3`, [viewer, limit, offset]);
+/** Where a listing page starts: after the book at (posted_at in microseconds since the epoch, id). */
+export interface ListingCursor {
+  postedUs: string;
+  id: string;
 }
 
-export const SEARCH_SQL = `SELECT ${BOOK_COLS}, ts_rank(b.search, q) AS rank
-  FROM market.books b, to_tsquery('simple', $1) q
-  WHERE b.search @@ q AND b.status = 0 AND ($2::bigint IS NULL OR b.owner_id <> $2)
-  ORDER BY rank DESC, b.posted_at DESC, b.id DESC LIMIT $3`;
+export type ListedRow = BookRow & { posted_us: string };
+
+const AFTER_CURSOR = (us: string, id: string) =>
+  `AND (b.posted_at, b.id) < (timestamptz 'epoch' + ${us}::bigint * interval '1 microsecond', ${id}::bigint)`;
+
+/**
+ * Listed books, newest first; with a viewer, the viewer's own books are left out and cart items
+ * marked. A page starts at `offset` (the original's skip: the index walks what it skips) or, with a
+ * cursor, right after the cursor's book (keyset: the index seeks to it, so every page costs the same).
+ * Each row carries `posted_us`, the exact key the next page's cursor is made of.
+ */
+export async function listedBooks(db: Queryable, viewer: string | undefined, limit: number, offset: number, after?: ListingCursor): Promise<ListedRow[]> {
+  const cols = `${BOOK_COLS}, (EXTRACT(EPOCH FROM b.posted_at) * 1000000)::bigint::text AS posted_us`;
+  const order = 'ORDER BY b.posted_at DESC, b.id DESC';
+  if (!viewer) {
+    const keyset = after ? AFTER_CURSOR('$3', '$4') : '';
+    return db.query<ListedRow>(`SELECT ${cols} FROM market.books b WHERE b.status = 0 ${keyset} ${order} LIMIT $1 OFFSET $2`,
+      after ? [limit, offset, after.postedUs, after.id] : [limit, offset]);
+  }
+  const keyset = after ? AFTER_CURSOR('$4', '$5') : '';
+  return db.query<ListedRow>(
+    `SELECT ${cols}, ${IN_CART('$1')} FROM market.books b WHERE b.status = 0 AND b.owner_id <> $1 ${keyset}
+     ${order} LIMIT $2 OFFSET $3`, after ? [viewer, limit, offset, after.postedUs, after.id] : [viewer, limit, offset]);
+}
+
+/**
+ * Search ranks a bounded candidate set: the SEARCH_CANDIDATES newest listed books that match (the
+ * planner finds them either by walking the listing index newest first and testing each book's
+ * tsvector, which stops early for common words, or through the GIN index for rare ones), then orders
+ * those by ts_rank. A search's cost is bounded by the candidates, not by how many books match; when
+ * more books match than that, older ones are not ranked (docs/marketplace.md). The public and the
+ * signed-in search are two statements, so each gets its own plan.
+ */
+export const SEARCH_CANDIDATES = 200;
+
+const searchSql = (ownerFilter: string, limit: string) => `WITH candidates AS MATERIALIZED (
+    SELECT b.id FROM market.books b WHERE b.search @@ to_tsquery('simple', $1) AND b.status = 0 ${ownerFilter}
+    ORDER BY b.posted_at DESC, b.id DESC LIMIT ${SEARCH_CANDIDATES})
+  SELECT ${BOOK_COLS}, ts_rank(b.search, to_tsquery('simple', $1)) AS rank
+  FROM candidates c JOIN market.books b ON b.id = c.id
+  ORDER BY rank DESC, b.posted_at DESC, b.id DESC LIMIT ${limit}`;
+
+/** Public search: $1 tsquery, $2 limit. */
+export const SEARCH_SQL = searchSql('', '$2');
+/** Signed-in search: $1 tsquery, $2 viewer (own books left out), $3 limit. */
+export const SEARCH_SQL_VIEWER = searchSql('AND b.owner_id <> $2', '$3');
 
 export async function searchBooks(db: Queryable, tsquery: string, viewer: string | undefined, limit: number): Promise<BookRow[]> {
-  return db.query<BookRow>(SEARCH_SQL, [tsquery, viewer ?? null, limit]);
+  return viewer ? db.query<BookRow>(SEARCH_SQL_VIEWER, [tsquery, viewer, limit]) : db.query<BookRow>(SEARCH_SQL, [tsquery, limit]);
 }
 
 export async function bookById(db: Queryable, id: string): Promise<BookRow | undefined> {

@@ -14,7 +14,7 @@ import { afterCommit, MAIL, type OutgoingMail } from './mailer.ts';
 import { normalizeCourse, normalizeName, searchTsQuery } from './matching.ts';
 import * as q from './queries-books.ts';
 import { addNotification, addNotifications } from './queries-users.ts';
-import { bookIdSchema, bookSchema, pageSchema, requestSchema } from './schemas.ts';
+import { bookIdSchema, bookSchema, cursorQuery, encodeCursor, pageSchema, requestSchema } from './schemas.ts';
 import { checkoutHandler } from './routes-checkout.ts';
 
 export const BOOK_LIMIT = 40;
@@ -23,16 +23,28 @@ export const booksRoutes = new Hono<AppEnv>();
 
 booksRoutes.get('/', (c) => ok(c, {}));
 
-booksRoutes.get('/getBooksNoToken/:limit/:skip', validate('param', pageSchema), async (c) => {
+/**
+ * A listing page as the original answers it; when the page is full, `X-Next-Cursor` carries an
+ * opaque cursor that `?cursor=` takes to start the next page right after this one (keyset
+ * pagination: a deep page costs what the first does; `skip` still counts from where the page starts).
+ */
+function listingPage(c: import('hono').Context<AppEnv>, books: q.ListedRow[], limit: number): Response {
+  const res = ok(c, books.map(q.publicBook));
+  const last = books[books.length - 1];
+  if (books.length === limit && last) res.headers.set('x-next-cursor', encodeCursor({ postedUs: last.posted_us, id: last.id }));
+  return res;
+}
+
+booksRoutes.get('/getBooksNoToken/:limit/:skip', validate('param', pageSchema), validate('query', cursorQuery), async (c) => {
   const { limit, skip } = c.req.valid('param');
-  const books = await q.listedBooks(c.get('db'), undefined, limit, skip);
-  return ok(c, books.map(q.publicBook));
+  const books = await q.listedBooks(c.get('db'), undefined, limit, skip, c.req.valid('query').cursor);
+  return listingPage(c, books, limit);
 });
 
-booksRoutes.get('/getAllBooks', optionalUser, validate('query', pageSchema), async (c) => {
-  const { limit, skip } = c.req.valid('query');
-  const books = await q.listedBooks(c.get('db'), maybeMe(c)?.id, limit, skip);
-  return ok(c, books.map(q.publicBook));
+booksRoutes.get('/getAllBooks', optionalUser, validate('query', pageSchema.extend(cursorQuery.shape)), async (c) => {
+  const { limit, skip, cursor } = c.req.valid('query');
+  const books = await q.listedBooks(c.get('db'), maybeMe(c)?.id, limit, skip, cursor);
+  return listingPage(c, books, limit);
 });
 
 const searchParam = z.object({ query: z.string().min(1).max(100) });

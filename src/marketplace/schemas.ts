@@ -3,6 +3,7 @@
  * VerifyService) plus the limits the original lacked. Field names are the original's.
  */
 import * as z from 'zod';
+import type { ListingCursor } from './queries-books.ts';
 import { normalizeIsbn } from './matching.ts';
 
 export const EDU_EMAIL = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.edu$/i;
@@ -81,3 +82,29 @@ export const pageSchema = z.object({
   skip: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
 export const MAX_PAGE = 100;
+
+/** The listing cursor: base64url of `<posted_at in microseconds>.<book id>` (opaque to clients). */
+export function encodeCursor(c: ListingCursor): string {
+  return btoa(`${c.postedUs}.${c.id}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function decodeCursor(text: string): ListingCursor | undefined {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(text)) return undefined;
+  let plain: string;
+  try {
+    plain = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  } catch {
+    return undefined;
+  }
+  const m = /^(-?\d{1,17})\.(\d{1,18})$/.exec(plain);
+  return m ? { postedUs: m[1]!, id: m[2]! } : undefined;
+}
+
+export const cursorQuery = z.object({
+  cursor: z.string().optional().transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const c = decodeCursor(v);
+    if (!c) ctx.addIssue({ code: 'custom', message: 'cursor is not one this service gave out (take it from X-Next-Cursor)' });
+    return c ?? z.NEVER;
+  }),
+});

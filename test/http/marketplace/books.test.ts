@@ -49,6 +49,46 @@ describe('posting and listing books', () => {
     await expectError(await api.get('/api/books/getBooksNoToken/abc/0'), 400);
   });
 
+  it('pages by cursor (X-Next-Cursor) exactly as by offset, with or without a token; a forged cursor is a 400', async () => {
+    const u = await makeUser();
+    const viewer = await makeUser();
+    for (let i = 0; i < 5; i++) await postBook(u, { name: `Cursor book ${i}` });
+    const walk = async (first: string, next: (cursor: string) => string, auth?: Record<string, string>) => {
+      const seen: string[] = [];
+      let res = await api.get(first, auth);
+      for (let pages = 0; pages < 1000; pages++) {
+        expect(res.status).toBe(200);
+        seen.push(...ids(await json(res)));
+        const cursor = res.headers.get('x-next-cursor');
+        if (!cursor) return seen;
+        res = await api.get(next(cursor), auth);
+      }
+      throw new Error('no last page');
+    };
+    const byOffset = async (path: (skip: number) => string, auth?: Record<string, string>) => {
+      const seen: string[] = [];
+      for (let skip = 0; ; skip += 100) {
+        const page = ids(await json(await api.get(path(skip), auth)));
+        seen.push(...page);
+        if (page.length < 100) return seen;
+      }
+    };
+    const anon = await walk('/api/books/getBooksNoToken/3/0', (c) => `/api/books/getBooksNoToken/3/0?cursor=${c}`);
+    expect(anon).toEqual(await byOffset((skip) => `/api/books/getBooksNoToken/100/${skip}`));
+    expect(new Set(anon).size).toBe(anon.length);
+    const signedIn = await walk('/api/books/getAllBooks?limit=4', (c) => `/api/books/getAllBooks?limit=4&cursor=${c}`, viewer.auth);
+    expect(signedIn).toEqual(await byOffset((skip) => `/api/books/getAllBooks?limit=100&skip=${skip}`, viewer.auth));
+    // skip counts from the cursor
+    const page = await api.get('/api/books/getBooksNoToken/2/0');
+    const cursor = page.headers.get('x-next-cursor')!;
+    expect(ids(await json(await api.get(`/api/books/getBooksNoToken/2/1?cursor=${cursor}`)))).toEqual(anon.slice(3, 5));
+    for (const bad of ['abc!', btoa('1.2.3'), btoa('<script>.1'), 'A'.repeat(65)]) {
+      const res = await api.get(`/api/books/getBooksNoToken/2/0?cursor=${encodeURIComponent(bad)}`);
+      await expectError(res, 400);
+      expect(res.headers.get('x-next-cursor')).toBeNull();
+    }
+  });
+
   it('getAllBooks: without a token every listed book, with one the others\' books with cart items marked 42', async () => {
     const seller = await makeUser();
     const viewer = await makeUser();
@@ -109,6 +149,26 @@ describe('search', () => {
     const byCourse = ids(await json(await api.get('/api/books/search/public/phy237')));
     expect(byCourse).toEqual(expect.arrayContaining([title._id, course._id, own._id]));
     expect(byCourse).not.toContain(sold._id);
+  });
+
+  it('ranks the newest SEARCH_CANDIDATES matches when more books match, best title hits first among them', async () => {
+    const { SEARCH_CANDIDATES } = await import('../../../src/marketplace/queries-books.ts');
+    const seller = await makeUser();
+    const tag = `zc${Date.now().toString(36)}`;
+    // an old title hit, then more newer course-only hits than the candidate set holds
+    await testDb().query(
+      `INSERT INTO market.books (owner_id, name, name_norm, edition, course, course_norm, price, condition, posted_at)
+       SELECT $1, CASE WHEN i = 0 THEN 'Old ${tag} title' ELSE 'Other book ' || i END, 'x', 1, 'CSC 101',
+              CASE WHEN i = 0 THEN 'csc101' ELSE '${tag}' END, 10, 'Good', now() - make_interval(days => 1000 - i)
+       FROM generate_series(0, $2::int) AS i`, [seller.id, SEARCH_CANDIDATES + 5]);
+    const found = (await json(await api.get(`/api/books/search/public/${tag}`))).data;
+    expect(found).toHaveLength(40);
+    expect(found.map((b: any) => b.name)).not.toContain(`Old ${tag} title`); // older than the newest candidates
+    const names = new Set(found.map((b: any) => b.name));
+    for (let i = SEARCH_CANDIDATES + 5; i > SEARCH_CANDIDATES + 5 - 40; i--) expect(names).toContain(`Other book ${i}`);
+    // a newer title hit outranks every course-only candidate
+    const fresh = await postBook(seller, { name: `Fresh ${tag} title`, ISBN: null });
+    expect(ids(await json(await api.get(`/api/books/search/public/${tag}`)))[0]).toBe(fresh._id);
   });
 
   it.each([
