@@ -26,7 +26,7 @@ import { HttpError } from '../platform/errors.ts';
 import { publish } from '../platform/queue.ts';
 import { emitEvent } from '../webhooks/events.ts';
 import { chat, ChatError } from './chat-client.ts';
-import { collect } from './collectors/index.ts';
+import { collect, overrideOptions } from './collectors/index.ts';
 import { nextRun, monitorSchedule } from './cron.ts';
 import { publishNotion } from './publishers/notion.ts';
 import { publishObsidian } from './publishers/obsidian.ts';
@@ -212,9 +212,14 @@ async function collectStep(env: Env, db: Db, task: TaskRow, monitor: MonitorRow)
   const sources = (await getSources(db, monitor.source_ids)).filter((s) => s.enabled);
   const results: Record<string, unknown>[] = [];
   let ok = 0;
+  const hours = task.window_hours ?? monitor.window_hours;
+  const end = new Date();
+  const window = { start: new Date(end.getTime() - hours * 3_600_000), end };
   for (const s of sources) {
     try {
-      const r = await collect(env, s);
+      const override = (monitor.source_overrides ?? {})[s.id] ?? {};
+      const config = Array.isArray(override.usernames) && override.usernames.length ? { ...s.config, usernames: override.usernames } : s.config;
+      const r = await collect(env, { ...s, config }, { ...overrideOptions(override), window });
       const stored = await storeArticles(db, s.id, r.items);
       await setSourceStatus(db, s.id, 'healthy', true);
       results.push({ source_id: s.id, name: s.name, status: 'success', articles: r.items.length, new_articles: stored.inserted });
@@ -225,7 +230,7 @@ async function collectStep(env: Env, db: Db, task: TaskRow, monitor: MonitorRow)
     }
   }
   if (sources.length > 0 && ok === 0) throw new Error(`every source failed: ${results.map((r) => `${r.name}: ${r.error}`).join('; ')}`);
-  const articles = await articlesInWindow(db, sources.map((s) => s.id), task.window_hours ?? monitor.window_hours);
+  const articles = await articlesInWindow(db, sources.map((s) => s.id), hours);
   await db.query(`UPDATE pipeline.tasks SET articles_count = $2 WHERE id = $1`, [task.id, articles.length]);
   return { articles: articles.length, article_ids: articles.map((a) => a.id), sources: results };
 }
