@@ -20,7 +20,7 @@ import { DESTINATION_IDS, PROVIDER_IDS } from './settings.ts';
 import { cancelTask } from './task-runner.ts';
 import { monitorView } from './views.ts';
 
-const STAGES = ['filter', 'keywords', 'global_summary', 'report'] as const;
+const STAGES = ['filter', 'keywords', 'global_summary', 'paper_review', 'paper_note', 'report'] as const;
 const cron = z.string().max(100).refine((s) => {
   try {
     parseCron(s);
