@@ -18,7 +18,8 @@ export interface PaperFacts {
 
 export const PAPER_REPORT_TYPES = ['research', 'paper'];
 
-const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && !!x.trim()) : []);
+const strings = (v: unknown) =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && !!x.trim()) : [];
 const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
 export const mdText = (s: string) => s.replace(/([\\`*_[\]<>#])/g, '\\$1');
 export const mdUrl = (u: string) => u.replace(/[()\s]/g, encodeURIComponent);
@@ -35,7 +36,12 @@ export function paperFacts(a: Pick<ArticleRow, 'metadata' | 'summary' | 'publish
 
 function byline(f: PaperFacts): string {
   const who = f.authors.length > 6 ? `${f.authors.slice(0, 6).join(', ')} et al.` : f.authors.join(', ');
-  const parts = [who && `*${mdText(who)}*`, f.venue && mdText(f.venue), f.date, f.doi && `DOI [${mdText(f.doi)}](https://doi.org/${mdUrl(f.doi)})`];
+  const parts = [
+    who && `*${mdText(who)}*`,
+    f.venue && mdText(f.venue),
+    f.date,
+    f.doi && `DOI [${mdText(f.doi)}](https://doi.org/${mdUrl(f.doi)})`,
+  ];
   return parts.filter(Boolean).join(' · ');
 }
 
@@ -54,5 +60,11 @@ export function paperCard(a: ArticleRow, f: PaperFacts, extra: string[] = []): s
 export function paperPromptFacts(a: ArticleRow): string {
   const f = paperFacts(a);
   if (!f) return '';
-  return [f.authors.length && `Authors: ${f.authors.slice(0, 8).join(', ')}`, f.venue && `Venue: ${f.venue}`, f.doi && `DOI: ${f.doi}`].filter(Boolean).join('; ');
+  return [
+    f.authors.length && `Authors: ${f.authors.slice(0, 8).join(', ')}`,
+    f.venue && `Venue: ${f.venue}`,
+    f.doi && `DOI: ${f.doi}`,
+  ]
+    .filter(Boolean)
+    .join('; ');
 }

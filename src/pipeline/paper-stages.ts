@@ -36,15 +36,33 @@ export interface PaperNote {
   limitations: string[];
 }
 
-const clean = (v: unknown, max: number) => (typeof v === 'string' || typeof v === 'number' ? String(v).replace(/\s+/g, ' ').trim().slice(0, max) : '');
-const list = (v: unknown, items: number, max: number) => (Array.isArray(v) ? v.map((x) => clean(x, max)).filter(Boolean).slice(0, items) : []);
-const index = (v: unknown, count: number) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < count ? v : undefined);
+const clean = (v: unknown, max: number) =>
+  typeof v === 'string' || typeof v === 'number' ? String(v).replace(/\s+/g, ' ').trim().slice(0, max) : '';
+const list = (v: unknown, items: number, max: number) =>
+  Array.isArray(v)
+    ? v
+        .map((x) => clean(x, max))
+        .filter(Boolean)
+        .slice(0, items)
+    : [];
+const index = (v: unknown, count: number) =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < count ? v : undefined;
 
 function papersJson(papers: ArticleRow[], abstractMax: number): string {
-  return JSON.stringify(papers.map((a, i) => {
-    const f = paperFacts(a)!;
-    return { index: i, title: a.title.slice(0, 240), authors: f.authors.slice(0, 6), venue: f.venue ?? '', doi: f.doi ?? '', published: f.date ?? '', abstract: f.abstract.slice(0, abstractMax) };
-  }));
+  return JSON.stringify(
+    papers.map((a, i) => {
+      const f = paperFacts(a)!;
+      return {
+        index: i,
+        title: a.title.slice(0, 240),
+        authors: f.authors.slice(0, 6),
+        venue: f.venue ?? '',
+        doi: f.doi ?? '',
+        published: f.date ?? '',
+        abstract: f.abstract.slice(0, abstractMax),
+      };
+    }),
+  );
 }
 
 export function paperReviewPrompt(monitorName: string, papers: ArticleRow[]): { system: string; user: string } {
@@ -62,19 +80,31 @@ export function paperNotePrompt(monitorName: string, papers: ArticleRow[]): { sy
 }
 
 /** Reviews by paper index and the digest summary; throws when the answer has neither. */
-export function parsePaperReview(text: string, count: number): { digest_summary: string; reviews: Map<number, PaperReview> } {
+export function parsePaperReview(
+  text: string,
+  count: number,
+): { digest_summary: string; reviews: Map<number, PaperReview> } {
   const doc = parseJsonObject(text);
   const reviews = new Map<number, PaperReview>();
   for (const raw of Array.isArray(doc.papers) ? doc.papers : []) {
     const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
     const i = index(r.index, count);
-    const rec = clean(r.recommendation, 24).toLowerCase().replace(/[\s-]+/g, '_');
+    const rec = clean(r.recommendation, 24)
+      .toLowerCase()
+      .replace(/[\s-]+/g, '_');
     if (i === undefined || reviews.has(i)) continue;
     const core = clean(r.core_method, 700);
     const why = clean(r.why_it_matters, 520);
     if (!core && !why) continue;
-    const recommendation = (RECOMMENDATIONS as readonly string[]).includes(rec) ? (rec as Recommendation) : 'worth_reading';
-    reviews.set(i, { recommendation, core_method: core, why_it_matters: why, note_candidate: r.note_candidate === true || r.note_candidate === 'true' });
+    const recommendation = (RECOMMENDATIONS as readonly string[]).includes(rec)
+      ? (rec as Recommendation)
+      : 'worth_reading';
+    reviews.set(i, {
+      recommendation,
+      core_method: core,
+      why_it_matters: why,
+      note_candidate: r.note_candidate === true || r.note_candidate === 'true',
+    });
   }
   const digest = clean(doc.digest_summary, 1600);
   if (!digest && !reviews.size) throw new Error('paper_review answer has neither digest_summary nor papers');
@@ -90,7 +120,12 @@ export function parsePaperNotes(text: string, count: number): Map<number, PaperN
     const i = index(n.index, count);
     const summary = clean(n.summary, 500);
     if (i === undefined || notes.has(i) || !summary) continue;
-    notes.set(i, { summary, core_contributions: list(n.core_contributions, 6, 220), method: list(n.method, 8, 220), limitations: list(n.limitations, 6, 220) });
+    notes.set(i, {
+      summary,
+      core_contributions: list(n.core_contributions, 6, 220),
+      method: list(n.method, 8, 220),
+      limitations: list(n.limitations, 6, 220),
+    });
   }
   if (!notes.size) throw new Error('paper_note answer has no usable notes');
   return notes;
@@ -120,7 +155,11 @@ export function paperCardExtras(review: PaperReview | undefined, note: PaperNote
   if (note) {
     if (lines.length) lines.push('');
     lines.push(`**Note:** ${md(note.summary)}`);
-    for (const [label, items] of [['Contribution', note.core_contributions], ['Method', note.method], ['Limitation', note.limitations]] as const) {
+    for (const [label, items] of [
+      ['Contribution', note.core_contributions],
+      ['Method', note.method],
+      ['Limitation', note.limitations],
+    ] as const) {
       for (const item of items) lines.push(`- ${label}: ${md(item)}`);
     }
   }

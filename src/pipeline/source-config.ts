@@ -20,12 +20,41 @@ const academic = z.object({
   end_at: when.optional(),
 });
 const SCHEMAS: Record<string, z.ZodType> = {
-  openalex: academic.extend({ filter: z.string().max(1000).regex(/^[\w.|:<>!,\-/ ]*$/, 'not an OpenAlex filter list').optional(), mailto: z.email().optional() }),
+  openalex: academic.extend({
+    filter: z
+      .string()
+      .max(1000)
+      .regex(/^[\w.|:<>!,\-/ ]*$/, 'not an OpenAlex filter list')
+      .optional(),
+    mailto: z.email().optional(),
+  }),
   europe_pmc: academic,
   pubmed: academic,
-  github_trending: z.object({ language: z.string().max(64).regex(/^[\w#+.\- ]+$/).optional(), since: z.enum(SINCE).optional(), spoken_language_code: z.string().max(8).optional(), limit: limit.optional(), max_results: limit.optional() }),
-  huggingface: z.object({ feed: z.enum(HF_FEEDS).optional(), limit: limit.optional(), max_results: limit.optional(), date: z.iso.date().optional(), pipeline_tag: z.string().max(64).optional(), search: z.string().max(200).optional() }),
-  twitter_snaplytics: z.object({ per_username_max_items: limit.optional(), max_items: limit.optional(), include_retweets: z.boolean().optional(), include_pinned: z.boolean().optional() }),
+  github_trending: z.object({
+    language: z
+      .string()
+      .max(64)
+      .regex(/^[\w#+.\- ]+$/)
+      .optional(),
+    since: z.enum(SINCE).optional(),
+    spoken_language_code: z.string().max(8).optional(),
+    limit: limit.optional(),
+    max_results: limit.optional(),
+  }),
+  huggingface: z.object({
+    feed: z.enum(HF_FEEDS).optional(),
+    limit: limit.optional(),
+    max_results: limit.optional(),
+    date: z.iso.date().optional(),
+    pipeline_tag: z.string().max(64).optional(),
+    search: z.string().max(200).optional(),
+  }),
+  twitter_snaplytics: z.object({
+    per_username_max_items: limit.optional(),
+    max_items: limit.optional(),
+    include_retweets: z.boolean().optional(),
+    include_pinned: z.boolean().optional(),
+  }),
 };
 
 export function checkApiConfig(method: string, config: Record<string, unknown>): void {
@@ -36,9 +65,12 @@ export function checkApiConfig(method: string, config: Record<string, unknown>):
     const issue = parsed.error.issues[0]!;
     throw new HttpError(422, `config.${issue.path.join('.')}: ${issue.message}`);
   }
-  const hasSearch = typeof config.search_query === 'string' && config.search_query.trim() !== '' || (Array.isArray(config.keywords) && config.keywords.some((k) => typeof k === 'string' && k.trim()));
+  const hasSearch =
+    (typeof config.search_query === 'string' && config.search_query.trim() !== '') ||
+    (Array.isArray(config.keywords) && config.keywords.some((k) => typeof k === 'string' && k.trim()));
   if ((method === 'europe_pmc' || method === 'pubmed' || (method === 'openalex' && !config.filter)) && !hasSearch) {
     throw new HttpError(422, `config.search_query or config.keywords is required for ${method} sources`);
   }
-  if (method === 'twitter_snaplytics' && !usernames(config).length) throw new HttpError(422, 'config.username or config.usernames is required for twitter_snaplytics sources');
+  if (method === 'twitter_snaplytics' && !usernames(config).length)
+    throw new HttpError(422, 'config.username or config.usernames is required for twitter_snaplytics sources');
 }

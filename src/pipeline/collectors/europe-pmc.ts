@@ -15,9 +15,15 @@ function record(raw: unknown): CollectedItem | null {
   const id = str(r.id);
   const source = str(r.source);
   const doi = str(r.doi);
-  const url = doi ? `https://doi.org/${doi}` : id && source ? `https://europepmc.org/article/${source}/${id}` : undefined;
+  const url = doi
+    ? `https://doi.org/${doi}`
+    : id && source
+      ? `https://europepmc.org/article/${source}/${id}`
+      : undefined;
   if (!url) return null;
-  const listed = arr(obj(r.authorList).author).map((a) => str(obj(a).fullName)).filter((n): n is string => !!n);
+  const listed = arr(obj(r.authorList).author)
+    .map((a) => str(obj(a).fullName))
+    .filter((n): n is string => !!n);
   const authors = listed.length ? listed : (str(r.authorString) ?? '').replace(/\.$/, '').split(/,\s*/).filter(Boolean);
   const abstract = textOf(str(r.abstractText) ?? '');
   const journal = obj(obj(r.journalInfo).journal);
@@ -40,16 +46,32 @@ function record(raw: unknown): CollectedItem | null {
   };
 }
 
-export async function collectEuropePmc(env: Env, config: Record<string, unknown>, opts: CollectOptions): Promise<CollectResult> {
+export async function collectEuropePmc(
+  env: Env,
+  config: Record<string, unknown>,
+  opts: CollectOptions,
+): Promise<CollectResult> {
   const limit = limitOf(config, opts, 20);
   const window = windowOf(config, opts);
   const search = searchText(config, opts);
-  const clause = window.start || window.end ? `FIRST_PDATE:[${window.start ? day(window.start) : '1900-01-01'} TO ${window.end ? day(window.end) : '3000-01-01'}]` : '';
+  const clause =
+    window.start || window.end
+      ? `FIRST_PDATE:[${window.start ? day(window.start) : '1900-01-01'} TO ${window.end ? day(window.end) : '3000-01-01'}]`
+      : '';
   const query = [search && (clause ? `(${search})` : search), clause].filter(Boolean).join(' AND ') || '*';
-  const q = new URLSearchParams({ query, format: 'json', resultType: 'core', pageSize: String(limit), sort: 'P_PDATE_D desc' });
+  const q = new URLSearchParams({
+    query,
+    format: 'json',
+    resultType: 'core',
+    pageSize: String(limit),
+    sort: 'P_PDATE_D desc',
+  });
   const body = obj(await getJson(env, `${baseUrl(env, 'PIPELINE_EUROPE_PMC_URL')}/search?${q}`));
   const results = obj(body.resultList).result;
   if (!Array.isArray(results)) throw new Error('Europe PMC answer has no resultList');
-  const items = results.slice(0, limit).map(record).filter((i): i is CollectedItem => i !== null);
+  const items = results
+    .slice(0, limit)
+    .map(record)
+    .filter((i): i is CollectedItem => i !== null);
   return { format: 'europe_pmc', title: 'Europe PMC search', items, fetched: items.length };
 }

@@ -23,24 +23,47 @@ export function parseTrending(html: string): CollectedItem[] {
   for (const row of rows) {
     const heading = /<h[12](?:\s[^>]*)?>([\s\S]*?)<\/h[12]\s*>/i.exec(row)?.[1] ?? '';
     const href = attributes(/<a(\s[^>]*)>/i.exec(heading)?.[1] ?? '').href ?? '';
-    const name = href.replace(/^https?:\/\/[^/]+/, '').replace(/^\/+|\/+$/g, '').replace(/\s+/g, '');
+    const name = href
+      .replace(/^https?:\/\/[^/]+/, '')
+      .replace(/^\/+|\/+$/g, '')
+      .replace(/\s+/g, '');
     if (!/^[\w.-]+\/[\w.-]+$/.test(name)) continue;
     const description = textOf(/<p(?:\s[^>]*)?>([\s\S]*?)<\/p\s*>/i.exec(row)?.[1] ?? '');
-    const language = textOf(/<span[^>]*itemprop="programmingLanguage"[^>]*>([\s\S]*?)<\/span>/i.exec(row)?.[1] ?? '') || null;
-    const stars = count(textOf(new RegExp(`<a[^>]*href="/${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/stargazers"[^>]*>([\\s\\S]*?)</a>`, 'i').exec(row)?.[1] ?? '').match(/[\d,]+/)?.[0]);
+    const language =
+      textOf(/<span[^>]*itemprop="programmingLanguage"[^>]*>([\s\S]*?)<\/span>/i.exec(row)?.[1] ?? '') || null;
+    const stars = count(
+      textOf(
+        new RegExp(
+          `<a[^>]*href="/${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/stargazers"[^>]*>([\\s\\S]*?)</a>`,
+          'i',
+        ).exec(row)?.[1] ?? '',
+      ).match(/[\d,]+/)?.[0],
+    );
     const period = /([\d,]+)\s+stars?\s+(today|this week|this month)/i.exec(textOf(row));
     items.push({
       title: name,
       url: `https://github.com/${name}`,
       summary: cut(description),
       published_at: null,
-      metadata: { collector: 'github_trending', repo_full_name: name, description: description || null, language, stars_total: stars, stars_period: count(period?.[1]), period: period?.[2]?.toLowerCase() ?? null },
+      metadata: {
+        collector: 'github_trending',
+        repo_full_name: name,
+        description: description || null,
+        language,
+        stars_total: stars,
+        stars_period: count(period?.[1]),
+        period: period?.[2]?.toLowerCase() ?? null,
+      },
     });
   }
   return items;
 }
 
-export async function collectGithubTrending(env: Env, config: Record<string, unknown>, opts: CollectOptions): Promise<CollectResult> {
+export async function collectGithubTrending(
+  env: Env,
+  config: Record<string, unknown>,
+  opts: CollectOptions,
+): Promise<CollectResult> {
   const language = str(config.language);
   const since = str(config.since) ?? 'daily';
   const q = new URLSearchParams({ since });
@@ -51,5 +74,10 @@ export async function collectGithubTrending(env: Env, config: Record<string, unk
   const all = parseTrending(html);
   if (!all.length && !/Box-row|trending/i.test(html)) throw new Error('the answer is not a GitHub trending page');
   const title = textOf(first(html, 'title') ?? '') || 'GitHub trending';
-  return { format: 'github_trending', title, items: byKeywords(all, opts.keywords).slice(0, limitOf(config, opts, 25)), fetched: all.length };
+  return {
+    format: 'github_trending',
+    title,
+    items: byKeywords(all, opts.keywords).slice(0, limitOf(config, opts, 25)),
+    fetched: all.length,
+  };
 }

@@ -29,7 +29,9 @@ function paper(raw: unknown): CollectedItem | null {
       collector: 'huggingface_daily_papers',
       paper_id: id,
       arxiv_url: `https://arxiv.org/abs/${id}`,
-      authors: arr(p.authors).map((a) => str(obj(a).name)).filter(Boolean),
+      authors: arr(p.authors)
+        .map((a) => str(obj(a).name))
+        .filter(Boolean),
       upvotes: typeof p.upvotes === 'number' ? p.upvotes : null,
       num_comments: typeof entry.numComments === 'number' ? entry.numComments : null,
       abstract: cut(abstract, 10_000),
@@ -42,17 +44,36 @@ function model(raw: unknown): CollectedItem | null {
   const id = str(m.id) ?? str(m.modelId);
   if (!id || !/^[\w.-]+(\/[\w.-]+)?$/.test(id)) return null;
   const task = str(m.pipeline_tag);
-  const facts = [task, str(m.library_name), typeof m.likes === 'number' ? `${m.likes} likes` : undefined, typeof m.downloads === 'number' ? `${m.downloads} downloads` : undefined];
+  const facts = [
+    task,
+    str(m.library_name),
+    typeof m.likes === 'number' ? `${m.likes} likes` : undefined,
+    typeof m.downloads === 'number' ? `${m.downloads} downloads` : undefined,
+  ];
   return {
     title: id,
     url: `https://huggingface.co/${id}`,
     summary: facts.filter(Boolean).join(' · '),
     published_at: null,
-    metadata: { collector: 'huggingface_models', model_id: id, pipeline_tag: task ?? null, library: str(m.library_name) ?? null, likes: m.likes ?? null, downloads: m.downloads ?? null, trending_score: m.trendingScore ?? null, tags: arr(m.tags).slice(0, 20), created_at: str(m.createdAt) ?? null },
+    metadata: {
+      collector: 'huggingface_models',
+      model_id: id,
+      pipeline_tag: task ?? null,
+      library: str(m.library_name) ?? null,
+      likes: m.likes ?? null,
+      downloads: m.downloads ?? null,
+      trending_score: m.trendingScore ?? null,
+      tags: arr(m.tags).slice(0, 20),
+      created_at: str(m.createdAt) ?? null,
+    },
   };
 }
 
-export async function collectHuggingface(env: Env, config: Record<string, unknown>, opts: CollectOptions): Promise<CollectResult> {
+export async function collectHuggingface(
+  env: Env,
+  config: Record<string, unknown>,
+  opts: CollectOptions,
+): Promise<CollectResult> {
   const base = baseUrl(env, 'PIPELINE_HUGGINGFACE_URL');
   const limit = limitOf(config, opts, 30);
   const feed = str(config.feed) ?? 'daily_papers';
@@ -69,9 +90,15 @@ export async function collectHuggingface(env: Env, config: Record<string, unknow
     for (const k of ['date', 'week', 'month', 'submitter', 'sort']) if (str(config[k])) q.set(k, str(config[k])!);
     const body = await getJson(env, `${base}/api/daily_papers?${q}`);
     const list = Array.isArray(body) ? body : arr(obj(body).papers);
-    if (!Array.isArray(body) && !Array.isArray(obj(body).papers)) throw new Error('/api/daily_papers did not answer a list');
+    if (!Array.isArray(body) && !Array.isArray(obj(body).papers))
+      throw new Error('/api/daily_papers did not answer a list');
     items = list.map(paper).filter((i): i is CollectedItem => i !== null);
   }
   const format = feed === 'trending_models' ? 'huggingface_models' : 'huggingface_daily_papers';
-  return { format, title: feed === 'trending_models' ? 'Hugging Face trending models' : 'Hugging Face daily papers', items: byKeywords(items, opts.keywords).slice(0, limit), fetched: items.length };
+  return {
+    format,
+    title: feed === 'trending_models' ? 'Hugging Face trending models' : 'Hugging Face daily papers',
+    items: byKeywords(items, opts.keywords).slice(0, limit),
+    fetched: items.length,
+  };
 }

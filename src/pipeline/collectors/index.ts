@@ -23,7 +23,19 @@ import type { CollectOptions, CollectResult } from './types.ts';
 import { byKeywords } from './upstream.ts';
 
 /** Every collect method of the original (the API accepts these names; `refusal` says which run here). */
-export const COLLECT_METHODS = ['rss', 'blog_scraper', 'deepbrowse', 'github_trending', 'huggingface', 'openalex', 'europe_pmc', 'pubmed', 'twitter_snaplytics', 'browser_use', 'codex_playwright'] as const;
+export const COLLECT_METHODS = [
+  'rss',
+  'blog_scraper',
+  'deepbrowse',
+  'github_trending',
+  'huggingface',
+  'openalex',
+  'europe_pmc',
+  'pubmed',
+  'twitter_snaplytics',
+  'browser_use',
+  'codex_playwright',
+] as const;
 export type CollectMethod = (typeof COLLECT_METHODS)[number];
 export const ACADEMIC_METHODS = ['openalex', 'europe_pmc', 'pubmed'];
 export const BROWSER_METHODS = ['deepbrowse', 'browser_use', 'codex_playwright'];
@@ -36,8 +48,10 @@ export interface SourceLike {
 /** Why a method cannot run in this deployment, or null when it can. */
 export function refusal(env: Env, method: string): string | null {
   if (BROWSER_METHODS.includes(method)) {
-    return `collect_method ${method} needs a browser (Cloudflare Browser Rendering or a local headless Chromium) and an agent step; `
-      + 'this deployment has neither wired in, so it is refused rather than imitated';
+    return (
+      `collect_method ${method} needs a browser (Cloudflare Browser Rendering or a local headless Chromium) and an agent step; ` +
+      'this deployment has neither wired in, so it is refused rather than imitated'
+    );
   }
   if (method === 'twitter_snaplytics' && !snaplyticsConfigured(env)) {
     return 'collect_method twitter_snaplytics needs PIPELINE_SNAPLYTICS_URL and PIPELINE_SNAPLYTICS_KEY to be configured';
@@ -59,7 +73,18 @@ export function targetUrl(source: SourceLike): string | null {
 async function collectPage(env: Env, source: SourceLike, opts: CollectOptions): Promise<CollectResult> {
   const url = targetUrl(source);
   if (!url) throw new Error('source has no URL to collect (config.feed_url or config.url)');
-  const res = await guardedFetch(env, url, { headers: { accept: 'application/rss+xml, application/atom+xml, application/feed+json, application/json, text/html;q=0.9, */*;q=0.5', 'user-agent': 'insight-pipeline/1.0' } }, { timeoutMs: 15_000, maxBytes: 5 * 1024 * 1024, maxRedirects: 5 });
+  const res = await guardedFetch(
+    env,
+    url,
+    {
+      headers: {
+        accept:
+          'application/rss+xml, application/atom+xml, application/feed+json, application/json, text/html;q=0.9, */*;q=0.5',
+        'user-agent': 'insight-pipeline/1.0',
+      },
+    },
+    { timeoutMs: 15_000, maxBytes: 5 * 1024 * 1024, maxRedirects: 5 },
+  );
   if (res.status < 200 || res.status >= 300) throw new Error(`source returned HTTP ${res.status}`);
   const text = res.text();
   const result = source.collect_method === 'blog_scraper' ? parseHtml(text, res.url) : parseFeed(text, res.url);
@@ -73,20 +98,31 @@ export async function collect(env: Env, source: SourceLike, opts: CollectOptions
   if (why) throw new Error(why);
   const config = source.config ?? {};
   switch (source.collect_method) {
-    case 'openalex': return collectOpenAlex(env, config, opts);
-    case 'europe_pmc': return collectEuropePmc(env, config, opts);
-    case 'pubmed': return collectPubmed(env, config, opts);
-    case 'github_trending': return collectGithubTrending(env, config, opts);
-    case 'huggingface': return collectHuggingface(env, config, opts);
-    case 'twitter_snaplytics': return collectSnaplytics(env, config, opts);
-    default: return collectPage(env, source, opts);
+    case 'openalex':
+      return collectOpenAlex(env, config, opts);
+    case 'europe_pmc':
+      return collectEuropePmc(env, config, opts);
+    case 'pubmed':
+      return collectPubmed(env, config, opts);
+    case 'github_trending':
+      return collectGithubTrending(env, config, opts);
+    case 'huggingface':
+      return collectHuggingface(env, config, opts);
+    case 'twitter_snaplytics':
+      return collectSnaplytics(env, config, opts);
+    default:
+      return collectPage(env, source, opts);
   }
 }
 
 /** A monitor's `source_overrides[source_id]` as collect options (the original's keys). */
 export function overrideOptions(override: unknown): CollectOptions {
   const o = (override && typeof override === 'object' ? override : {}) as Record<string, unknown>;
-  const n = [o.max_results, o.max_items, o.limit].find((v) => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 200) as number | undefined;
-  const keywords = Array.isArray(o.keywords) ? o.keywords.filter((k): k is string => typeof k === 'string' && !!k.trim()) : undefined;
+  const n = [o.max_results, o.max_items, o.limit].find(
+    (v) => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 200,
+  ) as number | undefined;
+  const keywords = Array.isArray(o.keywords)
+    ? o.keywords.filter((k): k is string => typeof k === 'string' && !!k.trim())
+    : undefined;
   return { ...(n ? { maxItems: n } : {}), ...(keywords?.length ? { keywords } : {}) };
 }

@@ -8,14 +8,30 @@
  */
 import type { Env } from '../../platform/env.ts';
 import type { CollectedItem, CollectOptions, CollectResult } from './types.ts';
-import { arr, baseUrl, cut, day, getJson, isoDay, limitOf, obj, searchText, setting, str, windowOf } from './upstream.ts';
+import {
+  arr,
+  baseUrl,
+  cut,
+  day,
+  getJson,
+  isoDay,
+  limitOf,
+  obj,
+  searchText,
+  setting,
+  str,
+  windowOf,
+} from './upstream.ts';
 
 export function abstractText(index: unknown): string {
   const words: [number, string][] = [];
   for (const [word, positions] of Object.entries(obj(index))) {
     for (const p of arr(positions)) if (typeof p === 'number') words.push([p, word]);
   }
-  return words.sort((a, b) => a[0] - b[0]).map((w) => w[1]).join(' ');
+  return words
+    .sort((a, b) => a[0] - b[0])
+    .map((w) => w[1])
+    .join(' ');
 }
 
 function work(raw: unknown): CollectedItem | null {
@@ -26,7 +42,9 @@ function work(raw: unknown): CollectedItem | null {
   const url = str(loc.landing_page_url) ?? doiUrl ?? id;
   if (!url || !/^https?:\/\//.test(url)) return null;
   const abstract = abstractText(w.abstract_inverted_index);
-  const authors = arr(w.authorships).map((a) => str(obj(obj(a).author).display_name)).filter((n): n is string => !!n);
+  const authors = arr(w.authorships)
+    .map((a) => str(obj(obj(a).author).display_name))
+    .filter((n): n is string => !!n);
   return {
     title: str(w.title) ?? str(w.display_name) ?? url,
     url,
@@ -46,10 +64,18 @@ function work(raw: unknown): CollectedItem | null {
   };
 }
 
-export async function collectOpenAlex(env: Env, config: Record<string, unknown>, opts: CollectOptions): Promise<CollectResult> {
+export async function collectOpenAlex(
+  env: Env,
+  config: Record<string, unknown>,
+  opts: CollectOptions,
+): Promise<CollectResult> {
   const limit = limitOf(config, opts, 20);
   const window = windowOf(config, opts);
-  const filters = [str(config.filter), window.start && `from_publication_date:${day(window.start)}`, window.end && `to_publication_date:${day(window.end)}`].filter(Boolean);
+  const filters = [
+    str(config.filter),
+    window.start && `from_publication_date:${day(window.start)}`,
+    window.end && `to_publication_date:${day(window.end)}`,
+  ].filter(Boolean);
   const q = new URLSearchParams();
   const search = searchText(config, opts);
   if (search) q.set('search', search);
@@ -62,6 +88,9 @@ export async function collectOpenAlex(env: Env, config: Record<string, unknown>,
   if (key) q.set('api_key', key);
   const body = obj(await getJson(env, `${baseUrl(env, 'PIPELINE_OPENALEX_URL')}/works?${q}`));
   if (!Array.isArray(body.results)) throw new Error('OpenAlex answer has no results list');
-  const items = body.results.slice(0, limit).map(work).filter((i): i is CollectedItem => i !== null);
+  const items = body.results
+    .slice(0, limit)
+    .map(work)
+    .filter((i): i is CollectedItem => i !== null);
   return { format: 'openalex', title: 'OpenAlex works', items, fetched: items.length };
 }

@@ -33,12 +33,20 @@ export function pubmedArticle(xml: string): CollectedItem | null {
     return label ? `${label}: ${text}` : text;
   });
   const abstract = parts.join('\n\n');
-  const authors = blocks(first(xml, 'AuthorList') ?? '', 'Author').map((a) => {
-    const collective = textOf(first(a, 'CollectiveName') ?? '');
-    return collective || [textOf(first(a, 'ForeName') ?? ''), textOf(first(a, 'LastName') ?? '')].filter(Boolean).join(' ');
-  }).filter(Boolean);
-  const doi = [...xml.matchAll(/<(?:ArticleId|ELocationID)(\s[^>]*)>([\s\S]*?)<\/(?:ArticleId|ELocationID)>/gi)]
-    .find((m) => { const a = attributes(m[1] ?? ''); return a.idtype === 'doi' || a.eidtype === 'doi'; });
+  const authors = blocks(first(xml, 'AuthorList') ?? '', 'Author')
+    .map((a) => {
+      const collective = textOf(first(a, 'CollectiveName') ?? '');
+      return (
+        collective || [textOf(first(a, 'ForeName') ?? ''), textOf(first(a, 'LastName') ?? '')].filter(Boolean).join(' ')
+      );
+    })
+    .filter(Boolean);
+  const doi = [...xml.matchAll(/<(?:ArticleId|ELocationID)(\s[^>]*)>([\s\S]*?)<\/(?:ArticleId|ELocationID)>/gi)].find(
+    (m) => {
+      const a = attributes(m[1] ?? '');
+      return a.idtype === 'doi' || a.eidtype === 'doi';
+    },
+  );
   const journal = first(xml, 'Journal') ?? '';
   return {
     title: textOf(first(xml, 'ArticleTitle') ?? '') || `PubMed ${pmid}`,
@@ -58,7 +66,11 @@ export function pubmedArticle(xml: string): CollectedItem | null {
 
 const slashDay = (d: Date) => d.toISOString().slice(0, 10).replace(/-/g, '/');
 
-export async function collectPubmed(env: Env, config: Record<string, unknown>, opts: CollectOptions): Promise<CollectResult> {
+export async function collectPubmed(
+  env: Env,
+  config: Record<string, unknown>,
+  opts: CollectOptions,
+): Promise<CollectResult> {
   const base = baseUrl(env, 'PIPELINE_PUBMED_URL');
   const limit = limitOf(config, opts, 20);
   const window = windowOf(config, opts);
@@ -81,13 +93,21 @@ export async function collectPubmed(env: Env, config: Record<string, unknown>, o
   }
   const found = obj(obj(await getJson(env, `${base}/esearch.fcgi?${search}`)).esearchresult);
   if (!('idlist' in found)) throw new Error(str(found.ERROR) ?? 'esearch answer has no idlist');
-  const ids = arr(found.idlist).map(str).filter((i): i is string => !!i && /^\d+$/.test(i)).slice(0, limit);
+  const ids = arr(found.idlist)
+    .map(str)
+    .filter((i): i is string => !!i && /^\d+$/.test(i))
+    .slice(0, limit);
   if (!ids.length) return { format: 'pubmed', title: 'PubMed search', items: [], fetched: 0 };
   const fetch = new URLSearchParams(shared);
   fetch.set('id', ids.join(','));
   fetch.set('retmode', 'xml');
   const xml = await getText(env, `${base}/efetch.fcgi?${fetch}`, 'application/xml, text/xml');
-  const byId = new Map(blocks(xml, 'PubmedArticle').map(pubmedArticle).filter((i): i is CollectedItem => i !== null).map((i) => [String(i.metadata?.pmid), i]));
+  const byId = new Map(
+    blocks(xml, 'PubmedArticle')
+      .map(pubmedArticle)
+      .filter((i): i is CollectedItem => i !== null)
+      .map((i) => [String(i.metadata?.pmid), i]),
+  );
   const items = ids.map((id) => byId.get(id)).filter((i): i is CollectedItem => !!i);
   return { format: 'pubmed', title: 'PubMed search', items, fetched: items.length };
 }

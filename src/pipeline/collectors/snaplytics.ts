@@ -17,7 +17,11 @@ export function snaplyticsConfigured(env: Env): boolean {
 }
 
 export function usernames(config: Record<string, unknown>): string[] {
-  const raw = [config.username, config.handle, ...(typeof config.usernames === 'string' ? config.usernames.split(/[,\n]/) : arr(config.usernames))];
+  const raw = [
+    config.username,
+    config.handle,
+    ...(typeof config.usernames === 'string' ? config.usernames.split(/[,\n]/) : arr(config.usernames)),
+  ];
   const out: string[] = [];
   for (const r of raw) {
     let s = str(r)?.replace(/^@/, '');
@@ -30,10 +34,17 @@ export function usernames(config: Record<string, unknown>): string[] {
 
 async function sha8(s: string): Promise<string> {
   const d = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(s)));
-  return [...d].map((b) => b.toString(16).padStart(2, '0')).join('').slice(0, 8);
+  return [...d]
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('')
+    .slice(0, 8);
 }
 
-export async function collectSnaplytics(env: Env, config: Record<string, unknown>, opts: CollectOptions): Promise<CollectResult> {
+export async function collectSnaplytics(
+  env: Env,
+  config: Record<string, unknown>,
+  opts: CollectOptions,
+): Promise<CollectResult> {
   const base = setting(env, 'PIPELINE_SNAPLYTICS_URL')!.replace(/\/+$/, '');
   const key = { 'x-api-key': setting(env, 'PIPELINE_SNAPLYTICS_KEY')! };
   const names = usernames(config);
@@ -44,16 +55,24 @@ export async function collectSnaplytics(env: Env, config: Record<string, unknown
   const items: CollectedItem[] = [];
   for (const name of names) {
     const ch = obj(await getJson(env, `${base}/challenge/`, key));
-    if (!str(ch.challenge_id) || ch.timestamp === undefined || ch.random_value === undefined) throw new Error('snaplytics challenge answer is missing fields');
+    if (!str(ch.challenge_id) || ch.timestamp === undefined || ch.random_value === undefined)
+      throw new Error('snaplytics challenge answer is missing fields');
     const solution = await sha8(`${String(ch.timestamp)}${String(ch.random_value)}`);
-    const page = obj(await getJson(env, `${base}/viewer/?${new URLSearchParams({ data: name, type: 'profile' })}`, { ...key, 'x-challenge-id': str(ch.challenge_id)!, 'x-challenge-solution': solution }));
+    const page = obj(
+      await getJson(env, `${base}/viewer/?${new URLSearchParams({ data: name, type: 'profile' })}`, {
+        ...key,
+        'x-challenge-id': str(ch.challenge_id)!,
+        'x-challenge-solution': solution,
+      }),
+    );
     const profile = str(obj(page.profile).username) ?? name;
     let taken = 0;
     for (const raw of arr(page.tweets)) {
       const t = obj(raw);
       const id = str(t.id);
       const at = Date.parse(str(t.created_at) ?? '');
-      if (!id || !/^\d+$/.test(id) || Number.isNaN(at) || (t.is_retweet && !retweets) || (t.is_pinned && !pinned)) continue;
+      if (!id || !/^\d+$/.test(id) || Number.isNaN(at) || (t.is_retweet && !retweets) || (t.is_pinned && !pinned))
+        continue;
       const author = obj(t.author);
       const handle = str(author.username) ?? profile;
       const text = str(t.text) ?? '';
@@ -63,11 +82,26 @@ export async function collectSnaplytics(env: Env, config: Record<string, unknown
         url: `https://x.com/${handle}/status/${id}`,
         summary: cut(text),
         published_at: new Date(at).toISOString(),
-        metadata: { collector: 'twitter_snaplytics', author_username: handle, author_name: str(author.name) ?? null, is_retweet: !!t.is_retweet, is_pinned: !!t.is_pinned, stats: obj(t.stats) },
+        metadata: {
+          collector: 'twitter_snaplytics',
+          author_username: handle,
+          author_name: str(author.name) ?? null,
+          is_retweet: !!t.is_retweet,
+          is_pinned: !!t.is_pinned,
+          stats: obj(t.stats),
+        },
       });
       if (++taken >= perUser) break;
     }
   }
   items.sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? ''));
-  return { format: 'twitter_snaplytics', title: 'X posts', items: byKeywords(items, opts.keywords).slice(0, Math.max(limitOf(config, opts, 30), opts.maxItems ? 0 : perUser * names.length)), fetched: items.length };
+  return {
+    format: 'twitter_snaplytics',
+    title: 'X posts',
+    items: byKeywords(items, opts.keywords).slice(
+      0,
+      Math.max(limitOf(config, opts, 30), opts.maxItems ? 0 : perUser * names.length),
+    ),
+    fetched: items.length,
+  };
 }

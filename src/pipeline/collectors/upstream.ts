@@ -29,8 +29,18 @@ export function baseUrl(env: Env, key: keyof typeof BASE_URLS): string {
   return (setting(env, key) ?? BASE_URLS[key]).replace(/\/+$/, '');
 }
 
-export async function getText(env: Env, url: string, accept: string, headers: Record<string, string> = {}): Promise<string> {
-  const res = await guardedFetch(env, url, { headers: { accept, 'user-agent': USER_AGENT, ...headers } }, { timeoutMs: 20_000, maxBytes: 10 * 1024 * 1024, maxRedirects: 5 });
+export async function getText(
+  env: Env,
+  url: string,
+  accept: string,
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const res = await guardedFetch(
+    env,
+    url,
+    { headers: { accept, 'user-agent': USER_AGENT, ...headers } },
+    { timeoutMs: 20_000, maxBytes: 10 * 1024 * 1024, maxRedirects: 5 },
+  );
   if (res.status < 200 || res.status >= 300) throw new Error(`${new URL(url).pathname} returned HTTP ${res.status}`);
   return res.text();
 }
@@ -63,7 +73,9 @@ export function cut(s: string, max = 1000): string {
 }
 
 function keywordList(v: unknown): string[] {
-  return arr(v).map(str).filter((k): k is string => !!k);
+  return arr(v)
+    .map(str)
+    .filter((k): k is string => !!k);
 }
 
 /**
@@ -93,7 +105,10 @@ function dateOf(v: unknown): Date | null {
 }
 
 /** The publication window: the run's, else config start_at / end_at; null ends are open. */
-export function windowOf(config: Record<string, unknown>, opts: CollectOptions): { start: Date | null; end: Date | null } {
+export function windowOf(
+  config: Record<string, unknown>,
+  opts: CollectOptions,
+): { start: Date | null; end: Date | null } {
   if (opts.window && (opts.window.start || opts.window.end)) return opts.window;
   return { start: dateOf(config.start_at), end: dateOf(config.end_at) };
 }
@@ -113,7 +128,10 @@ export function isoDay(v: unknown): string | null {
 }
 
 /** Keeps the items that mention a keyword (title or summary, case-insensitive); all when none given. */
-export function byKeywords<T extends { title: string; summary: string }>(items: T[], keywords: string[] | undefined): T[] {
+export function byKeywords<T extends { title: string; summary: string }>(
+  items: T[],
+  keywords: string[] | undefined,
+): T[] {
   const ks = (keywords ?? []).map((k) => k.trim().toLowerCase()).filter(Boolean);
   return ks.length ? items.filter((i) => ks.some((k) => `${i.title} ${i.summary}`.toLowerCase().includes(k))) : items;
 }

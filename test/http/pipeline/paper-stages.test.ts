@@ -30,7 +30,10 @@ beforeAll(async () => {
     expect(res.status).toBe(201);
     sourceIds.push(((await res.json()) as { id: string }).id);
   }
-  await api.patch('/api/v1/providers/llm_alpha', { enabled: true, config: { base_url: `${llm.url}/v1`, api_key: llm.key, model: 'paper-model', max_retry: 0 } });
+  await api.patch('/api/v1/providers/llm_alpha', {
+    enabled: true,
+    config: { base_url: `${llm.url}/v1`, api_key: llm.key, model: 'paper-model', max_retry: 0 },
+  });
 });
 afterAll(async () => {
   await served.close();
@@ -38,7 +41,12 @@ afterAll(async () => {
 });
 
 async function runMonitor(body: Record<string, unknown>) {
-  const created = await api.post('/api/v1/monitors', { name: 'Paper radar', source_ids: sourceIds, window_hours: 48, ...body });
+  const created = await api.post('/api/v1/monitors', {
+    name: 'Paper radar',
+    source_ids: sourceIds,
+    window_hours: 48,
+    ...body,
+  });
   expect(created.status).toBe(201);
   const m = (await created.json()) as any;
   const started = (await (await api.post(`/api/v1/monitors/${m.id}/run`)).json()) as any;
@@ -57,16 +65,24 @@ describe('research reports on academic items', () => {
     expect(steps.map((s) => s.step)).toEqual(['collect', 'report']);
     expect(llm.calls).toEqual([]);
     expect(report.report_type).toBe('research');
-    expect(report.content).toContain([
-      '### [Scaling laws for protein language models](https://www.nature.com/articles/s41586-026-01234-5)',
-      '',
-      `*Ana Souza* · Nature · ${day(-1)} · DOI [10.1038/s41586-026-01234-5](https://doi.org/10.1038/s41586-026-01234-5)`,
-      '',
-      '> Protein language models follow predictable scaling laws.',
-    ].join('\n'));
-    expect(report.content).toContain(`*Sami Haddad, Ji-woo Kim* · Nature biotechnology · ${day(0)} · DOI [10.1038/s41587-026-00001-1](https://doi.org/10.1038/s41587-026-00001-1)`);
-    expect(report.content).toContain('> BACKGROUND: Prime editing in primary cells is inefficient. RESULTS: Engineered CRISPR variants raise editing to 60%.');
-    expect(report.content).toContain('- [astral-sh/uv](https://github.com/astral-sh/uv) — An extremely fast Python package and project manager, written in Rust.');
+    expect(report.content).toContain(
+      [
+        '### [Scaling laws for protein language models](https://www.nature.com/articles/s41586-026-01234-5)',
+        '',
+        `*Ana Souza* · Nature · ${day(-1)} · DOI [10.1038/s41586-026-01234-5](https://doi.org/10.1038/s41586-026-01234-5)`,
+        '',
+        '> Protein language models follow predictable scaling laws.',
+      ].join('\n'),
+    );
+    expect(report.content).toContain(
+      `*Sami Haddad, Ji-woo Kim* · Nature biotechnology · ${day(0)} · DOI [10.1038/s41587-026-00001-1](https://doi.org/10.1038/s41587-026-00001-1)`,
+    );
+    expect(report.content).toContain(
+      '> BACKGROUND: Prime editing in primary cells is inefficient. RESULTS: Engineered CRISPR variants raise editing to 60%.',
+    );
+    expect(report.content).toContain(
+      '- [astral-sh/uv](https://github.com/astral-sh/uv) — An extremely fast Python package and project manager, written in Rust.',
+    );
 
     const page = await (await api.raw.get(`/reports/${report.id}`)).text();
     expect(page).toContain('<em>Ana Souza</em>');
@@ -77,42 +93,68 @@ describe('research reports on academic items', () => {
 
   it('a daily report keeps the plain list and does not run paper stages even when they are bound', async () => {
     llm.calls.length = 0;
-    const { steps, report } = await runMonitor({ time_period: 'daily', ai_routing: { stages: { paper_review: { primary: 'llm_alpha' } } } });
+    const { steps, report } = await runMonitor({
+      time_period: 'daily',
+      ai_routing: { stages: { paper_review: { primary: 'llm_alpha' } } },
+    });
     expect(steps.map((s) => s.step)).toEqual(['collect', 'report']);
     expect(llm.calls).toEqual([]);
     expect(report.content).not.toContain('### [');
-    expect(report.content).toContain('- [Scaling laws for protein language models](https://www.nature.com/articles/s41586-026-01234-5) — Protein language models follow predictable scaling laws.');
+    expect(report.content).toContain(
+      '- [Scaling laws for protein language models](https://www.nature.com/articles/s41586-026-01234-5) — Protein language models follow predictable scaling laws.',
+    );
   });
 
   it('paper_review and paper_note add verdicts and a reading note to the cards', async () => {
     llm.calls.length = 0;
-    const { task, steps, report } = await runMonitor({ time_period: 'custom', report_type: 'paper', ai_routing: { stages: { paper_review: { primary: 'llm_alpha' }, paper_note: { primary: 'llm_alpha' } } } });
+    const { task, steps, report } = await runMonitor({
+      time_period: 'custom',
+      report_type: 'paper',
+      ai_routing: { stages: { paper_review: { primary: 'llm_alpha' }, paper_note: { primary: 'llm_alpha' } } },
+    });
     expect(task.status).toBe('success');
-    expect(steps.map((s) => [s.step, s.status])).toEqual([['collect', 'success'], ['paper_review', 'success'], ['paper_note', 'success'], ['report', 'success']]);
+    expect(steps.map((s) => [s.step, s.status])).toEqual([
+      ['collect', 'success'],
+      ['paper_review', 'success'],
+      ['paper_note', 'success'],
+      ['report', 'success'],
+    ]);
     expect(llm.calls).toEqual(['paper_review', 'paper_note']);
     const review = steps.find((s) => s.step === 'paper_review').result;
-    expect(review).toMatchObject({ papers: 3, reviewed: 3, provider: 'llm_alpha', fallback: null, digest_summary: 'Review of 3 papers, led by Prime editing with engineered CRISPR Cas9 variants in primary T cells.' });
+    expect(review).toMatchObject({
+      papers: 3,
+      reviewed: 3,
+      provider: 'llm_alpha',
+      fallback: null,
+      digest_summary:
+        'Review of 3 papers, led by Prime editing with engineered CRISPR Cas9 variants in primary T cells.',
+    });
     expect(steps.find((s) => s.step === 'paper_note').result).toMatchObject({ papers: 1, provider: 'llm_alpha' });
     expect(report.metadata.global_tldr).toBe(review.digest_summary);
     expect(report.metadata.stages.paper_review).toMatchObject({ provider: 'llm_alpha', papers: 3, reviewed: 3 });
-    expect(report.content).toContain([
-      `*Sami Haddad, Ji-woo Kim* · Nature biotechnology · ${day(0)} · DOI [10.1038/s41587-026-00001-1](https://doi.org/10.1038/s41587-026-00001-1)`,
-      '',
-      '**Must read** — Method of Prime editing with engineered CRISPR Cas9 variants in primary T cells.',
-      '',
-      '*Why it matters:* It matters (2 authors).',
-      '',
-      '**Note:** Note on Prime editing with engineered CRISPR Cas9 variants in primary T cells.',
-      '- Contribution: First contribution',
-      '- Method: Step one',
-      '- Limitation: Small sample',
-    ].join('\n'));
+    expect(report.content).toContain(
+      [
+        `*Sami Haddad, Ji-woo Kim* · Nature biotechnology · ${day(0)} · DOI [10.1038/s41587-026-00001-1](https://doi.org/10.1038/s41587-026-00001-1)`,
+        '',
+        '**Must read** — Method of Prime editing with engineered CRISPR Cas9 variants in primary T cells.',
+        '',
+        '*Why it matters:* It matters (2 authors).',
+        '',
+        '**Note:** Note on Prime editing with engineered CRISPR Cas9 variants in primary T cells.',
+        '- Contribution: First contribution',
+        '- Method: Step one',
+        '- Limitation: Small sample',
+      ].join('\n'),
+    );
     expect(report.content).toContain('**Worth reading** — Method of Scaling laws for protein language models.');
     expect(report.content.match(/\*\*Note:\*\*/g)).toHaveLength(1);
   });
 
   it('refuses an unknown stage name', async () => {
-    const res = await api.post('/api/v1/monitors', { name: 'x', ai_routing: { stages: { paper_summary: { primary: 'llm_alpha' } } } });
+    const res = await api.post('/api/v1/monitors', {
+      name: 'x',
+      ai_routing: { stages: { paper_summary: { primary: 'llm_alpha' } } },
+    });
     expect(res.status).toBe(422);
   });
 });
