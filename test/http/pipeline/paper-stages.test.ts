@@ -6,11 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../../support/fakes/chat-server.ts';
 import { startCollectorApis, type CollectorApis } from '../../support/fakes/collector-apis.ts';
+import { startNotionServer, type NotionServer } from '../../support/fakes/notion-server.ts';
 import type { Served } from '../../support/serve.ts';
 import { adminClient, resetPipeline, waitForTask, withQueue } from './helpers.ts';
 
 let apis: CollectorApis;
 let llm: ChatServer;
+let notion: NotionServer;
 let served: Served;
 let api: ReturnType<typeof adminClient>;
 let sourceIds: string[];
@@ -18,7 +20,7 @@ const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISO
 
 beforeAll(async () => {
   await resetPipeline();
-  [apis, llm] = await Promise.all([startCollectorApis(), startChatServer()]);
+  [apis, llm, notion] = await Promise.all([startCollectorApis(), startChatServer(), startNotionServer()]);
   ({ served, api } = await withQueue(apis.envFor()));
   sourceIds = [];
   for (const body of [
@@ -30,6 +32,10 @@ beforeAll(async () => {
     expect(res.status).toBe(201);
     sourceIds.push(((await res.json()) as { id: string }).id);
   }
+  await api.patch('/api/v1/destinations/notion', {
+    enabled: true,
+    config: { api_url: notion.url, token: notion.token, database_id: notion.databaseId },
+  });
   await api.patch('/api/v1/providers/llm_alpha', {
     enabled: true,
     config: { base_url: `${llm.url}/v1`, api_key: llm.key, model: 'paper-model', max_retry: 0 },
@@ -37,7 +43,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await served.close();
-  await Promise.all([apis.close(), llm.close()]);
+  await Promise.all([apis.close(), llm.close(), notion.close()]);
 });
 
 async function runMonitor(body: Record<string, unknown>) {
@@ -60,9 +66,9 @@ async function runMonitor(body: Record<string, unknown>) {
 describe('research reports on academic items', () => {
   it('without a provider: paper cards with authors, venue, date, DOI and abstract; other items stay bullets', async () => {
     llm.calls.length = 0;
-    const { task, steps, report } = await runMonitor({ time_period: 'custom' });
+    const { task, steps, report } = await runMonitor({ time_period: 'custom', destination_ids: ['notion'] });
     expect(task.status).toBe('success');
-    expect(steps.map((s) => s.step)).toEqual(['collect', 'report']);
+    expect(steps.map((s) => s.step)).toEqual(['collect', 'report', 'publish:notion']);
     expect(llm.calls).toEqual([]);
     expect(report.report_type).toBe('research');
     expect(report.content).toContain(
@@ -84,11 +90,19 @@ describe('research reports on academic items', () => {
       '- [astral-sh/uv](https://github.com/astral-sh/uv) — An extremely fast Python package and project manager, written in Rust.',
     );
 
-    const page = await (await api.raw.get(`/reports/${report.id}`)).text();
-    expect(page).toContain('<em>Ana Souza</em>');
-    expect(page).toContain('href="https://doi.org/10.1038/s41586-026-01234-5"');
+    const html = await (await api.raw.get(`/reports/${report.id}`)).text();
+    expect(html).toContain('<em>Ana Souza</em>');
+    expect(html).toContain('href="https://doi.org/10.1038/s41586-026-01234-5"');
     const feed = await (await api.raw.get('/api/v1/feed.xml')).text();
     expect(feed).toContain(report.title);
+    const page = notion.pages.at(-1)!;
+    const blocks = page.children as { type: string; [k: string]: any }[];
+    const card = blocks.findIndex((b) => b.type === 'heading_3' && b.heading_3.rich_text[0].text.content.startsWith('[Scaling laws'));
+    expect(card).toBeGreaterThan(0);
+    expect(blocks.slice(card + 1, card + 3).map((b) => [b.type, b[b.type].rich_text[0].text.content])).toEqual([
+      ['paragraph', `*Ana Souza* · Nature · ${day(-1)} · DOI [10.1038/s41586-026-01234-5](https://doi.org/10.1038/s41586-026-01234-5)`],
+      ['quote', 'Protein language models follow predictable scaling laws.'],
+    ]);
   });
 
   it('a daily report keeps the plain list and does not run paper stages even when they are bound', async () => {
