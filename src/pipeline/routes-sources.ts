@@ -34,13 +34,13 @@ const TEST = z.object({
 function checkSource(env: AppEnv['Bindings'], method: string, cfg: Record<string, unknown>): void {
   const why = refusal(env, method);
   if (why) throw new HttpError(422, why);
-  if (method === 'rss' || method === 'blog_scraper') checkUrl(method, cfg);
+  if (method === 'rss' || method === 'blog_scraper' || method === 'deepbrowse') checkUrl(method, cfg);
   else checkApiConfig(method, cfg);
 }
 
 function checkUrl(method: string, cfg: Record<string, unknown>): void {
   const url = targetUrl({ collect_method: method, config: cfg });
-  if (!url) throw new HttpError(422, method === 'rss' ? 'config.feed_url is required for rss sources' : 'config.url is required for blog_scraper sources');
+  if (!url) throw new HttpError(422, method === 'rss' ? 'config.feed_url is required for rss sources' : `config.url is required for ${method} sources`);
   try {
     const u = new URL(url);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();

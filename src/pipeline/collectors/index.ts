@@ -7,10 +7,12 @@
  *   its API under a base-URL setting (see upstream.ts); keywords and the window go into the API query
  *   where the API has one (academic), else filter the answer.
  * - `twitter_snaplytics`: only with PIPELINE_SNAPLYTICS_URL and PIPELINE_SNAPLYTICS_KEY set.
- * - Browser methods (`deepbrowse`, `browser_use`, `codex_playwright`): refused (see `refusal`).
+ * - `deepbrowse`: the page rendered by a real browser (browser.ts), only with its settings; the agent
+ *   methods (`browser_use`, `codex_playwright`) are refused (see `refusal`).
  */
 import type { Env } from '../../platform/env.ts';
 import { guardedFetch } from '../../platform/url-guard.ts';
+import { browserConfigured, collectDeepbrowse } from './browser.ts';
 import { collectEuropePmc } from './europe-pmc.ts';
 import { parseFeed } from './feed.ts';
 import { collectGithubTrending } from './github-trending.ts';
@@ -47,10 +49,16 @@ export interface SourceLike {
 
 /** Why a method cannot run in this deployment, or null when it can. */
 export function refusal(env: Env, method: string): string | null {
-  if (BROWSER_METHODS.includes(method)) {
+  if (method === 'deepbrowse' && !browserConfigured(env)) {
     return (
-      `collect_method ${method} needs a browser (Cloudflare Browser Rendering or a local headless Chromium) and an agent step; ` +
-      'this deployment has neither wired in, so it is refused rather than imitated'
+      'collect_method deepbrowse needs a browser: set PIPELINE_BROWSER_RENDERING_URL and ' +
+      'PIPELINE_BROWSER_RENDERING_TOKEN (Cloudflare Browser Rendering, or tools/browser-render.ts locally)'
+    );
+  }
+  if (method === 'browser_use' || method === 'codex_playwright') {
+    return (
+      `collect_method ${method} drives a browser with a model-planned agent loop, which this pipeline does not run; ` +
+      'it is refused rather than imitated (deepbrowse loads and parses pages with a real browser)'
     );
   }
   if (method === 'twitter_snaplytics' && !snaplyticsConfigured(env)) {
@@ -73,6 +81,7 @@ export function targetUrl(source: SourceLike): string | null {
 async function collectPage(env: Env, source: SourceLike, opts: CollectOptions): Promise<CollectResult> {
   const url = targetUrl(source);
   if (!url) throw new Error('source has no URL to collect (config.feed_url or config.url)');
+  if (source.collect_method === 'deepbrowse') return limited(await collectDeepbrowse(env, url), source, opts);
   const res = await guardedFetch(
     env,
     url,
@@ -88,6 +97,10 @@ async function collectPage(env: Env, source: SourceLike, opts: CollectOptions): 
   if (res.status < 200 || res.status >= 300) throw new Error(`source returned HTTP ${res.status}`);
   const text = res.text();
   const result = source.collect_method === 'blog_scraper' ? parseHtml(text, res.url) : parseFeed(text, res.url);
+  return limited(result, source, opts);
+}
+
+function limited(result: CollectResult, source: SourceLike, opts: CollectOptions): CollectResult {
   const configured = Number(source.config?.max_items);
   const max = Math.min(opts.maxItems ?? (Number.isInteger(configured) && configured > 0 ? configured : 50), 200);
   return { ...result, items: byKeywords(result.items, opts.keywords).slice(0, max) };

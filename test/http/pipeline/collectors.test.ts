@@ -243,9 +243,9 @@ describe('methods and configs that are refused', () => {
       { collect_method: 'twitter_snaplytics', config: { username: 'openai' } },
       /PIPELINE_SNAPLYTICS_URL and PIPELINE_SNAPLYTICS_KEY/,
     ],
-    ['deepbrowse', { collect_method: 'deepbrowse', config: { url: 'https://example.org/' } }, /needs a browser/],
-    ['browser_use', { collect_method: 'browser_use', config: {} }, /needs a browser/],
-    ['codex_playwright', { collect_method: 'codex_playwright', config: {} }, /needs a browser/],
+    ['deepbrowse', { collect_method: 'deepbrowse', config: { url: 'https://example.org/' } }, /deepbrowse needs a browser: set PIPELINE_BROWSER_RENDERING_URL and PIPELINE_BROWSER_RENDERING_TOKEN/],
+    ['browser_use', { collect_method: 'browser_use', config: {} }, /model-planned agent loop, which this pipeline does not run/],
+    ['codex_playwright', { collect_method: 'codex_playwright', config: {} }, /model-planned agent loop/],
     [
       'pubmed without a search',
       { collect_method: 'pubmed', config: {} },
