@@ -22,7 +22,9 @@ const strings = (v: unknown) =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && !!x.trim()) : [];
 const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
 export const mdText = (s: string) => s.replace(/([\\`*_[\]<>#])/g, '\\$1');
-export const mdUrl = (u: string) => u.replace(/[()\s]/g, encodeURIComponent);
+/** A URL safe inside Markdown's `(...)`: parentheses and whitespace percent-encoded (encodeURIComponent keeps parentheses). */
+export const mdUrl = (u: string) =>
+  u.replace(/[()\s]/g, (c) => (c === '(' ? '%28' : c === ')' ? '%29' : encodeURIComponent(c)));
 
 export function paperFacts(a: Pick<ArticleRow, 'metadata' | 'summary' | 'published_at'>): PaperFacts | null {
   const m = a.metadata ?? {};

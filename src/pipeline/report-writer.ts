@@ -7,7 +7,7 @@
  */
 import type { ArticleRow } from './queries-sources.ts';
 import { plural } from '../platform/plural.ts';
-import { PAPER_REPORT_TYPES, paperCard, paperFacts, paperPromptFacts } from './paper-cards.ts';
+import { mdUrl, PAPER_REPORT_TYPES, paperCard, paperFacts, paperPromptFacts } from './paper-cards.ts';
 
 export interface WrittenReport {
   title: string;
@@ -54,7 +54,7 @@ export function extractiveReport(monitorName: string, date: string, articles: Ar
     const papers = cards ? inSection.filter((x) => paperFacts(x)) : [];
     for (const a of inSection.filter((x) => !papers.includes(x))) {
       const summary = a.summary ? ` — ${mdText(firstSentence(a.summary))}` : '';
-      lines.push(`- [${mdText(a.title)}](${a.url.replace(/[()\s]/g, encodeURIComponent)})${summary}`);
+      lines.push(`- [${mdText(a.title)}](${mdUrl(a.url)})${summary}`);
     }
     if (papers.length && papers.length < inSection.length) lines.push('');
     for (const a of papers) lines.push(...paperCard(a, paperFacts(a)!, paperExtras(a)), '');
