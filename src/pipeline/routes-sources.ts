@@ -97,6 +97,7 @@ sourceRoutes.post('/:source_id/test', async (c) => {
   const academic = source.category === 'academic' && ACADEMIC_METHODS.includes(source.collect_method);
   const start = opts.start_at ? new Date(opts.start_at) : null;
   const end = opts.end_at ? new Date(opts.end_at) : null;
+  if (start && end && start > end) throw new HttpError(422, 'start_at must not be after end_at');
   // Academic tests fetch max_results (else the source's, else 30) and list them all, as the original.
   const limit = academic ? opts.max_results ?? limitOf(source.config, {}, 30) : opts.max_results;
   try {

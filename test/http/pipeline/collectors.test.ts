@@ -174,6 +174,14 @@ describe('source test of the academic collectors', () => {
     });
   });
 
+  it('refuses a window that ends before it starts', async () => {
+    const id = await source({ collect_method: 'openalex', config: { search_query: 'agents' } });
+    const res = await api.post(`/api/v1/sources/${id}/test`, { start_at: hoursAgo(1), end_at: hoursAgo(2) });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({ detail: 'start_at must not be after end_at' });
+    expect((await api.post(`/api/v1/sources/${id}/test`, { start_at: 'yesterday' })).status).toBe(422);
+  });
+
   it('reports an upstream failure as a failed test, not an error', async () => {
     const id = await source({ collect_method: 'openalex', config: { search_query: 'agents' } });
     apis.failNext(1, 503);
