@@ -9,7 +9,7 @@ import type { Env } from '../../platform/env.ts';
 import { guardedFetch } from '../../platform/url-guard.ts';
 import type { CollectOptions } from './types.ts';
 
-export const USER_AGENT = 'insight-pipeline/1.0 (+https://github.com/PotatoDog1669/insight-flow)';
+export const USER_AGENT = 'insight-pipeline/1.0';
 
 /** Base URL settings and their public defaults. */
 export const BASE_URLS = {
