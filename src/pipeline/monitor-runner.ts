@@ -226,7 +226,10 @@ async function collectStep(env: Env, db: Db, task: TaskRow, monitor: MonitorRow)
   for (const s of sources) {
     try {
       const override = (monitor.source_overrides ?? {})[s.id] ?? {};
-      const config = Array.isArray(override.usernames) && override.usernames.length ? { ...s.config, usernames: override.usernames } : s.config;
+      // An override's usernames replace the source's (username, handle and usernames alike).
+      const config = Array.isArray(override.usernames) && override.usernames.length
+        ? { ...s.config, username: undefined, handle: undefined, usernames: override.usernames }
+        : s.config;
       const r = await collect(env, { ...s, config }, { ...overrideOptions(override), window });
       const stored = await storeArticles(db, s.id, r.items);
       await setSourceStatus(db, s.id, 'healthy', true);

@@ -21,7 +21,8 @@ const NCBI = {
 beforeAll(async () => {
   await resetPipeline();
   apis = await startCollectorApis();
-  ({ served, api } = await withQueue({ ...apis.envFor(), ...NCBI }));
+  const snap = { PIPELINE_SNAPLYTICS_URL: `${apis.url}/snap`, PIPELINE_SNAPLYTICS_KEY: SNAP_KEY };
+  ({ served, api } = await withQueue({ ...apis.envFor(), ...NCBI, ...snap }));
 });
 afterAll(async () => {
   await served.close();
@@ -251,8 +252,16 @@ describe('methods and configs that are refused', () => {
       { collect_method: 'twitter_snaplytics', config: { username: 'openai' } },
       /PIPELINE_SNAPLYTICS_URL and PIPELINE_SNAPLYTICS_KEY/,
     ],
-    ['deepbrowse', { collect_method: 'deepbrowse', config: { url: 'https://example.org/' } }, /deepbrowse needs a browser: set PIPELINE_BROWSER_RENDERING_URL and PIPELINE_BROWSER_RENDERING_TOKEN/],
-    ['browser_use', { collect_method: 'browser_use', config: {} }, /model-planned agent loop, which this pipeline does not run/],
+    [
+      'deepbrowse',
+      { collect_method: 'deepbrowse', config: { url: 'https://example.org/' } },
+      /deepbrowse needs a browser: set PIPELINE_BROWSER_RENDERING_URL and PIPELINE_BROWSER_RENDERING_TOKEN/,
+    ],
+    [
+      'browser_use',
+      { collect_method: 'browser_use', config: {} },
+      /model-planned agent loop, which this pipeline does not run/,
+    ],
     ['codex_playwright', { collect_method: 'codex_playwright', config: {} }, /model-planned agent loop/],
     [
       'pubmed without a search',
@@ -275,7 +284,8 @@ describe('methods and configs that are refused', () => {
       /^config.filter: /,
     ],
   ])('refuses %s with a 422 that says why', async (_n, body, why) => {
-    const res = await api.post('/api/v1/sources', { name: 'x', category: 'social', ...body });
+    const unconfigured = adminClient(testEnv(apis.envFor()));
+    const res = await unconfigured.post('/api/v1/sources', { name: 'x', category: 'social', ...body });
     expect(res.status).toBe(422);
     expect(((await res.json()) as { detail: string }).detail).toMatch(why);
   });
@@ -317,6 +327,30 @@ describe('methods and configs that are refused', () => {
 });
 
 describe('collected items through the worker', () => {
+  it("a monitor's usernames override replaces a twitter_snaplytics source's", async () => {
+    const id = await source({
+      category: 'social',
+      collect_method: 'twitter_snaplytics',
+      config: { username: 'openai' },
+    });
+    const created = await api.post('/api/v1/monitors', {
+      name: 'Social',
+      source_ids: [id],
+      source_overrides: { [id]: { usernames: ['huggingface'], max_items: 1 } },
+    });
+    const m = (await created.json()) as any;
+    const before = apis.requests.length;
+    const started = (await (await api.post(`/api/v1/monitors/${m.id}/run`)).json()) as any;
+    expect((await waitForTask(api, started.run_id)).status).toBe('success');
+    const viewer = apis.requests
+      .slice(before)
+      .filter((r) => r.path === '/snap/viewer/')
+      .map((r) => r.query.get('data'));
+    expect(viewer).toEqual(['huggingface']);
+    const rows = await testDb().query<{ url: string }>(`SELECT url FROM pipeline.articles WHERE source_id = $1`, [id]);
+    expect(rows.map((r) => r.url)).toEqual(['https://x.com/huggingface/status/1900000000000000011']);
+  });
+
   it('a triggered openalex task stores the works with authors, venue, DOI and abstract, once across runs', async () => {
     const id = await source({ collect_method: 'openalex', config: { search_query: 'agents' } });
     const created = (await (await api.post('/api/v1/tasks/trigger', { source_id: id })).json()) as any;
