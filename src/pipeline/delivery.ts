@@ -15,7 +15,7 @@ import { runStep } from './monitor-runner.ts';
 import { runTask } from './task-runner.ts';
 
 const TASK = z.object({ taskId: z.string().uuid() });
-const STEP = z.object({ runId: z.string().uuid(), step: z.string().regex(/^(collect|filter|keywords|global_summary|report|publish:[a-z]+)$/) });
+const STEP = z.object({ runId: z.string().uuid(), step: z.string().regex(/^(collect|filter|keywords|global_summary|paper_review|paper_note|report|publish:[a-z]+)$/) });
 
 export const pipelineDelivery = new Hono<AppEnv>();
 

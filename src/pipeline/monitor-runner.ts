@@ -26,7 +26,7 @@ import { HttpError } from '../platform/errors.ts';
 import { publish } from '../platform/queue.ts';
 import { emitEvent } from '../webhooks/events.ts';
 import { chat, ChatError } from './chat-client.ts';
-import { collect } from './collectors/index.ts';
+import { collect, overrideOptions } from './collectors/index.ts';
 import { nextRun, monitorSchedule } from './cron.ts';
 import { publishNotion } from './publishers/notion.ts';
 import { publishObsidian } from './publishers/obsidian.ts';
@@ -34,12 +34,14 @@ import type { PublishInput, PublishOutcome } from './publishers/types.ts';
 import { getMonitor, touchMonitorRun, type MonitorRow } from './queries-monitors.ts';
 import { getReportByRun, insertReport, recordPublish, type ReportRow } from './queries-reports.ts';
 import { getDestination, getProvider } from './queries-settings.ts';
-import { articlesByIds, articlesInWindow, getSources, setSourceStatus, storeArticles } from './queries-sources.ts';
+import { articlesByIds, articlesInWindow, getSources, setSourceStatus, storeArticles, type ArticleRow } from './queries-sources.ts';
 import { appendTrace, beginStep, finishStep, getSteps, getTask, insertSteps, insertTask, noteStepError, recordEvent, type StepRow, type TaskRow } from './queries-tasks.ts';
 import { extractiveReport, modelReport, reportPrompt, reportTitle, type WrittenReport } from './report-writer.ts';
 import { destinationSecret } from './settings.ts';
-import { filterStep, globalSummaryStep, keywordsStep, monitorChatSettings, stageArticles, stageProviderId, type StageInput } from './stage-steps.ts';
-import { ruleKeywords, topicsOf, MODEL_STAGES } from './stages.ts';
+import { PAPER_REPORT_TYPES, paperCard, paperFacts } from './paper-cards.ts';
+import { paperCardExtras, type PaperNote, type PaperReview } from './paper-stages.ts';
+import { filterStep, globalSummaryStep, keywordsStep, monitorChatSettings, paperNoteStep, paperReviewStep, stageArticles, stageProviderId, type StageInput } from './stage-steps.ts';
+import { ruleKeywords, topicsOf, MODEL_STAGES, PAPER_STAGES } from './stages.ts';
 import { finishTask } from './task-runner.ts';
 import { reportDate, reportView, taskView } from './views.ts';
 
@@ -59,7 +61,9 @@ async function enqueue(env: Env, runId: string, step: string): Promise<void> {
 }
 
 export async function startMonitorRun(env: Env, db: Db, monitor: MonitorRow, trigger: 'manual' | 'scheduled', windowHours?: number): Promise<TaskRow> {
-  const steps = ['collect', ...MODEL_STAGES.filter((s) => stageProviderId(monitor, s)), 'report', ...monitor.destination_ids.map((d) => `publish:${d}`)];
+  const papers = PAPER_REPORT_TYPES.includes(monitor.report_type);
+  const bound = MODEL_STAGES.filter((s) => stageProviderId(monitor, s) && (papers || !PAPER_STAGES.includes(s)));
+  const steps = ['collect', ...bound, 'report', ...monitor.destination_ids.map((d) => `publish:${d}`)];
   const schedule = monitorSchedule(monitor);
   const task = await db.transaction(async (tx) => {
     const t = await insertTask(tx, { monitor_id: monitor.id, source_id: null, trigger_type: trigger, status: 'running', window_hours: windowHours ?? monitor.window_hours });
@@ -142,6 +146,10 @@ export async function runStep(env: Env, db: Db, runId: string, step: string, ret
           ? await keywordsStep(input)
           : step === 'global_summary'
             ? await globalSummaryStep(input)
+            : step === 'paper_review'
+              ? await paperReviewStep(input)
+              : step === 'paper_note'
+                ? await paperNoteStep(input)
             : step === 'report'
               ? await reportStep(input)
               : await publishStep(env, db, task, step.slice('publish:'.length), begun.attempts);
@@ -187,7 +195,7 @@ async function settle(db: Db, runId: string, step: string, status: 'success' | '
 }
 
 function pickTrace(result: Record<string, unknown>): Record<string, unknown> {
-  const keep = ['articles', 'input', 'output', 'provider', 'provider_attempts', 'report_id', 'sink', 'url', 'fallback', 'sources'];
+  const keep = ['articles', 'input', 'output', 'provider', 'provider_attempts', 'report_id', 'sink', 'url', 'fallback', 'sources', 'papers'];
   return Object.fromEntries(Object.entries(result).filter(([k]) => keep.includes(k)));
 }
 
@@ -212,9 +220,17 @@ async function collectStep(env: Env, db: Db, task: TaskRow, monitor: MonitorRow)
   const sources = (await getSources(db, monitor.source_ids)).filter((s) => s.enabled);
   const results: Record<string, unknown>[] = [];
   let ok = 0;
+  const hours = task.window_hours ?? monitor.window_hours;
+  const end = new Date();
+  const window = { start: new Date(end.getTime() - hours * 3_600_000), end };
   for (const s of sources) {
     try {
-      const r = await collect(env, s);
+      const override = (monitor.source_overrides ?? {})[s.id] ?? {};
+      // An override's usernames replace the source's (username, handle and usernames alike).
+      const config = Array.isArray(override.usernames) && override.usernames.length
+        ? { ...s.config, username: undefined, handle: undefined, usernames: override.usernames }
+        : s.config;
+      const r = await collect(env, { ...s, config }, { ...overrideOptions(override), window });
       const stored = await storeArticles(db, s.id, r.items);
       await setSourceStatus(db, s.id, 'healthy', true);
       results.push({ source_id: s.id, name: s.name, status: 'success', articles: r.items.length, new_articles: stored.inserted });
@@ -225,7 +241,7 @@ async function collectStep(env: Env, db: Db, task: TaskRow, monitor: MonitorRow)
     }
   }
   if (sources.length > 0 && ok === 0) throw new Error(`every source failed: ${results.map((r) => `${r.name}: ${r.error}`).join('; ')}`);
-  const articles = await articlesInWindow(db, sources.map((s) => s.id), task.window_hours ?? monitor.window_hours);
+  const articles = await articlesInWindow(db, sources.map((s) => s.id), hours);
   await db.query(`UPDATE pipeline.tasks SET articles_count = $2 WHERE id = $1`, [task.id, articles.length]);
   return { articles: articles.length, article_ids: articles.map((a) => a.id), sources: results };
 }
@@ -240,7 +256,13 @@ async function reportStep(input: StageInput): Promise<Record<string, unknown>> {
   const filtered = result('filter');
   const keywords = result('keywords');
   const summary = result('global_summary');
-  const globalTldr = typeof summary?.global_tldr === 'string' && summary.global_tldr ? summary.global_tldr : undefined;
+  const review = result('paper_review');
+  const notes = result('paper_note');
+  const reviewTldr = typeof review?.digest_summary === 'string' && review.digest_summary ? review.digest_summary : undefined;
+  const globalTldr = typeof summary?.global_tldr === 'string' && summary.global_tldr ? summary.global_tldr : reviewTldr;
+  const reviews = (review?.reviews ?? {}) as Record<string, PaperReview>;
+  const paperNotes = (notes?.notes ?? {}) as Record<string, PaperNote>;
+  const extras = (a: { id: string }) => paperCardExtras(reviews[a.id], paperNotes[a.id]);
   const providerId = stageProviderId(monitor, 'report');
   const provider = providerId ? await getProvider(db, providerId) : undefined;
   let written: WrittenReport;
@@ -249,16 +271,16 @@ async function reportStep(input: StageInput): Promise<Record<string, unknown>> {
     try {
       const prompt = reportPrompt(monitor.name, date, articles, globalTldr);
       const answer = await chat(env, await monitorChatSettings(env, provider, monitor), [{ role: 'system', content: prompt.system }, { role: 'user', content: prompt.user }]);
-      written = modelReport(monitor.name, date, articles, answer.content, globalTldr);
+      written = withPaperReviews(modelReport(monitor.name, date, articles, answer.content, globalTldr), articles, extras);
       Object.assign(trace, { provider: provider.id, model: answer.model, provider_attempts: answer.attempts, latency_ms: answer.latency_ms });
     } catch (err) {
       const attempts = err instanceof ChatError ? err.attempts : 1;
       if (!last) throw new Error(`provider ${provider.id} failed after ${attempts} attempt(s): ${(err as Error).message}`);
-      written = extractiveReport(monitor.name, date, articles, globalTldr);
+      written = extractiveReport(monitor.name, date, articles, globalTldr, monitor.report_type, extras);
       Object.assign(trace, { provider: provider.id, provider_attempts: attempts, fallback: 'extractive', provider_error: (err as Error).message });
     }
   } else if (articles.length) {
-    written = extractiveReport(monitor.name, date, articles, globalTldr);
+    written = extractiveReport(monitor.name, date, articles, globalTldr, monitor.report_type, extras);
     trace.fallback = provider && !provider.enabled ? `extractive (provider ${provider.id} disabled)` : 'extractive';
   } else {
     const none = filtered && Number(filtered.input) > 0 ? `The filter kept none of the ${filtered.input} new items.` : 'No new items in this window.';
@@ -271,6 +293,8 @@ async function reportStep(input: StageInput): Promise<Record<string, unknown>> {
     ...(filtered ? { filter: pickStage(filtered, ['provider', 'model', 'provider_attempts', 'fallback', 'provider_error', 'input', 'output']) } : {}),
     keywords: keywords ? pickStage(keywords, ['provider', 'model', 'provider_attempts', 'fallback', 'provider_error', 'rule_filled']) : { provider: null, fallback: 'rule keywords' },
     ...(summary ? { global_summary: pickStage(summary, ['provider', 'model', 'provider_attempts', 'fallback', 'provider_error']) } : {}),
+    ...(review ? { paper_review: pickStage(review, ['provider', 'model', 'provider_attempts', 'fallback', 'provider_error', 'papers', 'reviewed']) } : {}),
+    ...(notes ? { paper_note: pickStage(notes, ['provider', 'model', 'provider_attempts', 'fallback', 'provider_error', 'papers']) } : {}),
   };
   const report = await db.transaction(async (tx) => {
     const r = await insertReport(tx, {
@@ -288,6 +312,14 @@ async function reportStep(input: StageInput): Promise<Record<string, unknown>> {
     return r;
   });
   return { report_id: report.id, articles: articles.length, ...trace };
+}
+
+/** A model-written report keeps the paper stages' verdicts and notes as a section of paper cards. */
+function withPaperReviews(written: WrittenReport, articles: ArticleRow[], extras: (a: ArticleRow) => string[]): WrittenReport {
+  const cards = articles.map((a) => ({ a, facts: paperFacts(a), lines: extras(a) })).filter((x) => x.facts && x.lines.length);
+  if (!cards.length) return written;
+  const section = cards.flatMap((x) => [...paperCard(x.a, x.facts!, x.lines), '']).join('\n').trim();
+  return { ...written, content: `${written.content}\n\n## Paper reviews\n\n${section}` };
 }
 
 function pickStage(result: Record<string, unknown>, keys: string[]): Record<string, unknown> {

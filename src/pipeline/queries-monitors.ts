@@ -8,6 +8,8 @@ export interface MonitorRow {
   report_type: string;
   source_ids: string[];
   ai_routing: Record<string, unknown>;
+  /** Per bound source: {max_items, limit, max_results, keywords, usernames, subreddits} (the original's keys). */
+  source_overrides: Record<string, Record<string, unknown>>;
   destination_ids: string[];
   window_hours: number;
   custom_schedule: string | null;
@@ -30,9 +32,9 @@ export async function getMonitor(db: Queryable, id: string): Promise<MonitorRow 
 
 export async function insertMonitor(db: Queryable, m: MonitorInput): Promise<MonitorRow> {
   const [row] = await db.query<MonitorRow>(
-    `INSERT INTO pipeline.monitors (id, name, time_period, report_type, source_ids, ai_routing, destination_ids, window_hours, custom_schedule, enabled, next_run_at)
-     VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10, $11) RETURNING *`,
-    [crypto.randomUUID(), m.name, m.time_period, m.report_type, JSON.stringify(m.source_ids), JSON.stringify(m.ai_routing), JSON.stringify(m.destination_ids), m.window_hours, m.custom_schedule, m.enabled, m.next_run_at],
+    `INSERT INTO pipeline.monitors (id, name, time_period, report_type, source_ids, ai_routing, destination_ids, window_hours, custom_schedule, enabled, next_run_at, source_overrides)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12::jsonb) RETURNING *`,
+    [crypto.randomUUID(), m.name, m.time_period, m.report_type, JSON.stringify(m.source_ids), JSON.stringify(m.ai_routing), JSON.stringify(m.destination_ids), m.window_hours, m.custom_schedule, m.enabled, m.next_run_at, JSON.stringify(m.source_overrides ?? {})],
   );
   return row!;
 }
@@ -40,8 +42,8 @@ export async function insertMonitor(db: Queryable, m: MonitorInput): Promise<Mon
 export async function saveMonitor(db: Queryable, m: MonitorRow): Promise<MonitorRow> {
   const [row] = await db.query<MonitorRow>(
     `UPDATE pipeline.monitors SET name = $2, time_period = $3, report_type = $4, source_ids = $5::jsonb, ai_routing = $6::jsonb, destination_ids = $7::jsonb,
-       window_hours = $8, custom_schedule = $9, enabled = $10, next_run_at = $11, updated_at = now() WHERE id = $1 RETURNING *`,
-    [m.id, m.name, m.time_period, m.report_type, JSON.stringify(m.source_ids), JSON.stringify(m.ai_routing), JSON.stringify(m.destination_ids), m.window_hours, m.custom_schedule, m.enabled, m.next_run_at],
+       window_hours = $8, custom_schedule = $9, enabled = $10, next_run_at = $11, source_overrides = $12::jsonb, updated_at = now() WHERE id = $1 RETURNING *`,
+    [m.id, m.name, m.time_period, m.report_type, JSON.stringify(m.source_ids), JSON.stringify(m.ai_routing), JSON.stringify(m.destination_ids), m.window_hours, m.custom_schedule, m.enabled, m.next_run_at, JSON.stringify(m.source_overrides ?? {})],
   );
   return row!;
 }

@@ -69,12 +69,14 @@ export async function latestEnabledInCategory(db: Queryable, category: string): 
 /** Stores new articles; returns how many were new and the ids of all given URLs. */
 export async function storeArticles(db: Queryable, sourceId: string, items: CollectedItem[]): Promise<{ inserted: number; ids: string[] }> {
   if (!items.length) return { inserted: 0, ids: [] };
+  // One row per URL even inside one answer (ON CONFLICT cannot settle two rows of one INSERT).
+  const unique = [...new Map(items.map((i) => [i.url, i])).values()];
   const inserted = await db.query<{ id: string }>(
-    `INSERT INTO pipeline.articles (id, source_id, url, title, summary, published_at)
-     SELECT gen_random_uuid(), $1, x.url, x.title, x.summary, x.published_at
-     FROM jsonb_to_recordset($2::jsonb) AS x(url text, title text, summary text, published_at timestamptz)
+    `INSERT INTO pipeline.articles (id, source_id, url, title, summary, published_at, metadata)
+     SELECT gen_random_uuid(), $1, x.url, x.title, x.summary, x.published_at, coalesce(x.metadata, '{}')
+     FROM jsonb_to_recordset($2::jsonb) AS x(url text, title text, summary text, published_at timestamptz, metadata jsonb)
      ON CONFLICT (url) DO NOTHING RETURNING id`,
-    [sourceId, JSON.stringify(items)],
+    [sourceId, JSON.stringify(unique)],
   );
   const all = await db.query<{ id: string }>(`SELECT id FROM pipeline.articles WHERE url = ANY($1::text[])`, [items.map((i) => i.url)]);
   return { inserted: inserted.length, ids: all.map((r) => r.id) };
@@ -88,6 +90,8 @@ export interface ArticleRow {
   summary: string;
   published_at: Date | null;
   collected_at: Date;
+  /** Structured facts of API collectors (authors, venue, doi, abstract, ...); {} for feeds and pages. */
+  metadata?: Record<string, unknown>;
   source_name: string | null;
   category: string | null;
 }

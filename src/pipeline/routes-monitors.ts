@@ -20,7 +20,7 @@ import { DESTINATION_IDS, PROVIDER_IDS } from './settings.ts';
 import { cancelTask } from './task-runner.ts';
 import { monitorView } from './views.ts';
 
-const STAGES = ['filter', 'keywords', 'global_summary', 'report'] as const;
+const STAGES = ['filter', 'keywords', 'global_summary', 'paper_review', 'paper_note', 'report'] as const;
 const cron = z.string().max(100).refine((s) => {
   try {
     parseCron(s);
@@ -33,11 +33,20 @@ const AI_ROUTING = z.object({
   stages: z.partialRecord(z.enum(STAGES), z.object({ primary: z.enum(PROVIDER_IDS).nullable().optional() })).optional(),
   providers: z.partialRecord(z.enum(PROVIDER_IDS), z.record(z.string(), z.unknown())).optional(),
 });
+const OVERRIDE = z.object({
+  max_items: z.number().int().min(1).max(200).optional(),
+  limit: z.number().int().min(1).max(200).optional(),
+  max_results: z.number().int().min(1).max(200).optional(),
+  keywords: z.array(z.string().trim().min(1).max(100)).max(20).optional(),
+  usernames: z.array(z.string().trim().min(1).max(64)).max(50).optional(),
+  subreddits: z.array(z.string().trim().min(1).max(64)).max(50).optional(),
+}).strict();
 const FIELDS = {
   name: z.string().trim().min(1).max(128),
   time_period: z.enum(TIME_PERIODS),
   report_type: z.enum(REPORT_TYPES),
   source_ids: z.array(z.string().uuid()).max(100),
+  source_overrides: z.record(z.string().uuid(), OVERRIDE),
   ai_routing: AI_ROUTING,
   destination_ids: z.array(z.enum(DESTINATION_IDS)).max(3),
   window_hours: z.number().int().min(1).max(168),
@@ -49,6 +58,7 @@ const CREATE = z.object({
   time_period: FIELDS.time_period.default('daily'),
   report_type: FIELDS.report_type.optional(),
   source_ids: FIELDS.source_ids.default([]),
+  source_overrides: FIELDS.source_overrides.default({}),
   ai_routing: FIELDS.ai_routing.default({}),
   destination_ids: FIELDS.destination_ids.default([]),
   window_hours: FIELDS.window_hours.default(24),

@@ -4,7 +4,9 @@ import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { parseWith, validate } from '../platform/validate.ts';
-import { collect, COLLECT_METHODS, targetUrl } from './collectors/index.ts';
+import { ACADEMIC_METHODS, collect, COLLECT_METHODS, refusal, targetUrl } from './collectors/index.ts';
+import { checkApiConfig } from './source-config.ts';
+import { limitOf } from './collectors/upstream.ts';
 import { optionalJson, uuidParam } from './params.ts';
 import { categoryCounts, deleteSource, getSource, insertSource, listSources, setSourceStatus, updateSource } from './queries-sources.ts';
 import { sourceView } from './views.ts';
@@ -20,11 +22,25 @@ const CREATE = z.object({
   enabled: z.boolean().default(true),
 });
 const PATCH = z.object({ name: z.string().trim().min(1).max(128).optional(), config: config.optional(), enabled: z.boolean().optional() }).strict();
-const TEST = z.object({ keywords: z.array(z.string().max(100)).max(20).optional(), max_results: z.number().int().min(1).max(200).optional() });
+const when = z.iso.datetime({ offset: true }).or(z.iso.date());
+const TEST = z.object({
+  keywords: z.array(z.string().max(100)).max(20).optional(),
+  max_results: z.number().int().min(1).max(200).optional(),
+  start_at: when.nullable().optional(),
+  end_at: when.nullable().optional(),
+});
+
+/** 422 unless the method runs here and the config is usable for it. */
+function checkSource(env: AppEnv['Bindings'], method: string, cfg: Record<string, unknown>): void {
+  const why = refusal(env, method);
+  if (why) throw new HttpError(422, why);
+  if (method === 'rss' || method === 'blog_scraper' || method === 'deepbrowse') checkUrl(method, cfg);
+  else checkApiConfig(method, cfg);
+}
 
 function checkUrl(method: string, cfg: Record<string, unknown>): void {
   const url = targetUrl({ collect_method: method, config: cfg });
-  if (!url) throw new HttpError(422, method === 'rss' ? 'config.feed_url is required for rss sources' : 'config.url is required for blog_scraper sources');
+  if (!url) throw new HttpError(422, method === 'rss' ? 'config.feed_url is required for rss sources' : `config.url is required for ${method} sources`);
   try {
     const u = new URL(url);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
@@ -50,7 +66,7 @@ sourceRoutes.get('/:source_id', async (c) => {
 
 sourceRoutes.post('/', validate('json', CREATE), async (c) => {
   const body = c.req.valid('json');
-  checkUrl(body.collect_method, body.config);
+  checkSource(c.env, body.collect_method, body.config);
   const db = c.get('db');
   const id = await insertSource(db, body);
   return c.json(sourceView((await getSource(db, id))!), 201);
@@ -62,7 +78,7 @@ sourceRoutes.patch('/:source_id', validate('json', PATCH), async (c) => {
   const body = c.req.valid('json');
   const current = await getSource(db, id);
   if (!current) throw new HttpError(404, 'Source not found');
-  if (body.config) checkUrl(current.collect_method, body.config);
+  if (body.config) checkSource(c.env, current.collect_method, body.config);
   await updateSource(db, id, body);
   return c.json(sourceView((await getSource(db, id))!));
 });
@@ -78,16 +94,47 @@ sourceRoutes.post('/:source_id/test', async (c) => {
   const db = c.get('db');
   const source = await getSource(db, id);
   if (!source) throw new HttpError(404, 'Source not found');
+  const academic = source.category === 'academic' && ACADEMIC_METHODS.includes(source.collect_method);
+  const start = opts.start_at ? new Date(opts.start_at) : null;
+  const end = opts.end_at ? new Date(opts.end_at) : null;
+  if (start && end && start > end) throw new HttpError(422, 'start_at must not be after end_at');
+  // Academic tests fetch max_results (else the source's, else 30) and list them all, as the original.
+  const limit = academic ? opts.max_results ?? limitOf(source.config, {}, 30) : opts.max_results;
   try {
-    const result = await collect(c.env, source, { maxItems: opts.max_results, keywords: opts.keywords });
+    const result = await collect(c.env, source, { maxItems: limit, keywords: opts.keywords, window: { start, end } });
     await setSourceStatus(db, id, 'healthy');
+    const sample = (items: typeof result.items, n: number) => items.slice(0, n).map((i) => ({ title: i.title, url: i.url, published_at: i.published_at }));
+    if (!academic) {
+      return c.json({
+        success: true,
+        message: `Connection successful. Retrieved ${result.items.length} items.`,
+        format: result.format,
+        sample_articles: sample(result.items, 3),
+      });
+    }
+    // As the original: the API's answer counted, then checked against the exact window (the APIs filter by day).
+    const inWindow = result.items.filter((i) => {
+      const t = i.published_at ? Date.parse(i.published_at) : NaN;
+      if (!start && !end) return true;
+      return !Number.isNaN(t) && (!start || t >= start.getTime()) && (!end || t <= end.getTime());
+    });
     return c.json({
       success: true,
-      message: `Connection successful. Retrieved ${result.items.length} items.`,
+      message: `Fetched ${result.fetched ?? result.items.length} items, matched ${inWindow.length} items in the requested window.`,
       format: result.format,
-      sample_articles: result.items.slice(0, 3).map((i) => ({ title: i.title, url: i.url, published_at: i.published_at })),
+      fetched_count: result.fetched ?? result.items.length,
+      matched_count: inWindow.length,
+      effective_keywords: opts.keywords?.length ? opts.keywords : keywordsOf(source.config),
+      effective_max_results: limit,
+      window_start: start?.toISOString() ?? null,
+      window_end: end?.toISOString() ?? null,
+      sample_articles: sample(inWindow, limit ?? 30),
     });
   } catch (err) {
     return c.json({ success: false, message: `Test failed: ${(err as Error).message}`, sample_articles: [] });
   }
 });
+
+function keywordsOf(config: Record<string, unknown>): string[] {
+  return Array.isArray(config.keywords) ? config.keywords.filter((k): k is string => typeof k === 'string' && !!k.trim()) : [];
+}

@@ -19,7 +19,9 @@ import { articlesByIds, type ArticleRow } from './queries-sources.ts';
 import { recordEvent, type StepRow, type TaskRow } from './queries-tasks.ts';
 import { extractiveTldr } from './report-writer.ts';
 import { chatSettings } from './settings.ts';
-import { parseGlobalTldr, parseKeepIndices, parseKeywords, ruleKeywords, stagePrompt, topicsOf, type ModelStage } from './stages.ts';
+import { paperFacts } from './paper-cards.ts';
+import { MAX_REVIEWED, notePicks, paperNotePrompt, paperReviewPrompt, parsePaperNotes, parsePaperReview, type PaperReview } from './paper-stages.ts';
+import { parseGlobalTldr, parseKeepIndices, parseKeywords, ruleKeywords, stagePrompt, topicsOf, type ItemStage, type ModelStage } from './stages.ts';
 
 export interface StageInput {
   env: Env;
@@ -61,13 +63,13 @@ export async function stageArticles(db: Db, steps: StepRow[]): Promise<ArticleRo
 type Called<T> = { value: T; trace: Record<string, unknown> } | { value: undefined; trace: Record<string, unknown> };
 
 /** One call of a stage's provider; undefined value = use the fallback (recorded in the trace). */
-async function callStage<T>(input: StageInput, stage: ModelStage, articles: ArticleRow[], parse: (text: string) => T): Promise<Called<T>> {
+async function callStage<T>(input: StageInput, stage: ModelStage, articles: ArticleRow[], parse: (text: string) => T, custom?: { system: string; user: string }): Promise<Called<T>> {
   const { env, db, task, monitor, last } = input;
   const id = stageProviderId(monitor, stage);
   const provider = id ? await getProvider(db, id) : undefined;
   // The routing is read when the step runs: a stage unbound since the run started has no provider.
   if (!provider || !provider.enabled) return { value: undefined, trace: { provider: id, fallback: id ? `provider ${id} disabled` : 'no provider bound' } };
-  const prompt = stagePrompt(stage, monitor.name, articles);
+  const prompt = custom ?? stagePrompt(stage as ItemStage, monitor.name, articles);
   let attempts = 1;
   try {
     const answer = await chat(env, await monitorChatSettings(env, provider, monitor), [{ role: 'system', content: prompt.system }, { role: 'user', content: prompt.user }]);
@@ -113,4 +115,28 @@ export async function globalSummaryStep(input: StageInput): Promise<Record<strin
   const r = await callStage(input, 'global_summary', articles, parseGlobalTldr);
   if (r.value) return { articles: articles.length, global_tldr: r.value, ...r.trace };
   return { articles: articles.length, global_tldr: extractiveTldr(articles), ...r.trace, fallback: `extractive (${r.trace.fallback})` };
+}
+
+/** The run's papers (articles with paper facts), in stage order, at most MAX_REVIEWED. */
+async function runPapers(input: StageInput): Promise<ArticleRow[]> {
+  return (await stageArticles(input.db, input.steps)).filter((a) => paperFacts(a)).slice(0, MAX_REVIEWED);
+}
+
+export async function paperReviewStep(input: StageInput): Promise<Record<string, unknown>> {
+  const papers = await runPapers(input);
+  if (!papers.length) return { papers: 0, reviews: {}, digest_summary: null, provider: stageProviderId(input.monitor, 'paper_review'), fallback: null, skipped: 'no papers' };
+  const r = await callStage(input, 'paper_review', papers, (text) => parsePaperReview(text, papers.length), paperReviewPrompt(input.monitor.name, papers));
+  if (!r.value) return { papers: papers.length, reviews: {}, digest_summary: null, ...r.trace, fallback: `no review (${r.trace.fallback})` };
+  const reviews = Object.fromEntries([...r.value.reviews].map(([i, v]) => [papers[i]!.id, v]));
+  return { papers: papers.length, reviewed: r.value.reviews.size, digest_summary: r.value.digest_summary || null, reviews, ...r.trace };
+}
+
+export async function paperNoteStep(input: StageInput): Promise<Record<string, unknown>> {
+  const papers = await runPapers(input);
+  const review = input.steps.find((s) => s.step === 'paper_review' && s.status === 'success')?.result.reviews as Record<string, PaperReview> | undefined;
+  const picked = notePicks(papers.map((a) => a.id), review).map((id) => papers.find((a) => a.id === id)!);
+  if (!picked.length) return { papers: 0, notes: {}, provider: stageProviderId(input.monitor, 'paper_note'), fallback: null, skipped: 'no papers' };
+  const r = await callStage(input, 'paper_note', picked, (text) => parsePaperNotes(text, picked.length), paperNotePrompt(input.monitor.name, picked));
+  if (!r.value) return { papers: picked.length, notes: {}, ...r.trace, fallback: `no notes (${r.trace.fallback})` };
+  return { papers: picked.length, notes: Object.fromEntries([...r.value].map(([i, v]) => [picked[i]!.id, v])), ...r.trace };
 }

@@ -18,8 +18,11 @@
  */
 import type { ArticleRow } from './queries-sources.ts';
 
-export const MODEL_STAGES = ['filter', 'keywords', 'global_summary'] as const;
+/** In run order; the paper stages (paper-stages.ts) run only in `research` and `paper` reports. */
+export const MODEL_STAGES = ['filter', 'keywords', 'global_summary', 'paper_review', 'paper_note'] as const;
 export type ModelStage = (typeof MODEL_STAGES)[number];
+export type ItemStage = 'filter' | 'keywords' | 'global_summary';
+export const PAPER_STAGES: readonly string[] = ['paper_review', 'paper_note'];
 
 export interface Topic {
   name: string;
@@ -43,7 +46,7 @@ function itemsJson(articles: ArticleRow[], withSnippet = true): string {
   })));
 }
 
-export function stagePrompt(stage: ModelStage, monitorName: string, articles: ArticleRow[]): { system: string; user: string } {
+export function stagePrompt(stage: ItemStage, monitorName: string, articles: ArticleRow[]): { system: string; user: string } {
   const fenced = `<<<ITEMS\n${itemsJson(articles)}\nITEMS>>>`;
   if (stage === 'filter') {
     return {

@@ -40,7 +40,7 @@ export async function runTask(env: Env, db: Db, taskId: string): Promise<{ ran: 
   else {
     await setSourceStatus(db, source.id, 'running');
     try {
-      const result = await collect(env, source);
+      const result = await collect(env, source, { window: { start: null, end: null } });
       const stored = await storeArticles(db, source.id, result.items);
       outcome = { ok: true, count: result.items.length, fresh: stored.inserted, method: source.collect_method, format: result.format };
     } catch (err) {

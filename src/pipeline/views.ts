@@ -48,6 +48,7 @@ export function monitorView(m: MonitorRow) {
     time_period: m.time_period,
     report_type: m.report_type,
     source_ids: m.source_ids,
+    source_overrides: m.source_overrides ?? {},
     ai_routing: m.ai_routing,
     destination_ids: m.destination_ids,
     window_hours: m.window_hours,

@@ -1,7 +1,7 @@
 /**
  * Notion publisher: creates one page per report in a database (`POST {api_url}/v1/pages`,
  * `Notion-Version: 2022-06-28`, Bearer integration token), the title in `title_property`, the TL;DR
- * in `summary_property` (rich text), and the Markdown as paragraph/heading/bulleted blocks (Notion
+ * in `summary_property` (rich text), and the Markdown as paragraph/heading/bulleted/quote blocks (Notion
  * caps a request at 100 blocks and a rich-text run at 2,000 characters; both are respected).
  * Database and page ids are accepted as bare ids or Notion URLs (the trailing 32 hex digits), like the
  * original's normalisation. `testNotion` reads the database (`GET /v1/databases/{id}`).
@@ -28,7 +28,10 @@ function blocksOf(markdown: string): unknown[] {
     if (!line) continue;
     const h = /^(#{1,3})\s+(.*)$/.exec(line);
     const li = /^[-*]\s+(.*)$/.exec(line);
-    if (h) {
+    const quote = /^>\s?(.*)$/.exec(line);
+    if (quote) {
+      out.push({ object: 'block', type: 'quote', quote: { rich_text: text(quote[1]!) } });
+    } else if (h) {
       const type = `heading_${h[1]!.length}`;
       out.push({ object: 'block', type, [type]: { rich_text: text(h[2]!) } });
     } else if (li) out.push({ object: 'block', type: 'bulleted_list_item', bulleted_list_item: { rich_text: text(li[1]!) } });

@@ -26,9 +26,9 @@ export function adminClient(env = testEnv()) {
 }
 
 /** Serves the delivery function so the QStash test server can call it back; both workers share the env. */
-export async function withQueue(): Promise<{ served: Served; api: ReturnType<typeof adminClient> }> {
+export async function withQueue(extra: Record<string, string> = {}): Promise<{ served: Served; api: ReturnType<typeof adminClient> }> {
   let env = testEnv();
-  const served = await serveWorker(delivery, (url) => (env = testEnv({ DELIVERY_URL: url, PIPELINE_URL: 'http://pipeline.test' })));
+  const served = await serveWorker(delivery, (url) => (env = testEnv({ DELIVERY_URL: url, PIPELINE_URL: 'http://pipeline.test', ...extra })));
   return { served, api: adminClient(env) };
 }
 

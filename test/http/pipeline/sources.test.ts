@@ -44,7 +44,7 @@ describe('sources CRUD', () => {
   it.each([
     ['missing name', { category: 'blog', collect_method: 'rss', config: { feed_url: 'https://x.test/f' } }, 422, ['body', 'name']],
     ['unknown category', { name: 'x', category: 'news', collect_method: 'rss', config: { feed_url: 'https://x.test/f' } }, 422, ['body', 'category']],
-    ['unsupported method', { name: 'x', category: 'blog', collect_method: 'twitter_snaplytics', config: {} }, 422, ['body', 'collect_method']],
+    ['unknown method', { name: 'x', category: 'blog', collect_method: 'carrier_pigeon', config: {} }, 422, ['body', 'collect_method']],
   ])('rejects %s with a FastAPI 422', async (_n, body, status, loc) => {
     const res = await api.post('/api/v1/sources', body);
     expect(res.status).toBe(status);

@@ -10,13 +10,15 @@
  * - filter (`keep_indices`): keeps every item whose title or snippet does not mention "sponsored";
  * - keywords: per item `[source_category, first two title words of 4+ letters]`;
  * - global_summary (`global_tldr`): `Model summary of N items, led by <first title>.`;
- * - report: a Markdown digest listing the article URLs found in the prompt.
+ * - report: a Markdown digest listing the article URLs found in the prompt;
+ * - paper_review (`digest_summary`): must_read + note candidate for the first paper, worth_reading for
+ *   the others, core method quoting each title; paper_note (`core_contributions`): a note per paper.
  * `reply` overrides every answer, `replies[stage]` one stage's; `failStage(stage, n, status)` makes the
  * next n calls of that stage fail; `calls` records the stage of every authorised call in order.
  */
 import { json, startFake, type Fake } from './http-fake.ts';
 
-export type ChatStage = 'probe' | 'filter' | 'keywords' | 'global_summary' | 'report';
+export type ChatStage = 'probe' | 'filter' | 'keywords' | 'global_summary' | 'paper_review' | 'paper_note' | 'report';
 
 export interface ChatServer extends Fake {
   key: string;
@@ -29,6 +31,8 @@ export interface ChatServer extends Fake {
 export function stageOf(prompt: string): ChatStage {
   if (prompt.includes('"pong"')) return 'probe';
   if (prompt.includes('keep_indices')) return 'filter';
+  if (prompt.includes('"digest_summary"')) return 'paper_review';
+  if (prompt.includes('"core_contributions"')) return 'paper_note';
   if (prompt.includes('global_tldr')) return 'global_summary';
   if (prompt.includes('"keywords": [')) return 'keywords';
   return 'report';
@@ -40,6 +44,12 @@ export interface PromptItem {
   source_name: string;
   source_category: string;
   snippet?: string;
+}
+
+/** The papers JSON the paper stage prompts fence between `<<<PAPERS` and `PAPERS>>>`. */
+export function promptPapers(prompt: string): { index: number; title: string; authors: string[]; doi: string }[] {
+  const m = /<<<PAPERS\n([\s\S]*?)\nPAPERS>>>/.exec(prompt);
+  return m ? JSON.parse(m[1]!) : [];
 }
 
 /** The items JSON the stage prompts fence between `<<<ITEMS` and `ITEMS>>>`. */
@@ -59,6 +69,15 @@ function defaultAnswer(stage: ChatStage, prompt: string): string {
       return JSON.stringify({ items: items.map((i) => ({ index: i.index, keywords: [i.source_category, ...(i.title.match(/[A-Za-z][A-Za-z0-9]{3,}/g) ?? []).slice(0, 2)] })) });
     case 'global_summary':
       return JSON.stringify({ global_tldr: `Model summary of ${items.length} items, led by ${items[0]?.title ?? 'nothing'}.` });
+    case 'paper_review': {
+      const papers = promptPapers(prompt).map((p) => ({ ...p, title: p.title.replace(/\.$/, '') }));
+      return JSON.stringify({
+        digest_summary: `Review of ${papers.length} papers, led by ${papers[0]?.title ?? 'nothing'}.`,
+        papers: papers.map((p) => ({ index: p.index, recommendation: p.index === 0 ? 'must_read' : 'worth_reading', core_method: `Method of ${p.title}.`, why_it_matters: `It matters (${p.authors.length} authors).`, note_candidate: p.index === 0 })),
+      });
+    }
+    case 'paper_note':
+      return JSON.stringify({ notes: promptPapers(prompt).map((p) => ({ index: p.index, summary: `Note on ${p.title.replace(/\.$/, '')}.`, core_contributions: ['First contribution'], method: ['Step one'], limitations: ['Small sample'] })) });
     case 'report':
       return `TL;DR: model digest of ${[...prompt.matchAll(/URL: (\S+)/g)].length} articles.\n\n## Highlights\n\n${[...prompt.matchAll(/\d+\. (.*)\n\s+URL: (\S+)/g)].map((m) => `- [${m[1]}](${m[2]})`).join('\n')}`;
   }
