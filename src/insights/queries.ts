@@ -52,11 +52,14 @@ export async function getAdvisory(db: Queryable, id: string): Promise<string | n
   return rows[0]?.body ?? null;
 }
 
-export async function getProject(db: Queryable, id: string): Promise<string | null> {
-  const rows = await db.query<{ body: string }>(`SELECT json_strip_nulls(json_build_object(
+/** The `Project` message of the row `p` of insights.projects. */
+export const PROJECT_JSON = `json_strip_nulls(json_build_object(
       'projectKey', json_build_object('id', p.id), 'openIssuesCount', p.open_issues_count, 'starsCount', p.stars_count,
       'forksCount', p.forks_count, 'license', p.license, 'description', p.description, 'homepage', p.homepage,
-      'scorecard', p.scorecard, 'ossFuzz', p.oss_fuzz))::text AS body
+      'scorecard', p.scorecard, 'ossFuzz', p.oss_fuzz))`;
+
+export async function getProject(db: Queryable, id: string): Promise<string | null> {
+  const rows = await db.query<{ body: string }>(`SELECT ${PROJECT_JSON}::text AS body
     FROM insights.projects p WHERE p.id = $1`, [id]);
   return rows[0]?.body ?? null;
 }
