@@ -1,7 +1,7 @@
 /**
  * GetPackage, GetVersion, GetRequirements and GetDependencies under
  * `/v3/systems/{system}/packages/{name}[/versions/{version}[:requirements|:dependencies]]`
- * (also `/v3alpha/...`). Parsed from the raw path so encoded `/`, `@`, `:` in names survive; an
+ * (also `/v3alpha/...`, which adds GetDependents `:dependents`, dependents.ts). Parsed from the raw path so encoded `/`, `@`, `:` in names survive; an
  * unencoded npm scope (`@scope/name`) is accepted too. Unknown packages are read through from the
  * upstream once; stale ones are refreshed in the background. A `:method` suffix the service does not
  * serve (deps.dev's `:dependents`, `:capabilities`, `:similarlyNamedPackages`, ...) is a 404 naming the
@@ -12,6 +12,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import type { System } from '../versions/index.ts';
 import { getDependencies } from './dependencies.ts';
+import { getDependents } from './dependents.ts';
 import { canonicalName, canonicalVersion, decodeSegment, parseSystem, rawSegments } from './paths.ts';
 import { getPackage, getRequirements, getVersion, type Found } from './queries.ts';
 import { readThroughPackage, refreshIfStale } from './read-through.ts';
@@ -23,11 +24,19 @@ interface Target {
   system: System;
   name: string;
   version?: string;
-  action?: 'requirements' | 'dependencies';
+  action?: 'requirements' | 'dependencies' | 'dependents';
 }
 
+/** The methods on a version, per API: deps.dev serves `:dependents` under v3alpha only. */
+const VERSION_METHODS = {
+  v3: ['requirements', 'dependencies'],
+  v3alpha: ['requirements', 'dependencies', 'dependents'],
+} as const;
+
 function parseTarget(url: string): Target {
-  const seg = rawSegments(url).slice(2); // drop v3|v3alpha, systems
+  const all = rawSegments(url);
+  const api = all[0] === 'v3alpha' ? 'v3alpha' : 'v3';
+  const seg = all.slice(2); // drop v3|v3alpha, systems
   if (seg.length < 3 || seg[1] !== 'packages') throw new HttpError(404, 'no such route');
   const system = parseSystem(decodeSegment(seg[0]!));
   let rest = seg.slice(2);
@@ -47,8 +56,9 @@ function parseTarget(url: string): Target {
   let action: Target['action'];
   const m = /:([A-Za-z]+)$/.exec(version); // no version of these systems holds a `:`
   if (m) {
-    if (m[1] !== 'requirements' && m[1] !== 'dependencies') throw noSuchMethod(m[1]!, 'a version', ':requirements and :dependencies');
-    action = m[1];
+    const served: readonly string[] = VERSION_METHODS[api];
+    if (!served.includes(m[1]!)) throw noSuchMethod(m[1]!, 'a version', `${served.map((s) => `:${s}`).join(', ')} under /${api}`);
+    action = m[1] as Target['action'];
     version = version.slice(0, -m[0].length);
   }
   return { system, name, version: canonicalVersion(system, version), action };
@@ -82,6 +92,11 @@ packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
   }
   const version = t.version;
   if (t.action === 'dependencies') return getDependencies(c, { system: t.system, name: t.name, version });
+  if (t.action === 'dependents') {
+    const found = await withReadThrough(c, t, (n) => getVersion(db, t.system, n, version));
+    if (found.body === null) throw new HttpError(404, `version ${t.system} ${t.name}@${version} not found`);
+    return getDependents(c, { system: t.system, name: t.name, version });
+  }
   if (t.action === 'requirements') {
     const found = await withReadThrough(c, t, (n) => getRequirements(db, t.system, n, version));
     if (found.body === null) throw new HttpError(404, `requirements of ${t.system} ${t.name}@${version} not found`);
