@@ -1,7 +1,8 @@
 /**
  * GetPackage, GetVersion, GetRequirements and GetDependencies under
  * `/v3/systems/{system}/packages/{name}[/versions/{version}[:requirements|:dependencies]]`
- * (also `/v3alpha/...`, which adds GetDependents `:dependents`, dependents.ts). Parsed from the raw path so encoded `/`, `@`, `:` in names survive; an
+ * (also `/v3alpha/...`, which adds GetDependents `:dependents`, dependents.ts, and
+ * GetSimilarlyNamedPackages `{name}:similarlyNamedPackages`, similar-names.ts). Parsed from the raw path so encoded `/`, `@`, `:` in names survive; an
  * unencoded npm scope (`@scope/name`) is accepted too. Unknown packages are read through from the
  * upstream once; stale ones are refreshed in the background. A `:method` suffix the service does not
  * serve (deps.dev's `:dependents`, `:capabilities`, `:similarlyNamedPackages`, ...) is a 404 naming the
@@ -13,6 +14,7 @@ import { HttpError } from '../platform/errors.ts';
 import type { System } from '../versions/index.ts';
 import { getDependencies } from './dependencies.ts';
 import { getDependents } from './dependents.ts';
+import { similarlyNamed } from './similar-names.ts';
 import { canonicalName, canonicalVersion, decodeSegment, parseSystem, rawSegments } from './paths.ts';
 import { getPackage, getRequirements, getVersion, type Found } from './queries.ts';
 import { readThroughPackage, refreshIfStale } from './read-through.ts';
@@ -24,7 +26,7 @@ interface Target {
   system: System;
   name: string;
   version?: string;
-  action?: 'requirements' | 'dependencies' | 'dependents';
+  action?: 'requirements' | 'dependencies' | 'dependents' | 'similarlyNamedPackages';
 }
 
 /** The methods on a version, per API: deps.dev serves `:dependents` under v3alpha only. */
@@ -47,7 +49,13 @@ function parseTarget(url: string): Target {
   if (rest.length === 1) {
     // a `:method` after a package name (no name of these systems holds a `:`; a Maven name holds one)
     const method = /^[^:]+(?::[^:]+)?:([A-Za-z]+)$/.exec(rawName);
-    if (method && (system === 'MAVEN' ? rawName.split(':').length === 3 : rawName.split(':').length === 2)) throw noSuchMethod(method[1]!, 'a package', 'no method');
+    if (method && rawName.split(':').length === (system === 'MAVEN' ? 3 : 2)) {
+      if (api !== 'v3alpha' || method[1] !== 'similarlyNamedPackages') {
+        throw noSuchMethod(method[1]!, 'a package', api === 'v3alpha' ? ':similarlyNamedPackages' : 'no method under /v3');
+      }
+      const name = canonicalName(system, rawName.slice(0, -method[1]!.length - 1));
+      return { system, name, action: 'similarlyNamedPackages' };
+    }
     return { system, name: canonicalName(system, rawName) };
   }
   const name = canonicalName(system, rawName);
@@ -87,7 +95,8 @@ packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
   const t = parseTarget(c.req.url);
   const db = c.get('db');
   if (t.version === undefined) {
-    const found = await withReadThrough(c, t, (n) => getPackage(db, t.system, n));
+    const read = t.action === 'similarlyNamedPackages' ? similarlyNamed : getPackage;
+    const found = await withReadThrough(c, t, (n) => read(db, t.system, n));
     return jsonText(c, found.body!);
   }
   const version = t.version;

@@ -6,7 +6,7 @@ Usage: python depsdev_clients.py <base url>
 Prints one JSON line per call: {"op", "ok", "detail"} (detail: a few fields of the answer or the error);
 exits 1 if any call failed. Covers every method of both clients whose deps.dev method the service serves
 (the v3 surface, VersionBatch, PurlLookup, PurlLookupBatch, ProjectBatch, QueryContainerImages,
-GetDependents); GetCapabilities and the findings are not called.
+GetDependents, GetSimilarlyNamedPackages); GetCapabilities and the findings are not called.
 """
 import asyncio
 import json
@@ -68,6 +68,7 @@ async def main():
         await op("pydepsdev.get_all_projects_batch", p.get_all_projects_batch([PROJECT] * 1001))
         await op("pydepsdev.query_container_images", p.query_container_images(CHAIN))
         await op("pydepsdev.get_dependents", p.get_dependents(*NPM))
+        await op("pydepsdev.get_similarly_named_packages", p.get_similarly_named_packages(*NPM[:2]))
     for cls in (DepsDevClientV3, DepsDevClientV3Alpha):
         c = cls(base_url=base, timeout=30.0)
         n = cls.__name__
@@ -86,6 +87,7 @@ async def main():
             await op(f"{n}.get_project_batch", c.get_project_batch([PROJECT]))
             await op(f"{n}.query_container_images", c.query_container_images(CHAIN))
             await op(f"{n}.get_dependents", c.get_dependents(*NPM))
+            await op(f"{n}.get_similarly_named_packages", c.get_similarly_named_packages("npm", "lodash"))
 
 
 asyncio.run(main())
