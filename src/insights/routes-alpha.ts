@@ -1,6 +1,7 @@
 /**
  * v3alpha single-item methods: `GET /v3alpha/purl/{purl}` (the whole purl percent-encoded;
- * {package} or {version}) and `GET /v3alpha/querycontainerimages/{chainId}` (an OCI chain id `sha256:<64 hex>`; an
+ * {package} or {version}, v3alpha messages: with `purl`, `upstreamIdentifiers`) and
+ * `GET /v3alpha/querycontainerimages/{chainId}` (an OCI chain id `sha256:<64 hex>`; an
  * unknown one answers 200 `{"results": []}`, as deps.dev does; where image data would come from:
  * migrations/0160_container_images.sql). The batch methods are in routes-batch.ts.
  */
@@ -22,7 +23,9 @@ alphaRoutes.get('/v3alpha/purl/*', async (c) => {
   const name = canonicalName(system, rawName);
   const db = c.get('db');
   const read = async (n: string) =>
-    version === undefined ? getPackage(db, system, n) : getVersion(db, system, n, canonicalVersion(system, version));
+    version === undefined
+      ? getPackage(db, system, n, true)
+      : getVersion(db, system, n, canonicalVersion(system, version), true);
   let found = await read(name);
   if (found.fetched === null) {
     const canonical = await readThroughPackage(c, system, name);

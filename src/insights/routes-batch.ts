@@ -6,7 +6,7 @@
  *   "only supports version lookups"); qualifiers and subpaths make the request fail, as there
  * - `POST /v3alpha/projectbatch` {projectKey: {id}} -> {request, project}
  * At most 5000 requests (an empty list is a 400 too), 1000 per page (batch-paging.ts). Only stored
- * items are answered, nothing is read through inside a batch; an unknown one comes back with its
+ * items are answered (v3alpha Version messages, with `purl`), nothing is read through inside a batch; an unknown one comes back with its
  * `request` alone. `request` is echoed as sent (after proto3 normalisation), not canonicalised.
  */
 import { Hono, type Context } from 'hono';
@@ -50,7 +50,7 @@ type Key = ReturnType<typeof keysOf>[number];
 async function versionPage<T>(c: Context<AppEnv>, requests: T[], keys: Key[], pageToken: string | undefined,
   answer: (request: T, version: unknown) => object): Promise<Response> {
   const page = pageOf(requests.map((request, i) => ({ request, key: keys[i]! })), pageToken);
-  const versions = await batchVersions(c.get('db'), page.items.map((p) => p.key));
+  const versions = await batchVersions(c.get('db'), page.items.map((p) => p.key), true);
   return c.json({
     responses: page.items.map(({ request }, i) => (versions[i] ? answer(request, versions[i]) : { request })),
     nextPageToken: page.nextPageToken,

@@ -2,7 +2,8 @@
  * GetPackage, GetVersion, GetRequirements and GetDependencies under
  * `/v3/systems/{system}/packages/{name}[/versions/{version}[:requirements|:dependencies]]`
  * (also `/v3alpha/...`, which adds GetDependents `:dependents`, dependents.ts, and
- * GetSimilarlyNamedPackages `{name}:similarlyNamedPackages`, similar-names.ts). Parsed from the raw path so encoded `/`, `@`, `:` in names survive; an
+ * GetSimilarlyNamedPackages `{name}:similarlyNamedPackages`, similar-names.ts, and the v3alpha-only
+ * fields). Parsed from the raw path so encoded `/`, `@`, `:` in names survive; an
  * unencoded npm scope (`@scope/name`) is accepted too. Unknown packages are read through from the
  * upstream once; stale ones are refreshed in the background. A `:method` suffix the service does not
  * serve (deps.dev's `:dependents`, `:capabilities`, `:similarlyNamedPackages`, ...) is a 404 naming the
@@ -23,6 +24,8 @@ import { jsonText } from './respond.ts';
 export const packageRoutes = new Hono<AppEnv>();
 
 interface Target {
+  /** A /v3alpha request: answers carry the v3alpha-only fields (purl, upstreamIdentifiers). */
+  alpha: boolean;
   system: System;
   name: string;
   version?: string;
@@ -51,12 +54,13 @@ function parseTarget(url: string): Target {
     const method = /^[^:]+(?::[^:]+)?:([A-Za-z]+)$/.exec(rawName);
     if (method && rawName.split(':').length === (system === 'MAVEN' ? 3 : 2)) {
       if (api !== 'v3alpha' || method[1] !== 'similarlyNamedPackages') {
-        throw noSuchMethod(method[1]!, 'a package', api === 'v3alpha' ? ':similarlyNamedPackages' : 'no method under /v3');
+        const served = api === 'v3alpha' ? ':similarlyNamedPackages' : 'no method under /v3';
+        throw noSuchMethod(method[1]!, 'a package', served);
       }
       const name = canonicalName(system, rawName.slice(0, -method[1]!.length - 1));
-      return { system, name, action: 'similarlyNamedPackages' };
+      return { alpha: true, system, name, action: 'similarlyNamedPackages' };
     }
-    return { system, name: canonicalName(system, rawName) };
+    return { alpha: api === 'v3alpha', system, name: canonicalName(system, rawName) };
   }
   const name = canonicalName(system, rawName);
   if (rest.length !== 3 || rest[1] !== 'versions') throw new HttpError(404, 'no such route');
@@ -65,11 +69,13 @@ function parseTarget(url: string): Target {
   const m = /:([A-Za-z]+)$/.exec(version); // no version of these systems holds a `:`
   if (m) {
     const served: readonly string[] = VERSION_METHODS[api];
-    if (!served.includes(m[1]!)) throw noSuchMethod(m[1]!, 'a version', `${served.map((s) => `:${s}`).join(', ')} under /${api}`);
+    if (!served.includes(m[1]!)) {
+      throw noSuchMethod(m[1]!, 'a version', `${served.map((s) => `:${s}`).join(', ')} under /${api}`);
+    }
     action = m[1] as Target['action'];
     version = version.slice(0, -m[0].length);
   }
-  return { system, name, version: canonicalVersion(system, version), action };
+  return { alpha: api === 'v3alpha', system, name, version: canonicalVersion(system, version), action };
 }
 
 /** A `:method` suffix this service does not serve: a 404 that names it, never "version not found". */
@@ -95,8 +101,9 @@ packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
   const t = parseTarget(c.req.url);
   const db = c.get('db');
   if (t.version === undefined) {
-    const read = t.action === 'similarlyNamedPackages' ? similarlyNamed : getPackage;
-    const found = await withReadThrough(c, t, (n) => read(db, t.system, n));
+    const read = (n: string) =>
+      t.action === 'similarlyNamedPackages' ? similarlyNamed(db, t.system, n) : getPackage(db, t.system, n, t.alpha);
+    const found = await withReadThrough(c, t, read);
     return jsonText(c, found.body!);
   }
   const version = t.version;
@@ -111,7 +118,7 @@ packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
     if (found.body === null) throw new HttpError(404, `requirements of ${t.system} ${t.name}@${version} not found`);
     return jsonText(c, found.body);
   }
-  const found = await withReadThrough(c, t, (n) => getVersion(db, t.system, n, version));
+  const found = await withReadThrough(c, t, (n) => getVersion(db, t.system, n, version, t.alpha));
   if (found.body === null) throw new HttpError(404, `version ${t.system} ${t.name}@${version} not found`);
   return jsonText(c, found.body);
 });

@@ -36,7 +36,7 @@ describe('purlbatch', () => {
         ['pkg:npm/lodash@4.17.19', ['request', 'result'], '4.17.19'], ['pkg:npm/never-stored-package@1.0.0', ['request'], null],
       ]);
     expect(Object.keys(body.responses[0].result)).toEqual(['version']);
-    expect(body.responses[0].result.version).toEqual(await json('/v3/systems/npm/packages/lodash/versions/4.17.21'));
+    expect(body.responses[0].result.version).toEqual(await json('/v3alpha/systems/npm/packages/lodash/versions/4.17.21'));
   });
   it('reads proto3 JSON (null as absent, page_token) and percent-encoded purls', async () => {
     const body = await post('/v3alpha/purlbatch', { requests: [{ purl: 'pkg:npm/%40colors/colors@1.5.0' }, null], page_token: null });
