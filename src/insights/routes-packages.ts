@@ -2,8 +2,8 @@
  * GetPackage, GetVersion, GetRequirements and GetDependencies under
  * `/v3/systems/{system}/packages/{name}[/versions/{version}[:requirements|:dependencies]]`
  * (also `/v3alpha/...`, which adds GetDependents `:dependents`, dependents.ts, and
- * GetSimilarlyNamedPackages `{name}:similarlyNamedPackages`, similar-names.ts, and the v3alpha-only
- * fields). Parsed from the raw path so encoded `/`, `@`, `:` in names survive; an
+ * GetSimilarlyNamedPackages `{name}:similarlyNamedPackages`, similar-names.ts, `:findings` on packages
+ * and versions, routes-findings.ts, and the v3alpha-only fields). Parsed from the raw path so encoded `/`, `@`, `:` in names survive; an
  * unencoded npm scope (`@scope/name`) is accepted too. Unknown packages are read through from the
  * upstream once; stale ones are refreshed in the background. A `:method` suffix the service does not
  * serve (deps.dev's `:dependents`, `:capabilities`, `:similarlyNamedPackages`, ...) is a 404 naming the
@@ -15,6 +15,7 @@ import { HttpError } from '../platform/errors.ts';
 import type { System } from '../versions/index.ts';
 import { getDependencies } from './dependencies.ts';
 import { getDependents } from './dependents.ts';
+import { getFindings } from './routes-findings.ts';
 import { similarlyNamed } from './similar-names.ts';
 import { canonicalName, canonicalVersion, decodeSegment, parseSystem, rawSegments } from './paths.ts';
 import { getPackage, getRequirements, getVersion, type Found } from './queries.ts';
@@ -29,14 +30,16 @@ interface Target {
   system: System;
   name: string;
   version?: string;
-  action?: 'requirements' | 'dependencies' | 'dependents' | 'similarlyNamedPackages';
+  action?: 'requirements' | 'dependencies' | 'dependents' | 'similarlyNamedPackages' | 'findings';
 }
 
 /** The methods on a version, per API: deps.dev serves `:dependents` under v3alpha only. */
 const VERSION_METHODS = {
   v3: ['requirements', 'dependencies'],
-  v3alpha: ['requirements', 'dependencies', 'dependents'],
+  v3alpha: ['requirements', 'dependencies', 'dependents', 'findings'],
 } as const;
+/** The methods on a package, served under /v3alpha only. */
+const PACKAGE_METHODS = ['similarlyNamedPackages', 'findings'];
 
 function parseTarget(url: string): Target {
   const all = rawSegments(url);
@@ -53,12 +56,12 @@ function parseTarget(url: string): Target {
     // a `:method` after a package name (no name of these systems holds a `:`; a Maven name holds one)
     const method = /^[^:]+(?::[^:]+)?:([A-Za-z]+)$/.exec(rawName);
     if (method && rawName.split(':').length === (system === 'MAVEN' ? 3 : 2)) {
-      if (api !== 'v3alpha' || method[1] !== 'similarlyNamedPackages') {
-        const served = api === 'v3alpha' ? ':similarlyNamedPackages' : 'no method under /v3';
+      if (api !== 'v3alpha' || !PACKAGE_METHODS.includes(method[1]!)) {
+        const served = api === 'v3alpha' ? PACKAGE_METHODS.map((m) => `:${m}`).join(', ') : 'no method under /v3';
         throw noSuchMethod(method[1]!, 'a package', served);
       }
       const name = canonicalName(system, rawName.slice(0, -method[1]!.length - 1));
-      return { alpha: true, system, name, action: 'similarlyNamedPackages' };
+      return { alpha: true, system, name, action: method[1] as Target['action'] };
     }
     return { alpha: api === 'v3alpha', system, name: canonicalName(system, rawName) };
   }
@@ -100,6 +103,7 @@ async function withReadThrough(c: Context<AppEnv>, t: Target, read: (name: strin
 packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
   const t = parseTarget(c.req.url);
   const db = c.get('db');
+  if (t.action === 'findings') return getFindings(c, t);
   if (t.version === undefined) {
     const read = (n: string) =>
       t.action === 'similarlyNamedPackages' ? similarlyNamed(db, t.system, n) : getPackage(db, t.system, n, t.alpha);
