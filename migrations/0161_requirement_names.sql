@@ -14,15 +14,15 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
       r->'npm'->'dependencies'->'optionalDependencies' END) e
   UNION ALL SELECT e->>'name', COALESCE(e->>'requirement', '') FROM json_array_elements(CASE WHEN p_system = 'NPM' THEN
       r->'npm'->'dependencies'->'peerDependencies' END) e
-  UNION ALL SELECT e->>'name', COALESCE(e->>'requirement', '') FROM json_array_elements(CASE WHEN p_system = 'CARGO' THEN
-      r->'cargo'->'dependencies' END) e WHERE COALESCE(e->>'kind', '') <> 'dev'
+  UNION ALL SELECT e->>'name', COALESCE(e->>'requirement', '') FROM json_array_elements(
+      CASE WHEN p_system = 'CARGO' THEN r->'cargo'->'dependencies' END) e WHERE COALESCE(e->>'kind', '') <> 'dev'
   UNION ALL SELECT e->>'name', COALESCE(e->>'version', '') FROM json_array_elements(CASE WHEN p_system = 'MAVEN' THEN
       r->'maven'->'dependencies' END) e WHERE COALESCE(e->>'scope', '') NOT IN ('test', 'provided', 'system')
   UNION ALL SELECT lower(regexp_replace(e->>'projectName', '[-_.]+', '-', 'g')), COALESCE(e->>'versionSpecifier', '')
     FROM json_array_elements(CASE WHEN p_system = 'PYPI' THEN r->'pypi'->'dependencies' END) e
     WHERE COALESCE(e->>'environmentMarker', '') NOT LIKE '%extra%'
-  UNION ALL SELECT lower(d->>'name'), COALESCE(d->>'requirement', '') FROM json_array_elements(CASE WHEN p_system = 'NUGET'
-      THEN r->'nuget'->'dependencyGroups' END) g CROSS JOIN LATERAL json_array_elements(g->'dependencies') d
+  UNION ALL SELECT lower(d->>'name'), COALESCE(d->>'requirement', '') FROM json_array_elements(
+      CASE WHEN p_system = 'NUGET' THEN r->'nuget'->'dependencyGroups' END) g CROSS JOIN LATERAL json_array_elements(g->'dependencies') d
   UNION ALL SELECT e->>'name', COALESCE(e->>'requirement', '') FROM json_array_elements(CASE WHEN p_system = 'RUBYGEMS'
       THEN r->'rubygems'->'runtimeDependencies' END) e
   UNION ALL SELECT e->>'name', COALESCE(e->>'requirement', '') FROM json_array_elements(CASE WHEN p_system = 'GO' THEN

@@ -15,12 +15,14 @@ CREATE FUNCTION insights.purl_segment(s text) RETURNS text LANGUAGE sql IMMUTABL
   SELECT replace(replace(replace(replace(replace(s, '%', '%25'), '@', '%40'), '?', '%3F'), '#', '%23'), ' ', '%20')
 $$;
 
-CREATE FUNCTION insights.purl(p_system text, p_name text, p_version text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+CREATE FUNCTION insights.purl(p_system text, p_name text, p_version text) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT 'pkg:' || CASE p_system WHEN 'NPM' THEN 'npm' WHEN 'PYPI' THEN 'pypi' WHEN 'CARGO' THEN 'cargo'
       WHEN 'MAVEN' THEN 'maven' WHEN 'NUGET' THEN 'nuget' WHEN 'RUBYGEMS' THEN 'gem' WHEN 'GO' THEN 'golang' END
     || '/' || (SELECT string_agg(insights.purl_segment(u.part), '/' ORDER BY u.i)
       FROM unnest(CASE WHEN p_system = 'MAVEN' THEN string_to_array(p_name, ':')
-        WHEN p_system IN ('NPM', 'GO') THEN string_to_array(p_name, '/') ELSE ARRAY[p_name] END) WITH ORDINALITY AS u(part, i))
+        WHEN p_system IN ('NPM', 'GO') THEN string_to_array(p_name, '/') ELSE ARRAY[p_name] END)
+        WITH ORDINALITY AS u(part, i))
     || CASE WHEN p_version IS NULL THEN '' ELSE '@' || insights.purl_segment(p_version) END
 $$;
 

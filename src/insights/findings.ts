@@ -5,8 +5,10 @@
  * Types and their sources:
  *   NOT_FOUND   the package (after a read-through) or the version is unknown            RISK_HIGH
  *   MALICIOUS   an OSV `MAL-` record affects the version (package level: any version)   RISK_CRITICAL
- *   DEPRECATED  registry deprecation (npm), yanked (Cargo, PyPI) or unlisted (NuGet)    RISK_MEDIUM  deprecatedContext{reason}
- *   COOLDOWN    published less than INSIGHTS_COOLDOWN_DAYS (default 7) days ago        RISK_LOW     cooldownContext{end}
+ *   DEPRECATED  registry deprecation (npm), yanked (Cargo, PyPI) or unlisted (NuGet)    RISK_MEDIUM
+ *               deprecatedContext{reason}
+ *   COOLDOWN    published less than INSIGHTS_COOLDOWN_DAYS (default 7) days ago        RISK_LOW
+ *               cooldownContext{end}
  *   VULNERABLE  other advisories affect the version; risk from the highest CVSS v3 score
  *               (>= 9 critical, >= 7 high, >= 4 medium, else low)                     vulnerableContext{advisoryKeys}
  *   REMEDIATION the version is vulnerable or malicious and a recommended version exists RISK_INFORMATIONAL
@@ -44,7 +46,8 @@ function versionFindings(v: FindingVersion, now: Date, cooldownMs: number): Find
   const out: Finding[] = [];
   if (v.advisories.some((a) => isMalicious(a.id))) out.push({ type: 'MALICIOUS', risk: 'RISK_CRITICAL' });
   if (v.deprecated || v.yanked) {
-    out.push({ type: 'DEPRECATED', risk: 'RISK_MEDIUM', deprecatedContext: { reason: v.reason || (v.yanked ? 'yanked' : '') } });
+    const reason = v.reason || (v.yanked ? 'yanked' : '');
+    out.push({ type: 'DEPRECATED', risk: 'RISK_MEDIUM', deprecatedContext: { reason } });
   }
   if (v.publishedAt) {
     const end = new Date(new Date(v.publishedAt).getTime() + cooldownMs);
@@ -85,10 +88,14 @@ function defaultOf(pkg: FindingPackage): string {
 /** Findings of a version (`version` given) or of a package. */
 export function findingsOf(system: System, pkg: FindingPackage, version: string | undefined, now: Date, days: number) {
   const cooldownMs = days * 86_400_000;
-  const key = version === undefined ? { packageKey: { system, name: pkg.name } } : { versionKey: { system, name: pkg.name, version } };
+  const key = version === undefined
+    ? { packageKey: { system, name: pkg.name } }
+    : { versionKey: { system, name: pkg.name, version } };
   const defaultVersion = defaultOf(pkg);
   const head = { ...key, requestedVersion: version ?? '', defaultVersion };
-  if (!pkg.known) return { ...head, recommendedVersions: [], packageFindings: [{ type: 'NOT_FOUND', risk: 'RISK_HIGH' }] };
+  if (!pkg.known) {
+    return { ...head, recommendedVersions: [], packageFindings: [{ type: 'NOT_FOUND', risk: 'RISK_HIGH' }] };
+  }
   const target = version ?? defaultVersion;
   const v = pkg.versions.find((x) => x.version === target);
   let findings: Finding[];

@@ -28,7 +28,8 @@ interface Row {
 /** Every dependent version, by package name (byte order) then version order. */
 export async function dependentsOf(db: Queryable, system: System, name: string, version: string): Promise<Dependent[]> {
   const rows = await db.query<Row>(`WITH graph AS (
-      SELECT g.name, g.version, CASE WHEN bool_or(n->>'relation' = 'DIRECT') THEN 'DIRECT' ELSE 'INDIRECT' END AS relation
+      SELECT g.name, g.version,
+        CASE WHEN bool_or(n->>'relation' = 'DIRECT') THEN 'DIRECT' ELSE 'INDIRECT' END AS relation
       FROM insights.dependency_graphs g CROSS JOIN LATERAL json_array_elements(g.body->'nodes') n
       WHERE g.system = $1 AND g.packages @> ARRAY[$2] AND g.name <> $2
         AND n->'versionKey'->>'name' = $2 AND n->'versionKey'->>'version' = $3

@@ -21,13 +21,15 @@ export interface FindingPackage {
   versions: FindingVersion[];
 }
 
-export async function findingPackages(db: Queryable, keys: { system: string; name: string }[]): Promise<FindingPackage[]> {
+export async function findingPackages(db: Queryable, keys: { system: string; name: string }[],
+): Promise<FindingPackage[]> {
   const rows = await db.query<{ system: string; name: string; known: boolean; versions: FindingVersion[] | null }>(
     `SELECT k.system, k.name, p.fetched_at IS NOT NULL AS known, (SELECT json_agg(json_build_object(
         'version', v.version, 'publishedAt', v.published_at, 'isDefault', v.is_default, 'deprecated', v.is_deprecated,
         'reason', v.deprecated_reason,
         'yanked', COALESCE(v.meta->>'yanked', 'false') = 'true' OR COALESCE(v.meta->>'listed', 'true') = 'false',
-        'advisories', COALESCE((SELECT json_agg(json_build_object('id', a.id, 'cvss3', a.cvss3_score) ORDER BY a.id COLLATE "C")
+        'advisories', COALESCE((SELECT json_agg(json_build_object('id', a.id, 'cvss3', a.cvss3_score)
+            ORDER BY a.id COLLATE "C")
           FROM insights.advisory_versions av JOIN insights.advisories a ON a.id = av.advisory_id
           WHERE av.system = v.system AND av.name = v.name AND av.version = v.version), '[]'::json))
         ORDER BY v.ordinal) FROM insights.versions v WHERE p.fetched_at IS NOT NULL

@@ -6,8 +6,9 @@
  *   "only supports version lookups"); qualifiers and subpaths make the request fail, as there
  * - `POST /v3alpha/projectbatch` {projectKey: {id}} -> {request, project}
  * At most 5000 requests (an empty list is a 400 too), 1000 per page (batch-paging.ts). Only stored
- * items are answered (v3alpha Version messages, with `purl`), nothing is read through inside a batch; an unknown one comes back with its
- * `request` alone. `request` is echoed as sent (after proto3 normalisation), not canonicalised.
+ * items are answered (v3alpha Version messages, with `purl`), nothing is read through inside a batch;
+ * an unknown one comes back with its `request` alone. `request` is echoed as sent (after proto3
+ * normalisation), not canonicalised.
  */
 import { Hono, type Context } from 'hono';
 import * as z from 'zod';

@@ -33,7 +33,8 @@ export async function similarlyNamed(db: Queryable, system: string, name: string
   if (!r || r.fetched_at === null) return { body: null, fetched: null };
   const ranked = (r.candidates ?? []).flatMap(([candidate, skeleton]) => {
     const d = osaDistance(r.own, skeleton);
-    return d > 1 ? [] : [{ name: candidate, rank: d, spelled: osaDistance(name.toLowerCase(), candidate.toLowerCase()) }];
+    if (d > 1) return [];
+    return [{ name: candidate, rank: d, spelled: osaDistance(name.toLowerCase(), candidate.toLowerCase()) }];
   });
   ranked.sort((a, b) => a.rank - b.rank || a.spelled - b.spelled || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const body = {

@@ -13,13 +13,14 @@ const V3_VERSION_KEYS = ['versionKey', 'publishedAt', 'isDefault', 'isDeprecated
   'advisoryKeys', 'links', 'slsaProvenances', 'attestations', 'registries', 'relatedProjects'];
 
 describe('v3alpha Version', () => {
-  it('adds purl after versionKey and upstreamIdentifiers after relatedProjects; the rest is the v3 answer', async () => {
+  it('adds purl after versionKey, upstreamIdentifiers after relatedProjects; the rest is v3', async () => {
     const v3 = await json('/v3/systems/npm/packages/lodash/versions/4.17.21');
     const alpha = await json('/v3alpha/systems/npm/packages/lodash/versions/4.17.21');
     expect(Object.keys(v3)).toEqual(V3_VERSION_KEYS);
     expect(Object.keys(alpha)).toEqual(['versionKey', 'purl', ...V3_VERSION_KEYS.slice(1), 'upstreamIdentifiers']);
     expect(alpha.purl).toBe('pkg:npm/lodash@4.17.21');
-    expect(alpha.upstreamIdentifiers).toEqual([{ packageName: 'lodash', versionString: '4.17.21', source: 'NPM_NPMJS_ORG' }]);
+    expect(alpha.upstreamIdentifiers)
+      .toEqual([{ packageName: 'lodash', versionString: '4.17.21', source: 'NPM_NPMJS_ORG' }]);
     const { purl: _p, upstreamIdentifiers: _u, ...rest } = alpha;
     expect(rest).toEqual(v3);
   });
@@ -36,7 +37,8 @@ describe('v3alpha Package', () => {
     const body = await json('/v3alpha/systems/npm/packages/%40colors%2Fcolors');
     expect(Object.keys(body)).toEqual(['packageKey', 'purl', 'versions']);
     expect(body.purl).toBe('pkg:npm/%40colors/colors');
-    expect(body.versions.map((v: any) => v.purl)).toEqual(['pkg:npm/%40colors/colors@1.5.0', 'pkg:npm/%40colors/colors@1.6.0']);
+    expect(body.versions.map((v: any) => v.purl))
+      .toEqual(['pkg:npm/%40colors/colors@1.5.0', 'pkg:npm/%40colors/colors@1.6.0']);
     expect(Object.keys(body.versions[0]).slice(0, 3)).toEqual(['versionKey', 'purl', 'publishedAt']);
     expect(Object.keys(await json('/v3/systems/npm/packages/%40colors%2Fcolors'))).toEqual(['packageKey', 'versions']);
   });
@@ -80,7 +82,8 @@ describe('v3alpha Query and batches', () => {
   });
   it('versionbatch answers v3alpha Versions', async () => {
     await json('/v3/systems/npm/packages/lodash');
-    const res = await api.post('/v3alpha/versionbatch', { requests: [{ versionKey: { system: 'NPM', name: 'lodash', version: '4.17.21' } }] });
+    const requests = [{ versionKey: { system: 'NPM', name: 'lodash', version: '4.17.21' } }];
+    const res = await api.post('/v3alpha/versionbatch', { requests });
     const body: any = await res.json();
     expect(body.responses[0].version.purl).toBe('pkg:npm/lodash@4.17.21');
   });

@@ -56,7 +56,8 @@ beforeAll(async () => {
       VALUES ('NPM', $1, $2, $3::json)`, [name, version, r]);
   }
   const graphs: [string, string[], unknown[]][] = [
-    ['dpt-c', ['dpt-c', 'dpt-a', T], [node('dpt-c', '1.0.0', 'SELF'), node('dpt-a', '1.0.0', 'DIRECT'), node(T, '1.0.0', 'INDIRECT')]],
+    ['dpt-c', ['dpt-c', 'dpt-a', T],
+      [node('dpt-c', '1.0.0', 'SELF'), node('dpt-a', '1.0.0', 'DIRECT'), node(T, '1.0.0', 'INDIRECT')]],
     ['dpt-d', ['dpt-d', T], [node('dpt-d', '1.0.0', 'SELF'), node(T, '1.0.0', 'DIRECT')]],
     ['dpt-e', ['dpt-e', T], [node('dpt-e', '1.0.0', 'SELF'), node(T, '1.5.0', 'DIRECT')]],
   ];
@@ -121,7 +122,8 @@ describe('GetDependents', () => {
   it.each([
     [`/v3alpha/systems/npm/packages/${T}/versions/9.9.9:dependents`, 404, /version NPM dpt-target@9.9.9 not found/],
     ['/v3alpha/systems/npm/packages/dpt-none/versions/1.0.0:dependents', 404, /not found/],
-    [`/v3/systems/npm/packages/${T}/versions/1.0.0:dependents`, 404, /no such method ":dependents" on a version \(this service serves :requirements, :dependencies under \/v3 there\)/],
+    [`/v3/systems/npm/packages/${T}/versions/1.0.0:dependents`, 404,
+      /no such method ":dependents" on a version \(this service serves :requirements, :dependencies under \/v3/],
     [`/v3alpha/systems/npm/packages/${T}/versions/1.0.0:dependentz`, 404, /no such method ":dependentz"/],
     ['/v3alpha/systems/cobol/packages/x/versions/1:dependents', 400, /invalid system/],
   ])('%s -> %i', async (path, status, message) => {
@@ -131,11 +133,13 @@ describe('GetDependents', () => {
   });
   it('finds declaring rows through the requirement-names index, not a scan (5,000 generated rows)', async () => {
     const db = testDb();
-    await db.query(`INSERT INTO insights.packages (system, name) SELECT 'NPM', 'dpt-gen-' || i FROM generate_series(1, 5000) i`);
+    await db.query(`INSERT INTO insights.packages (system, name)
+      SELECT 'NPM', 'dpt-gen-' || i FROM generate_series(1, 5000) i`);
     await db.query(`INSERT INTO insights.versions (system, name, version, upstream_version, ordinal)
       SELECT 'NPM', 'dpt-gen-' || i, '1.0.0', '1.0.0', 0 FROM generate_series(1, 5000) i`);
     await db.query(`INSERT INTO insights.requirements (system, name, version, requirements)
-      SELECT 'NPM', 'dpt-gen-' || i, '1.0.0', json_build_object('npm', json_build_object('dependencies', json_build_object(
+      SELECT 'NPM', 'dpt-gen-' || i, '1.0.0', json_build_object('npm', json_build_object(
+        'dependencies', json_build_object(
         'dependencies', json_build_array(json_build_object('name', 'dpt-lib-' || (i % 500), 'requirement', '^1.0.0')))))
       FROM generate_series(1, 5000) i`);
     await db.query('ANALYZE insights.requirements');
@@ -154,7 +158,9 @@ describe('GetDependents', () => {
     ] } })]);
     expect(rows).toEqual([{ dep: 'zope-interface', requirement: '>=5' }]);
     const cargo = await testDb().query<{ dep: string }>(`SELECT dep FROM insights.requirement_edges('CARGO', $1::json)`,
-      [JSON.stringify({ cargo: { dependencies: [{ name: 'libc', requirement: '0.2', kind: 'normal' }, { name: 'tempdir', requirement: '0.3', kind: 'dev' }] } })]);
+      [JSON.stringify({ cargo: { dependencies: [
+        { name: 'libc', requirement: '0.2', kind: 'normal' }, { name: 'tempdir', requirement: '0.3', kind: 'dev' },
+      ] } })]);
     expect(cargo).toEqual([{ dep: 'libc' }]);
   });
 });

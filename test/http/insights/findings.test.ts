@@ -47,13 +47,16 @@ beforeAll(async () => {
 });
 
 const types = (body: any) => body.packageFindings.map((f: any) => `${f.type} ${f.risk}`);
-const v = (system: string, name: string, version: string) => json(`/v3alpha/systems/${system}/packages/${name}/versions/${version}:findings`);
+const v = (system: string, name: string, version: string) =>
+  json(`/v3alpha/systems/${system}/packages/${name}/versions/${version}:findings`);
 
 describe('version findings', () => {
   it('VULNERABLE (risk from CVSS 7.5) with REMEDIATION to the nearest clean version of the same major', async () => {
     const body = await v('npm', 'fnd-pkg', '1.0.0');
     expect(body).toEqual({
-      versionKey: { system: 'NPM', name: 'fnd-pkg', version: '1.0.0' }, requestedVersion: '1.0.0', defaultVersion: '2.0.0',
+      versionKey: { system: 'NPM', name: 'fnd-pkg', version: '1.0.0' },
+      requestedVersion: '1.0.0',
+      defaultVersion: '2.0.0',
       recommendedVersions: ['1.2.0'], // 1.1.0 deprecated, 1.3.0 in cooldown, 2.0.0 another major
       packageFindings: [
         { type: 'VULNERABLE', risk: 'RISK_HIGH', vulnerableContext: { advisoryKeys: [{ id: 'GHSA-fnd1-fnd1-fnd1' }] } },
@@ -63,12 +66,14 @@ describe('version findings', () => {
   });
   it('DEPRECATED: an npm deprecation with its reason', async () => {
     const body = await v('npm', 'fnd-pkg', '1.1.0');
-    expect(body.packageFindings).toEqual([{ type: 'DEPRECATED', risk: 'RISK_MEDIUM', deprecatedContext: { reason: 'use 1.2' } }]);
+    expect(body.packageFindings)
+      .toEqual([{ type: 'DEPRECATED', risk: 'RISK_MEDIUM', deprecatedContext: { reason: 'use 1.2' } }]);
     expect(body.recommendedVersions).toEqual(['1.2.0']);
   });
   it('DEPRECATED: a yanked crate (0.x: the same 0.minor is the major range)', async () => {
     const body = await v('cargo', 'fnd-crate', '0.1.0');
-    expect(body.packageFindings).toEqual([{ type: 'DEPRECATED', risk: 'RISK_MEDIUM', deprecatedContext: { reason: 'yanked' } }]);
+    expect(body.packageFindings)
+      .toEqual([{ type: 'DEPRECATED', risk: 'RISK_MEDIUM', deprecatedContext: { reason: 'yanked' } }]);
     expect(body.recommendedVersions).toEqual(['0.1.1']);
   });
   it('COOLDOWN: published inside the window, which ends 7 days after publication; nothing cleaner above', async () => {
@@ -101,13 +106,15 @@ describe('version findings', () => {
 describe('package findings', () => {
   it('are those of the default version', async () => {
     const body = await json('/v3alpha/systems/npm/packages/fnd-pkg:findings');
-    expect(body).toEqual({ packageKey: { system: 'NPM', name: 'fnd-pkg' }, requestedVersion: '', defaultVersion: '2.0.0',
+    expect(body).toEqual({
+      packageKey: { system: 'NPM', name: 'fnd-pkg' }, requestedVersion: '', defaultVersion: '2.0.0',
       recommendedVersions: [], packageFindings: [] });
     expect(types(await json('/v3alpha/systems/npm/packages/fnd-mal:findings'))).toEqual(['MALICIOUS RISK_CRITICAL']);
   });
   it('NOT_FOUND: a package unknown here and upstream (read through once), answered 200', async () => {
     const body = await json('/v3alpha/systems/npm/packages/fnd-never-published:findings');
-    expect(body).toEqual({ packageKey: { system: 'NPM', name: 'fnd-never-published' }, requestedVersion: '', defaultVersion: '',
+    expect(body).toEqual({
+      packageKey: { system: 'NPM', name: 'fnd-never-published' }, requestedVersion: '', defaultVersion: '',
       recommendedVersions: [], packageFindings: [{ type: 'NOT_FOUND', risk: 'RISK_HIGH' }] });
   });
   it.each([
@@ -130,13 +137,17 @@ describe('findingsbatch', () => {
   };
   it('answers versions and packages in request order, unknown ones NOT_FOUND without a read-through', async () => {
     const requests = [
-      { versionKey: { system: 'NPM', name: 'fnd-pkg', version: '1.0.0' } }, { packageKey: { system: 'npm', name: 'fnd-mal' } },
-      { version_key: { system: 'CARGO', name: 'fnd-crate', version: '0.1.0' } }, { packageKey: { system: 'NPM', name: 'fnd-nope' } },
+      { versionKey: { system: 'NPM', name: 'fnd-pkg', version: '1.0.0' } },
+      { packageKey: { system: 'npm', name: 'fnd-mal' } },
+      { version_key: { system: 'CARGO', name: 'fnd-crate', version: '0.1.0' } },
+      { packageKey: { system: 'NPM', name: 'fnd-nope' } },
     ];
     const body = await post({ requests, pageToken: null });
     expect(body.nextPageToken).toBe('');
     expect(body.responses.map((r: any) => types(r.findings))).toEqual([
-      ['VULNERABLE RISK_HIGH', 'REMEDIATION RISK_INFORMATIONAL'], ['MALICIOUS RISK_CRITICAL'], ['DEPRECATED RISK_MEDIUM'],
+      ['VULNERABLE RISK_HIGH', 'REMEDIATION RISK_INFORMATIONAL'],
+      ['MALICIOUS RISK_CRITICAL'],
+      ['DEPRECATED RISK_MEDIUM'],
       ['NOT_FOUND RISK_HIGH'],
     ]);
     expect(body.responses[1].request).toEqual({ packageKey: { system: 'npm', name: 'fnd-mal' } });
@@ -144,7 +155,8 @@ describe('findingsbatch', () => {
     expect(upstream.hits.get('/npm/fnd-nope')).toBeUndefined();
   });
   it('pages 1000 at a time', async () => {
-    const requests = Array.from({ length: 1500 }, () => ({ versionKey: { system: 'NPM', name: 'fnd-pkg', version: '1.2.0' } }));
+    const key = { system: 'NPM', name: 'fnd-pkg', version: '1.2.0' };
+    const requests = Array.from({ length: 1500 }, () => ({ versionKey: key }));
     const first = await post({ requests });
     expect([first.responses.length, atob(first.nextPageToken)]).toEqual([1000, '1000']);
     const second = await post({ requests, pageToken: first.nextPageToken });
@@ -156,7 +168,10 @@ describe('findingsbatch', () => {
     [{ requests: [{ packageKey: { system: 'NPM', name: 'fnd-pkg' } }], pageToken: btoa('1') }, 'invalid pageToken'],
     [{ requests: [{ packageKey: { system: 'NPM', name: 'fnd-pkg' } }], pageToken: '%%%' }, 'invalid pageToken'],
     [{ requests: [{ purl: 'pkg:npm/fnd-pkg' }] }, null],
-    [{ requests: [{ packageKey: { system: 'NPM', name: 'a' } }, { packageKey: { system: 'COBOL', name: 'x' } }] }, 'requests[1]: invalid system "COBOL"'],
+    [
+      { requests: [{ packageKey: { system: 'NPM', name: 'a' } }, { packageKey: { system: 'COBOL', name: 'x' } }] },
+      'requests[1]: invalid system "COBOL"',
+    ],
   ])('rejects %j with a 400', async (body, message) => {
     const got = await post(body, 400);
     expect(Object.keys(got)).toEqual(['error']);

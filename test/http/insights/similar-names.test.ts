@@ -28,7 +28,8 @@ beforeAll(async () => {
   }
 });
 
-const similar = async (path: string) => (await json(path)).packages.map((p: any) => `${p.packageKey.system} ${p.packageKey.name}`);
+const similar = async (path: string) =>
+  (await json(path)).packages.map((p: any) => `${p.packageKey.system} ${p.packageKey.name}`);
 
 describe('GetSimilarlyNamedPackages', () => {
   it('ranks collisions (separator, case, homoglyph) before one-edit names, drops the rest', async () => {
@@ -43,7 +44,8 @@ describe('GetSimilarlyNamedPackages', () => {
   });
   it('rn reads as m; other systems answer their own names only', async () => {
     expect(await similar('/v3alpha/systems/npm/packages/snpmodule:similarlyNamedPackages')).toEqual(['NPM snprnodule']);
-    expect(await similar('/v3alpha/systems/CARGO/packages/snpcolors:similarlyNamedPackages')).toEqual(['CARGO snp_colors']);
+    expect(await similar('/v3alpha/systems/CARGO/packages/snpcolors:similarlyNamedPackages'))
+      .toEqual(['CARGO snp_colors']);
   });
   it('canonicalises the requested name (PyPI PEP 503) and reads a Maven name with its colon', async () => {
     const body = await json('/v3alpha/systems/pypi/packages/SNP_Req:similarlyNamedPackages');
@@ -57,11 +59,13 @@ describe('GetSimilarlyNamedPackages', () => {
   });
   it.each([
     ['/v3alpha/systems/npm/packages/snp-unknown-name:similarlyNamedPackages', 404, /not found/],
-    ['/v3/systems/npm/packages/snpcolors:similarlyNamedPackages', 404, /no such method ":similarlyNamedPackages" on a package/],
+    ['/v3/systems/npm/packages/snpcolors:similarlyNamedPackages', 404,
+      /no such method ":similarlyNamedPackages" on a package/],
     ['/v3alpha/systems/npm/packages/snpcolors:similarNames', 404, /no such method ":similarNames" on a package/],
     ['/v3alpha/systems/cobol/packages/snpcolors:similarlyNamedPackages', 400, /invalid system/],
     // one colon: a Maven name (group snpcore, artifact similarlyNamedPackages), not a method
-    ['/v3alpha/systems/maven/packages/snpcore%3AsimilarlyNamedPackages', 404, /package MAVEN snpcore:similarlyNamedPackages not found/],
+    ['/v3alpha/systems/maven/packages/snpcore%3AsimilarlyNamedPackages', 404,
+      /package MAVEN snpcore:similarlyNamedPackages not found/],
     ['/v3alpha/systems/maven/packages/snpcore:similarlyNamedPackages:similarlyNamedPackages', 404, /not found/],
   ])('%s -> %i', async (path, status, message) => {
     const res = await api.get(path);
@@ -69,8 +73,9 @@ describe('GetSimilarlyNamedPackages', () => {
     expect(((await res.json()) as { error: string }).error).toMatch(message);
   });
   it('optimal string alignment distance', () => {
-    expect([['lodash', 'lodash'], ['lodash', 'lodahs'], ['lodash', 'lodas'], ['lodash', 'l0dash'], ['xab', 'abx'], ['', 'ab']]
-      .map(([a, b]) => osaDistance(a!, b!))).toEqual([0, 1, 1, 1, 2, 2]);
+    const pairs = [['lodash', 'lodash'], ['lodash', 'lodahs'], ['lodash', 'lodas'], ['lodash', 'l0dash'],
+      ['xab', 'abx'], ['', 'ab']];
+    expect(pairs.map(([a, b]) => osaDistance(a!, b!))).toEqual([0, 1, 1, 1, 2, 2]);
   });
 });
 
@@ -86,15 +91,16 @@ describe('GetSimilarlyNamedPackages over a generated set', () => {
     await db.query('ANALYZE insights.package_name_keys');
     const name = `snpgen${(await db.query<{ h: string }>(`SELECT substr(md5('7'), 1, 8) AS h`))[0]!.h}`;
     let stmt: { sql: string; params: readonly unknown[] } | undefined; // the route's own statement
-    await similarlyNamed({ query: async (sql: string, params: readonly unknown[] = []) => ((stmt = { sql, params }), []) } as never,
-      'RUBYGEMS', name);
+    const capture = { query: async (sql: string, params: readonly unknown[] = []) => ((stmt = { sql, params }), []) };
+    await similarlyNamed(capture as never, 'RUBYGEMS', name);
     const plan = (await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ANALYZE ${stmt!.sql}`, stmt!.params))
       .map((r) => r['QUERY PLAN']).join('\n');
     console.log(`similar names: ${N} names loaded in ${loadMs} ms; plan:\n${plan}`);
     expect(plan).toMatch(/Index (Only )?Scan using package_name_keys_pkey/);
     expect(plan).not.toMatch(/Seq Scan on package_name_keys/);
     const typo = `${name.slice(0, 7)}${name[8]}${name[7]}${name.slice(9)}`; // two characters swapped
-    await db.query(`INSERT INTO insights.packages (system, name) VALUES ('RUBYGEMS', $1) ON CONFLICT DO NOTHING`, [typo]);
+    await db.query(`INSERT INTO insights.packages (system, name) VALUES ('RUBYGEMS', $1)
+      ON CONFLICT DO NOTHING`, [typo]);
     await db.query(`INSERT INTO insights.versions (system, name, version, upstream_version, ordinal)
       VALUES ('RUBYGEMS', $1, '1.0.0', '1.0.0', 0) ON CONFLICT DO NOTHING`, [name]);
     const got = await similar(`/v3alpha/systems/rubygems/packages/${name}:similarlyNamedPackages`);
