@@ -162,5 +162,9 @@ describe('GetDependents', () => {
         { name: 'libc', requirement: '0.2', kind: 'normal' }, { name: 'tempdir', requirement: '0.3', kind: 'dev' },
       ] } })]);
     expect(cargo).toEqual([{ dep: 'libc' }]);
+    // a member that is not a list (a foreign or malformed row) reads as no dependency, never an error
+    const odd = await testDb().query(`SELECT * FROM insights.requirement_edges('NPM', $1::json)`,
+      [JSON.stringify({ npm: { dependencies: { dependencies: { lodash: '^4' }, peerDependencies: 'x' } } })]);
+    expect(odd).toEqual([]);
   });
 });
