@@ -1,6 +1,7 @@
 /**
  * `npm run bench:insights`: loads N npm-like packages x 10 versions into the `insights` schema with
- * set-based SQL (generate_series), then drives GetVersion, GetPackage and GetRequirements through the
+ * set-based SQL (generate_series), then drives GetVersion, GetPackage, GetRequirements and (v3alpha)
+ * GetSimilarlyNamedPackages through the
  * insights worker with concurrency and prints p50/p99 beside a `SELECT 1` floor through the same
  * driver (neon() over HTTP -> the local Neon-compatible proxy -> Postgres) and runtime, plus the
  * database round trips per request, counted as `POST /sql` requests (and WebSocket connections) at
@@ -17,8 +18,10 @@
  * database is created on it and dropped at the end.
  *
  * Options: --packages N (10000), --versions N per package (10), --requests N per operation (3000),
- * --concurrency N (16), --workerd; BENCH_VERSIONS=N (env) sets the total instead of --packages
- * (N / --versions packages). Prints the EXPLAIN ANALYZE of each read's statement.
+ * --concurrency N (16), --names N extra package names without versions, which only grow the
+ * GetSimilarlyNamedPackages index (0; `--names 90000` with the default 10000 packages = 100,000 names),
+ * --workerd; BENCH_VERSIONS=N (env) sets the total instead of --packages (N / --versions packages).
+ * Prints the EXPLAIN ANALYZE of each read's statement.
  * Example: `DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:insights`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -32,6 +35,7 @@ import insights from '../functions/insights.ts';
 import { createApp } from '../src/platform/app.ts';
 import { createDb, type Queryable } from '../src/platform/db.ts';
 import { getPackage, getRequirements, getVersion } from '../src/insights/queries.ts';
+import { similarlyNamed } from '../src/insights/similar-names.ts';
 import type { Env } from '../src/platform/env.ts';
 import { freePort, startStack, stopChild } from './stack/index.ts';
 import { workerVars } from './stack/config.ts';
@@ -44,6 +48,7 @@ const { values: opts } = parseArgs({
     versions: { type: 'string', default: '10' },
     requests: { type: 'string', default: '3000' },
     concurrency: { type: 'string', default: '16' },
+    names: { type: 'string', default: '0' },
     workerd: { type: 'boolean', default: false },
   },
 });
@@ -52,6 +57,9 @@ const VERSIONS = Number(opts.versions);
 const PACKAGES = process.env.BENCH_VERSIONS ? Math.ceil(Number(process.env.BENCH_VERSIONS) / VERSIONS) : Number(opts.packages);
 const REQUESTS = Number(opts.requests);
 const CONCURRENCY = Number(opts.concurrency);
+/** Extra package names (no versions) that only grow the similar-names index (`--names 90000`: 100k names). */
+const NAMES = Number(opts.names);
+if (!Number.isInteger(NAMES) || NAMES < 0) throw new Error('names must be a non-negative integer');
 const WARMUP = Math.min(200, REQUESTS);
 for (const [k, v] of Object.entries({ PACKAGES, VERSIONS, REQUESTS, CONCURRENCY })) {
   if (!Number.isInteger(v) || v < 1) throw new Error(`${k.toLowerCase()} must be a positive integer`);
@@ -198,11 +206,17 @@ try {
     });
   }
   await client.query('DROP TABLE bench_v');
+  if (NAMES > 0) {
+    await client.query(`INSERT INTO insights.packages (system, name, fetched_at)
+      SELECT 'NPM', (ARRAY['', '@x/'])[1 + i % 2] || substr(md5(i::text), 1, 4 + i % 9), now() FROM generate_series(1, $1::int) AS i
+      ON CONFLICT DO NOTHING`, [NAMES]);
+  }
   await client.query('COMMIT');
   await client.query('ANALYZE');
   const counts = (await client.query(`SELECT (SELECT count(*) FROM insights.packages) AS packages, (SELECT count(*) FROM insights.versions) AS versions,
       (SELECT count(*) FROM insights.requirements) AS requirements, (SELECT count(*) FROM insights.artifacts) AS artifacts,
-      (SELECT count(*) FROM insights.project_versions) AS project_versions, (SELECT count(*) FROM insights.advisory_versions) AS advisory_versions`)).rows[0];
+      (SELECT count(*) FROM insights.project_versions) AS project_versions, (SELECT count(*) FROM insights.advisory_versions) AS advisory_versions,
+      (SELECT count(*) FROM insights.package_name_keys) AS package_name_keys`)).rows[0];
   console.log(`loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}`);
   const sizes = await client.query<{ name: string; size: string }>(
     `SELECT c.relname AS name, pg_size_pretty(pg_total_relation_size(c.oid)) AS size FROM pg_class c
@@ -264,6 +278,7 @@ try {
     { op: 'GetVersion', path: () => { const k = keys[rand(keys.length)]!; return `/v3/systems/npm/packages/${enc(k.name)}/versions/${k.version}`; } },
     { op: 'GetPackage', path: () => `/v3/systems/npm/packages/${enc(names[rand(names.length)]!)}` },
     { op: 'GetRequirements', path: () => { const k = keys[rand(keys.length)]!; return `/v3/systems/npm/packages/${enc(k.name)}/versions/${k.version}:requirements`; } },
+    { op: 'GetSimilarlyNamedPackages', path: () => `/v3alpha/systems/npm/packages/${enc(names[rand(names.length)]!)}:similarlyNamedPackages` },
   ];
 
   const run = async (o: (typeof ops)[number], n: number): Promise<{ times: number[]; wall: number }> => {
@@ -304,6 +319,7 @@ try {
     GetVersion: await execMs(() => { const k = keys[rand(keys.length)]!; return capture((db) => getVersion(db, 'NPM', k.name, k.version)); }),
     GetPackage: await execMs(() => capture((db) => getPackage(db, 'NPM', names[rand(names.length)]!))),
     GetRequirements: await execMs(() => { const k = keys[rand(keys.length)]!; return capture((db) => getRequirements(db, 'NPM', k.name, k.version)); }),
+    GetSimilarlyNamedPackages: await execMs(() => capture((db) => similarlyNamed(db, 'NPM', names[rand(names.length)]!))),
   };
 
   // The plan of each read's one statement, for one random key.

@@ -13,8 +13,10 @@ export interface Found {
   fetched: Date | null;
 }
 
-const PACKAGE_VERSION_JSON = `json_strip_nulls(json_build_object(
-  'versionKey', json_build_object('system', v.system, 'name', v.name, 'version', v.version),
+/** `alpha`: the v3alpha message (a `purl` after the key; migrations/0163_v3alpha_version_fields.sql). */
+const packageVersionJson = (alpha: boolean) => `json_strip_nulls(json_build_object(
+  'versionKey', json_build_object('system', v.system, 'name', v.name, 'version', v.version),${
+  alpha ? `\n  'purl', insights.purl(v.system, v.name, v.version),` : ''}
   'publishedAt', insights.rfc3339(v.published_at), 'isDefault', v.is_default,
   'isDeprecated', v.is_deprecated, 'deprecatedReason', v.deprecated_reason))`;
 
@@ -25,16 +27,20 @@ async function one(db: Queryable, sql: string, params: unknown[]): Promise<Found
   return { body: r.body, fetched: r.fetched_at instanceof Date ? r.fetched_at : new Date(r.fetched_at) };
 }
 
-export function getPackage(db: Queryable, system: string, name: string): Promise<Found> {
+const versionJson = (alpha: boolean) => (alpha ? 'insights.version_json_alpha' : 'insights.version_json');
+
+export function getPackage(db: Queryable, system: string, name: string, alpha = false): Promise<Found> {
   return one(db, `SELECT p.fetched_at, json_build_object(
-      'packageKey', json_build_object('system', p.system, 'name', p.name),
-      'versions', COALESCE((SELECT json_agg(${PACKAGE_VERSION_JSON} ORDER BY v.ordinal)
+      'packageKey', json_build_object('system', p.system, 'name', p.name),${
+      alpha ? `\n      'purl', insights.purl(p.system, p.name, NULL),` : ''}
+      'versions', COALESCE((SELECT json_agg(${packageVersionJson(alpha)} ORDER BY v.ordinal)
         FROM insights.versions v WHERE v.system = p.system AND v.name = p.name), '[]'::json))::text AS body
     FROM insights.packages p WHERE p.system = $1 AND p.name = $2`, [system, name]);
 }
 
-export function getVersion(db: Queryable, system: string, name: string, version: string): Promise<Found> {
-  return one(db, `SELECT p.fetched_at, (SELECT insights.version_json(v)::text FROM insights.versions v
+export function getVersion(db: Queryable, system: string, name: string, version: string, alpha = false,
+): Promise<Found> {
+  return one(db, `SELECT p.fetched_at, (SELECT ${versionJson(alpha)}(v)::text FROM insights.versions v
       WHERE v.system = p.system AND v.name = p.name AND v.version = $3) AS body
     FROM insights.packages p WHERE p.system = $1 AND p.name = $2`, [system, name, version]);
 }
@@ -52,11 +58,14 @@ export async function getAdvisory(db: Queryable, id: string): Promise<string | n
   return rows[0]?.body ?? null;
 }
 
-export async function getProject(db: Queryable, id: string): Promise<string | null> {
-  const rows = await db.query<{ body: string }>(`SELECT json_strip_nulls(json_build_object(
+/** The `Project` message of the row `p` of insights.projects. */
+export const PROJECT_JSON = `json_strip_nulls(json_build_object(
       'projectKey', json_build_object('id', p.id), 'openIssuesCount', p.open_issues_count, 'starsCount', p.stars_count,
       'forksCount', p.forks_count, 'license', p.license, 'description', p.description, 'homepage', p.homepage,
-      'scorecard', p.scorecard, 'ossFuzz', p.oss_fuzz))::text AS body
+      'scorecard', p.scorecard, 'ossFuzz', p.oss_fuzz))`;
+
+export async function getProject(db: Queryable, id: string): Promise<string | null> {
+  const rows = await db.query<{ body: string }>(`SELECT ${PROJECT_JSON}::text AS body
     FROM insights.projects p WHERE p.id = $1`, [id]);
   return rows[0]?.body ?? null;
 }
@@ -90,7 +99,11 @@ export interface QueryArgs {
 }
 
 /** Query: versions matching a hash and/or a (partial) version key, at most 1000. */
-export async function queryVersions(db: Queryable, a: QueryArgs): Promise<string> {
+/**
+ * v3alpha (`alpha`): each result also carries `artifacts: [{url}]`, the artifacts whose hash matched
+ * (empty when the query named no hash), and the v3alpha Version.
+ */
+export async function queryVersions(db: Queryable, a: QueryArgs, alpha = false): Promise<string> {
   const params = [a.system ?? null, a.name ?? null, a.version ?? null, a.spelled ?? a.version ?? null];
   const byHash = a.hashType !== undefined && a.hashValue !== undefined;
   if (byHash) params.push(a.hashType!, a.hashValue!);
@@ -99,7 +112,9 @@ export async function queryVersions(db: Queryable, a: QueryArgs): Promise<string
          SELECT h.system, h.name, h.version FROM insights.artifacts h WHERE h.hash_type = $5 AND h.hash_value = decode($6, 'base64'))`
     : 'SELECT v.* FROM insights.versions v WHERE true';
   const rows = await db.query<{ body: string }>(`SELECT json_build_object('results', COALESCE(json_agg(
-      json_build_object('version', insights.version_json(q)) ORDER BY q.system, q.name COLLATE "C", q.ordinal), '[]'::json))::text AS body
+      ${alpha ? `json_build_object('version', insights.version_json_alpha(q), 'artifacts', ${artifactsJson(byHash)})`
+    : "json_build_object('version', insights.version_json(q))"}
+      ORDER BY q.system, q.name COLLATE "C", q.ordinal), '[]'::json))::text AS body
     FROM (SELECT * FROM (${source}
       AND ($1::text IS NULL OR v.system = $1) AND ($2::text IS NULL OR v.name = $2) AND ($3::text IS NULL OR v.version = $3 OR v.upstream_version = $4)
       AND NOT (v.meta ? 'pending')) s
@@ -112,8 +127,19 @@ export async function packageExists(db: Queryable, system: string, name: string)
 }
 
 /** versionbatch: Version JSON (or null) for each key, in request order. */
-export async function batchVersions(db: Queryable, keys: { system: string; name: string; version: string }[]): Promise<(unknown | null)[]> {
-  const rows = await db.query<{ body: string }>(`SELECT COALESCE(json_agg(CASE WHEN v.system IS NULL THEN NULL ELSE insights.version_json(v) END ORDER BY k.i), '[]'::json)::text AS body
+/** The matching artifacts of a result row `q` (v3alpha Query); params $5/$6 are the hash. */
+function artifactsJson(byHash: boolean): string {
+  if (!byHash) return "'[]'::json";
+  return `COALESCE((SELECT json_agg(json_build_object('url', h.url) ORDER BY h.url COLLATE "C")
+    FROM insights.artifacts h
+    WHERE h.system = q.system AND h.name = q.name AND h.version = q.version
+      AND h.hash_type = $5 AND h.hash_value = decode($6, 'base64')), '[]'::json)`;
+}
+
+export async function batchVersions(db: Queryable, keys: { system: string; name: string; version: string }[],
+  alpha = false): Promise<(unknown | null)[]> {
+  const rows = await db.query<{ body: string }>(`SELECT COALESCE(json_agg(
+      CASE WHEN v.system IS NULL THEN NULL ELSE ${versionJson(alpha)}(v) END ORDER BY k.i), '[]'::json)::text AS body
     FROM json_to_recordset($1::json) AS k(system text, name text, version text, i int)
     LEFT JOIN insights.versions v ON v.system = k.system AND v.name = k.name AND v.version = k.version`, [JSON.stringify(keys.map((k, i) => ({ ...k, i })))]);
   return JSON.parse(rows[0]!.body) as (unknown | null)[];

@@ -1,71 +1,49 @@
 /**
- * v3alpha additions: `POST /v3alpha/versionbatch` ({requests: [{versionKey}], pageToken}, proto3 JSON:
- * `null` = absent, `page_token`/`version_key` spellings accepted, unknown fields ignored; at most
- * 5000 keys, answered 1000 per page; the page token is the base64 offset of the next page; only
- * stored versions are answered, unknown ones come back with `request` alone) and
- * `GET /v3alpha/purl/{purl}` (the whole purl percent-encoded; {package} or {version}).
+ * v3alpha single-item methods: `GET /v3alpha/purl/{purl}` (the whole purl percent-encoded;
+ * {package} or {version}, v3alpha messages: with `purl`, `upstreamIdentifiers`) and
+ * `GET /v3alpha/querycontainerimages/{chainId}` (an OCI chain id `sha256:<64 hex>`; an
+ * unknown one answers 200 `{"results": []}`, as deps.dev does; where image data would come from:
+ * migrations/0160_container_images.sql). The batch methods are in routes-batch.ts.
  */
 import { Hono } from 'hono';
-import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
-import { validate } from '../platform/validate.ts';
-import { canonicalName, canonicalVersion, decodeSegment, parseSystem, rawSegments } from './paths.ts';
-import { proto3 } from './proto-json.ts';
+import { canonicalName, canonicalVersion, decodeSegment, rawSegments } from './paths.ts';
 import { parsePurl } from './purl.ts';
-import { batchVersions, getPackage, getVersion } from './queries.ts';
+import { getPackage, getVersion } from './queries.ts';
+import { queryContainerImages } from './queries-batch.ts';
 import { readThroughPackage } from './read-through.ts';
+import { jsonText } from './respond.ts';
 
 export const alphaRoutes = new Hono<AppEnv>();
-
-export const MAX_BATCH = 5000;
-export const BATCH_PAGE = 1000;
-
-const batchBody = proto3(z.object({
-  requests: z.array(z.object({ versionKey: z.object({ system: z.string(), name: z.string(), version: z.string() }) })).min(1).max(MAX_BATCH),
-  pageToken: z.string().optional(),
-}));
-
-alphaRoutes.post('/v3alpha/versionbatch', validate('json', batchBody), async (c) => {
-  const { requests, pageToken } = c.req.valid('json');
-  let offset = 0;
-  if (pageToken) {
-    offset = Number.parseInt(atobSafe(pageToken), 10);
-    if (!Number.isInteger(offset) || offset < 0 || offset >= requests.length) throw new HttpError(400, 'invalid pageToken');
-  }
-  const page = requests.slice(offset, offset + BATCH_PAGE);
-  const keys = page.map((r) => {
-    const system = parseSystem(r.versionKey.system);
-    const name = canonicalName(system, r.versionKey.name);
-    return { system, name, version: canonicalVersion(system, r.versionKey.version) };
-  });
-  const versions = await batchVersions(c.get('db'), keys);
-  const next = offset + BATCH_PAGE < requests.length ? btoa(String(offset + BATCH_PAGE)) : '';
-  return c.json({
-    responses: page.map((request, i) => (versions[i] ? { request, version: versions[i] } : { request })),
-    nextPageToken: next,
-  });
-});
-
-function atobSafe(s: string): string {
-  try {
-    return atob(s);
-  } catch {
-    throw new HttpError(400, 'invalid pageToken');
-  }
-}
 
 alphaRoutes.get('/v3alpha/purl/*', async (c) => {
   const raw = rawSegments(c.req.url).slice(2).join('/');
   const { system, name: rawName, version } = parsePurl(decodeSegment(raw));
   const name = canonicalName(system, rawName);
   const db = c.get('db');
-  const read = async (n: string) => (version === undefined ? getPackage(db, system, n) : getVersion(db, system, n, canonicalVersion(system, version)));
+  const read = async (n: string) =>
+    version === undefined
+      ? getPackage(db, system, n, true)
+      : getVersion(db, system, n, canonicalVersion(system, version), true);
   let found = await read(name);
   if (found.fetched === null) {
     const canonical = await readThroughPackage(c, system, name);
     if (canonical) found = await read(canonical);
   }
-  if (found.body === null) throw new HttpError(404, `${version === undefined ? 'package' : 'version'} for purl not found`);
-  return c.body(`{"${version === undefined ? 'package' : 'version'}":${found.body}}`, 200, { 'content-type': 'application/json; charset=UTF-8' });
+  const kind = version === undefined ? 'package' : 'version';
+  if (found.body === null) throw new HttpError(404, `${kind} for purl not found`);
+  return jsonText(c, `{"${kind}":${found.body}}`);
+});
+
+const CHAIN_ID = /^sha256:[0-9a-f]{64}$/;
+
+alphaRoutes.get('/v3alpha/querycontainerimages/*', async (c) => {
+  const seg = rawSegments(c.req.url).slice(2);
+  const chainId = seg.length === 1 ? decodeSegment(seg[0]!) : '';
+  if (!CHAIN_ID.test(chainId)) {
+    const got = seg.map(decodeSegment).join('/');
+    throw new HttpError(400, `invalid chain id "${got}" (want sha256:<64 lower-case hex>)`);
+  }
+  return jsonText(c, await queryContainerImages(c.get('db'), chainId));
 });

@@ -1,7 +1,9 @@
 /**
  * GetPackage, GetVersion, GetRequirements and GetDependencies under
  * `/v3/systems/{system}/packages/{name}[/versions/{version}[:requirements|:dependencies]]`
- * (also `/v3alpha/...`). Parsed from the raw path so encoded `/`, `@`, `:` in names survive; an
+ * (also `/v3alpha/...`, which adds GetDependents `:dependents`, dependents.ts, and
+ * GetSimilarlyNamedPackages `{name}:similarlyNamedPackages`, similar-names.ts, `:findings` on packages
+ * and versions, routes-findings.ts, and the v3alpha-only fields). Parsed from the raw path so encoded `/`, `@`, `:` in names survive; an
  * unencoded npm scope (`@scope/name`) is accepted too. Unknown packages are read through from the
  * upstream once; stale ones are refreshed in the background. A `:method` suffix the service does not
  * serve (deps.dev's `:dependents`, `:capabilities`, `:similarlyNamedPackages`, ...) is a 404 naming the
@@ -12,6 +14,9 @@ import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import type { System } from '../versions/index.ts';
 import { getDependencies } from './dependencies.ts';
+import { getDependents } from './dependents.ts';
+import { getFindings } from './routes-findings.ts';
+import { similarlyNamed } from './similar-names.ts';
 import { canonicalName, canonicalVersion, decodeSegment, parseSystem, rawSegments } from './paths.ts';
 import { getPackage, getRequirements, getVersion, type Found } from './queries.ts';
 import { readThroughPackage, refreshIfStale } from './read-through.ts';
@@ -20,14 +25,26 @@ import { jsonText } from './respond.ts';
 export const packageRoutes = new Hono<AppEnv>();
 
 interface Target {
+  /** A /v3alpha request: answers carry the v3alpha-only fields (purl, upstreamIdentifiers). */
+  alpha: boolean;
   system: System;
   name: string;
   version?: string;
-  action?: 'requirements' | 'dependencies';
+  action?: 'requirements' | 'dependencies' | 'dependents' | 'similarlyNamedPackages' | 'findings';
 }
 
+/** The methods on a version, per API: deps.dev serves `:dependents` under v3alpha only. */
+const VERSION_METHODS = {
+  v3: ['requirements', 'dependencies'],
+  v3alpha: ['requirements', 'dependencies', 'dependents', 'findings'],
+} as const;
+/** The methods on a package, served under /v3alpha only. */
+const PACKAGE_METHODS = ['similarlyNamedPackages', 'findings'];
+
 function parseTarget(url: string): Target {
-  const seg = rawSegments(url).slice(2); // drop v3|v3alpha, systems
+  const all = rawSegments(url);
+  const api = all[0] === 'v3alpha' ? 'v3alpha' : 'v3';
+  const seg = all.slice(2); // drop v3|v3alpha, systems
   if (seg.length < 3 || seg[1] !== 'packages') throw new HttpError(404, 'no such route');
   const system = parseSystem(decodeSegment(seg[0]!));
   let rest = seg.slice(2);
@@ -38,8 +55,15 @@ function parseTarget(url: string): Target {
   if (rest.length === 1) {
     // a `:method` after a package name (no name of these systems holds a `:`; a Maven name holds one)
     const method = /^[^:]+(?::[^:]+)?:([A-Za-z]+)$/.exec(rawName);
-    if (method && (system === 'MAVEN' ? rawName.split(':').length === 3 : rawName.split(':').length === 2)) throw noSuchMethod(method[1]!, 'a package', 'no method');
-    return { system, name: canonicalName(system, rawName) };
+    if (method && rawName.split(':').length === (system === 'MAVEN' ? 3 : 2)) {
+      if (api !== 'v3alpha' || !PACKAGE_METHODS.includes(method[1]!)) {
+        const served = api === 'v3alpha' ? PACKAGE_METHODS.map((m) => `:${m}`).join(', ') : 'no method under /v3';
+        throw noSuchMethod(method[1]!, 'a package', served);
+      }
+      const name = canonicalName(system, rawName.slice(0, -method[1]!.length - 1));
+      return { alpha: true, system, name, action: method[1] as Target['action'] };
+    }
+    return { alpha: api === 'v3alpha', system, name: canonicalName(system, rawName) };
   }
   const name = canonicalName(system, rawName);
   if (rest.length !== 3 || rest[1] !== 'versions') throw new HttpError(404, 'no such route');
@@ -47,11 +71,14 @@ function parseTarget(url: string): Target {
   let action: Target['action'];
   const m = /:([A-Za-z]+)$/.exec(version); // no version of these systems holds a `:`
   if (m) {
-    if (m[1] !== 'requirements' && m[1] !== 'dependencies') throw noSuchMethod(m[1]!, 'a version', ':requirements and :dependencies');
-    action = m[1];
+    const served: readonly string[] = VERSION_METHODS[api];
+    if (!served.includes(m[1]!)) {
+      throw noSuchMethod(m[1]!, 'a version', `${served.map((s) => `:${s}`).join(', ')} under /${api}`);
+    }
+    action = m[1] as Target['action'];
     version = version.slice(0, -m[0].length);
   }
-  return { system, name, version: canonicalVersion(system, version), action };
+  return { alpha: api === 'v3alpha', system, name, version: canonicalVersion(system, version), action };
 }
 
 /** A `:method` suffix this service does not serve: a 404 that names it, never "version not found". */
@@ -76,18 +103,26 @@ async function withReadThrough(c: Context<AppEnv>, t: Target, read: (name: strin
 packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
   const t = parseTarget(c.req.url);
   const db = c.get('db');
+  if (t.action === 'findings') return getFindings(c, t);
   if (t.version === undefined) {
-    const found = await withReadThrough(c, t, (n) => getPackage(db, t.system, n));
+    const read = (n: string) =>
+      t.action === 'similarlyNamedPackages' ? similarlyNamed(db, t.system, n) : getPackage(db, t.system, n, t.alpha);
+    const found = await withReadThrough(c, t, read);
     return jsonText(c, found.body!);
   }
   const version = t.version;
   if (t.action === 'dependencies') return getDependencies(c, { system: t.system, name: t.name, version });
+  if (t.action === 'dependents') {
+    const found = await withReadThrough(c, t, (n) => getVersion(db, t.system, n, version));
+    if (found.body === null) throw new HttpError(404, `version ${t.system} ${t.name}@${version} not found`);
+    return getDependents(c, { system: t.system, name: t.name, version });
+  }
   if (t.action === 'requirements') {
     const found = await withReadThrough(c, t, (n) => getRequirements(db, t.system, n, version));
     if (found.body === null) throw new HttpError(404, `requirements of ${t.system} ${t.name}@${version} not found`);
     return jsonText(c, found.body);
   }
-  const found = await withReadThrough(c, t, (n) => getVersion(db, t.system, n, version));
+  const found = await withReadThrough(c, t, (n) => getVersion(db, t.system, n, version, t.alpha));
   if (found.body === null) throw new HttpError(404, `version ${t.system} ${t.name}@${version} not found`);
   return jsonText(c, found.body);
 });

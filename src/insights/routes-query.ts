@@ -4,7 +4,9 @@
  * `versionKey.name`, `versionKey.version`. At least a hash or a system+name is required. At most
  * 1000 results, ordered by (system, name, version order). A versionKey naming an unknown package
  * reads it through first. `versionKey.version` matches a version by its canonical form or by its
- * published spelling (npm's `1.0.2beta` is found as written, not only as `1.0.2-beta`).
+ * published spelling (npm's `1.0.2beta` is found as written, not only as `1.0.2-beta`). Under /v3alpha
+ * each result adds `artifacts: [{url}]` (the artifacts matching the hash; [] without one) and its Version
+ * has the v3alpha fields.
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
@@ -56,5 +58,5 @@ queryRoutes.get('/:api{v3|v3alpha}/query', async (c) => {
     const canonical = await readThroughPackage(c, args.system, args.name);
     if (canonical) args.name = canonical;
   }
-  return jsonText(c, await queryVersions(db, args));
+  return jsonText(c, await queryVersions(db, args, new URL(c.req.url).pathname.startsWith('/v3alpha/')));
 });

@@ -5,7 +5,8 @@ pydepsdev.api.BASE_URL) and depsdev 0.0.5 (async, httpx; DepsDevClientV3 and Dep
 Usage: python depsdev_clients.py <base url>
 Prints one JSON line per call: {"op", "ok", "detail"} (detail: a few fields of the answer or the error);
 exits 1 if any call failed. Covers every method of both clients whose deps.dev method the service serves
-(the v3 surface, VersionBatch, PurlLookup); the other v3alpha methods are not called.
+(the v3 surface, VersionBatch, PurlLookup, PurlLookupBatch, ProjectBatch, QueryContainerImages,
+GetDependents, GetSimilarlyNamedPackages); GetCapabilities and the findings are not called.
 """
 import asyncio
 import json
@@ -23,6 +24,7 @@ NPM = ("npm", "lodash", "4.17.21")
 LEAF = ("npm", "@colors/colors", "1.5.0")
 ADVISORY = "GHSA-29mw-wpgm-hmr9"
 PROJECT = "github.com/lodash/lodash"
+CHAIN = "sha256:" + "0" * 64
 
 
 def summary(value):
@@ -60,6 +62,13 @@ async def main():
         await op("pydepsdev.get_version_batch", p.get_version_batch([("NPM", "lodash", "4.17.21"), ("NPM", "lodash", "0.0.0")]))
         await op("pydepsdev.get_all_versions_batch", p.get_all_versions_batch([("NPM", "lodash", "4.17.21")]))
         await op("pydepsdev.get_purl_lookup", p.get_purl_lookup("pkg:npm/lodash@4.17.21"))
+        await op("pydepsdev.get_purl_lookup_batch", p.get_purl_lookup_batch(["pkg:npm/lodash@4.17.21"]))
+        await op("pydepsdev.get_all_purl_lookup_batch", p.get_all_purl_lookup_batch(["pkg:npm/lodash@4.17.21"] * 1001))
+        await op("pydepsdev.get_project_batch", p.get_project_batch([PROJECT]))
+        await op("pydepsdev.get_all_projects_batch", p.get_all_projects_batch([PROJECT] * 1001))
+        await op("pydepsdev.query_container_images", p.query_container_images(CHAIN))
+        await op("pydepsdev.get_dependents", p.get_dependents(*NPM))
+        await op("pydepsdev.get_similarly_named_packages", p.get_similarly_named_packages(*NPM[:2]))
     for cls in (DepsDevClientV3, DepsDevClientV3Alpha):
         c = cls(base_url=base, timeout=30.0)
         n = cls.__name__
@@ -74,6 +83,11 @@ async def main():
         if cls is DepsDevClientV3Alpha:
             await op(f"{n}.get_version_batch", c.get_version_batch([{"system": "NPM", "name": "lodash", "version": "4.17.21"}]))
             await op(f"{n}.purl_lookup", c.purl_lookup("pkg:npm/lodash@4.17.21"))
+            await op(f"{n}.purl_lookup_batch", c.purl_lookup_batch(["pkg:npm/lodash@4.17.21"]))
+            await op(f"{n}.get_project_batch", c.get_project_batch([PROJECT]))
+            await op(f"{n}.query_container_images", c.query_container_images(CHAIN))
+            await op(f"{n}.get_dependents", c.get_dependents(*NPM))
+            await op(f"{n}.get_similarly_named_packages", c.get_similarly_named_packages("npm", "lodash"))
 
 
 asyncio.run(main())

@@ -38,7 +38,7 @@ describe.skipIf(missing !== null)('deps.dev clients (pydepsdev, depsdev) against
 
   it('every served method of both clients succeeds', async () => {
     const r = await runDriver(py.python, DRIVER, [served.url]);
-    expect(r.records.length, r.stderr.slice(-800)).toBe(29);
+    expect(r.records.length, r.stderr.slice(-800)).toBe(41);
     for (const rec of r.records) expect({ op: rec.op, failure: rec.ok ? '' : rec.detail }).toEqual({ op: rec.op, failure: '' });
     const detail = Object.fromEntries(r.records.map((x) => [x.op, x.detail]));
     expect(detail['pydepsdev.get_version']).toEqual({ versionKey: { system: 'NPM', name: 'lodash', version: '4.17.21' } });

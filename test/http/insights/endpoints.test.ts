@@ -295,12 +295,14 @@ describe('errors', () => {
     expect(typeof body.error).toBe('string');
   });
   it.each([
-    ['/v3alpha/systems/npm/packages/lodash/versions/4.17.21:dependents', ':dependents', 'a version'],
+    ['/v3/systems/npm/packages/lodash/versions/4.17.21:dependents', ':dependents', 'a version'],
+    ['/v3alpha/systems/npm/packages/lodash/versions/4.17.21:dependentCount', ':dependentCount', 'a version'],
     ['/v3alpha/systems/go/packages/github.com%2Fburntsushi%2Ftoml/versions/v1.3.2:capabilities', ':capabilities', 'a version'],
     ['/v3/systems/npm/packages/lodash/versions/4.17.21:nonsense', ':nonsense', 'a version'],
-    ['/v3alpha/systems/npm/packages/lodash:similarlyNamedPackages', ':similarlyNamedPackages', 'a package'],
-    ['/v3alpha/systems/npm/packages/%40colors%2Fcolors:findings', ':findings', 'a package'],
-    ['/v3alpha/systems/maven/packages/org.apache.logging.log4j%3Alog4j-core%3AsimilarlyNamedPackages', ':similarlyNamedPackages', 'a package'],
+    ['/v3/systems/npm/packages/lodash:similarlyNamedPackages', ':similarlyNamedPackages', 'a package'],
+    ['/v3/systems/npm/packages/%40colors%2Fcolors:findings', ':findings', 'a package'],
+    ['/v3alpha/systems/npm/packages/%40colors%2Fcolors:finding', ':finding', 'a package'],
+    ['/v3/systems/maven/packages/org.apache.logging.log4j%3Alog4j-core%3AsimilarlyNamedPackages', ':similarlyNamedPackages', 'a package'],
   ])('%s -> 404 naming the method, not a missing version', async (path, method, on) => {
     const res = await api.get(path);
     expect(res.status).toBe(404);

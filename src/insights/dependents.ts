@@ -1,0 +1,38 @@
+/**
+ * GetDependents (`/v3alpha/...versions/{version}:dependents`): deps.dev's
+ * `{dependentCount, directDependentCount, indirectDependentCount}` over the versions this service has
+ * indexed (queries-dependents.ts), not the whole registry. Beyond deps.dev (its issues #3, #95 ask for
+ * the list): `?list=true` adds `dependents: [{versionKey, relation}]` (by name, then version order),
+ * `pageSize` (1..1000, default 100) at a time, and `nextPageToken` ('' on the last page), taken back as
+ * `pageToken`; the counts are always those of the whole set.
+ */
+import type { Context } from 'hono';
+import * as z from 'zod';
+import type { AppEnv } from '../platform/env.ts';
+import { parseWith } from '../platform/validate.ts';
+import type { System } from '../versions/index.ts';
+import { pageOf } from './batch-paging.ts';
+import { dependentCounts, dependentsOf } from './queries-dependents.ts';
+
+export const MAX_DEPENDENTS_PAGE = 1000;
+
+const listQuery = z.object({
+  list: z.enum(['true', 'false']).optional(),
+  pageSize: z.coerce.number().int().min(1).max(MAX_DEPENDENTS_PAGE).default(100),
+  pageToken: z.string().optional(),
+});
+
+export async function getDependents(c: Context<AppEnv>, key: { system: System; name: string; version: string }) {
+  const q = parseWith(listQuery, c.req.query(), 'query');
+  const all = await dependentsOf(c.get('db'), key.system, key.name, key.version);
+  const counts = dependentCounts(all);
+  if (q.list !== 'true') return c.json(counts);
+  const page = pageOf(all, q.pageToken, q.pageSize);
+  return c.json({
+    ...counts,
+    dependents: page.items.map((d) => ({
+      versionKey: { system: d.system, name: d.name, version: d.version }, relation: d.relation,
+    })),
+    nextPageToken: page.nextPageToken,
+  });
+}

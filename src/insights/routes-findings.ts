@@ -1,0 +1,69 @@
+/**
+ * Findings routes (findings.ts computes them): `GET /v3alpha/systems/{s}/packages/{p}:findings` and
+ * `.../versions/{v}:findings` (dispatched from routes-packages.ts; an unknown package is read through
+ * once, and one still unknown answers 200 with a NOT_FOUND finding, never 404), and
+ * `POST /v3alpha/findingsbatch` `{requests: [{versionKey} | {packageKey}], pageToken}` ->
+ * `{responses: [{request, findings}], nextPageToken}`, paged like the other batches (batch-paging.ts).
+ * The batch answers from the store only (no read-through inside a batch): there NOT_FOUND means "not
+ * stored here", which a single request would have looked up upstream first.
+ */
+import { Hono, type Context } from 'hono';
+import * as z from 'zod';
+import type { AppEnv } from '../platform/env.ts';
+import { HttpError } from '../platform/errors.ts';
+import { validate } from '../platform/validate.ts';
+import type { System } from '../versions/index.ts';
+import { MAX_BATCH, pageOf } from './batch-paging.ts';
+import { cooldownDays, findingsOf } from './findings.ts';
+import { canonicalName, canonicalVersion, parseSystem } from './paths.ts';
+import { proto3 } from './proto-json.ts';
+import { findingPackages } from './queries-findings.ts';
+import { readThroughPackage } from './read-through.ts';
+
+export const findingsRoutes = new Hono<AppEnv>();
+
+export async function getFindings(c: Context<AppEnv>, t: { system: System; name: string; version?: string }) {
+  const db = c.get('db');
+  let [pkg] = await findingPackages(db, [{ system: t.system, name: t.name }]);
+  if (!pkg!.known) {
+    const canonical = await readThroughPackage(c, t.system, t.name);
+    if (canonical) [pkg] = await findingPackages(db, [{ system: t.system, name: canonical }]);
+  }
+  return c.json(findingsOf(t.system, pkg!, t.version, new Date(), cooldownDays(c.env)));
+}
+
+const request = z.union([
+  z.object({ versionKey: z.object({ system: z.string(), name: z.string(), version: z.string() }) }),
+  z.object({ packageKey: z.object({ system: z.string(), name: z.string() }) }),
+]);
+const batchBody = proto3(z.object({
+  requests: z.array(request).min(1).max(MAX_BATCH),
+  pageToken: z.string().optional(),
+}));
+
+findingsRoutes.post('/v3alpha/findingsbatch', validate('json', batchBody), async (c) => {
+  const { requests, pageToken } = c.req.valid('json');
+  const keys = requests.map((r, i) => {
+    try {
+      const k = 'versionKey' in r ? r.versionKey : r.packageKey;
+      const system = parseSystem(k.system);
+      const version = 'versionKey' in r ? canonicalVersion(system, r.versionKey.version) : undefined;
+      return { system, name: canonicalName(system, k.name), version };
+    } catch (err) {
+      if (err instanceof HttpError) throw new HttpError(err.status, `requests[${i}]: ${err.message}`);
+      throw err;
+    }
+  });
+  const page = pageOf(requests.map((request, i) => ({ request, key: keys[i]! })), pageToken);
+  const distinct = [...new Map(page.items.map(({ key }) => [`${key.system}\u0000${key.name}`, key])).values()];
+  const pkgs = await findingPackages(c.get('db'), distinct.map((k) => ({ system: k.system, name: k.name })));
+  const byKey = new Map(pkgs.map((p) => [`${p.system}\u0000${p.name}`, p]));
+  const now = new Date();
+  const days = cooldownDays(c.env);
+  return c.json({
+    responses: page.items.map(({ request, key }) => ({
+      request, findings: findingsOf(key.system, byKey.get(`${key.system}\u0000${key.name}`)!, key.version, now, days),
+    })),
+    nextPageToken: page.nextPageToken,
+  });
+});
