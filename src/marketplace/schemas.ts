@@ -102,7 +102,7 @@ function decodeCursor(text: string): ListingCursor | undefined {
 
 export const cursorQuery = z.object({
   cursor: z.string().optional().transform((v, ctx) => {
-    if (v === undefined) return undefined;
+    if (v === undefined || v === '') return undefined; // `?cursor=` (no next page was given): the first page
     const c = decodeCursor(v);
     if (!c) ctx.addIssue({ code: 'custom', message: 'cursor is not one this service gave out (take it from X-Next-Cursor)' });
     return c ?? z.NEVER;
