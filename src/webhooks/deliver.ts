@@ -35,6 +35,7 @@ function leaseSeconds(env: Env): number {
   return Number.isFinite(n) && n >= 6 ? n : 90;
 }
 const RUN_BUDGET_MS = 20_000;
+const MAX_QUEUE_DELAY_MS = 2_147_483_647;
 const FANOUT_CHUNK = 500;
 
 export async function scheduleDelivery(env: Env, webhookOid: number, opts: { retryToken?: string; delaySeconds?: number } = {}): Promise<void> {
@@ -90,7 +91,9 @@ export async function deliverWebhook(env: Env, db: Db, oid: number, retryToken: 
         webhookOid: oid,
         batchId: batch.id,
         duration: attempt.durationMs,
-        queueDelay: Math.max(0, now.getTime() - oldest),
+        // logs.queue_delay is an integer of ms: an event queued over 24.8 days ago (a webhook disabled for a
+        // month, then re-enabled) would overflow it and fail every run, so it is capped.
+        queueDelay: Math.min(MAX_QUEUE_DELAY_MS, Math.max(0, now.getTime() - oldest)),
         request: cut(attempt.requestBody),
         requestHeaders: headersForLog(attempt.requestHeaders),
         response: cut(attempt.responseBody),

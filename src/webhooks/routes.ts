@@ -22,6 +22,7 @@ import { mergeWebhook, webhookInput, type Merged } from './webhook-input.ts';
 import { newSigningSecret } from './signing.ts';
 import { BASE, mustGet, oidParam } from './route-helpers.ts';
 import { secretRoutes } from './routes-secret.ts';
+import { replayRoutes } from './routes-replay.ts';
 
 export const webhookRoutes = new Hono<AppEnv>();
 webhookRoutes.onError(errorHandler('ultracart'));
@@ -153,6 +154,7 @@ webhookRoutes.post(`${BASE}/webhooks/:webhook_oid/reflow/:event_name`, validate(
 });
 
 webhookRoutes.route('/', secretRoutes);
+webhookRoutes.route('/', replayRoutes);
 
 webhookRoutes.all(`${BASE}/*`, (c) => {
   throw new HttpError(404, `no route for ${c.req.method} ${c.req.path}`);
