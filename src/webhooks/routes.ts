@@ -23,6 +23,7 @@ import { newSigningSecret } from './signing.ts';
 import { BASE, mustGet, oidParam } from './route-helpers.ts';
 import { secretRoutes } from './routes-secret.ts';
 import { replayRoutes } from './routes-replay.ts';
+import { attemptRoutes } from './routes-attempts.ts';
 
 export const webhookRoutes = new Hono<AppEnv>();
 webhookRoutes.onError(errorHandler('ultracart'));
@@ -155,6 +156,7 @@ webhookRoutes.post(`${BASE}/webhooks/:webhook_oid/reflow/:event_name`, validate(
 
 webhookRoutes.route('/', secretRoutes);
 webhookRoutes.route('/', replayRoutes);
+webhookRoutes.route('/', attemptRoutes);
 
 webhookRoutes.all(`${BASE}/*`, (c) => {
   throw new HttpError(404, `no route for ${c.req.method} ${c.req.path}`);
