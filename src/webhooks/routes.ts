@@ -24,6 +24,7 @@ import { BASE, mustGet, oidParam } from './route-helpers.ts';
 import { secretRoutes } from './routes-secret.ts';
 import { replayRoutes } from './routes-replay.ts';
 import { attemptRoutes } from './routes-attempts.ts';
+import { throttleRoutes } from './routes-throttle.ts';
 
 export const webhookRoutes = new Hono<AppEnv>();
 webhookRoutes.onError(errorHandler('ultracart'));
@@ -157,6 +158,7 @@ webhookRoutes.post(`${BASE}/webhooks/:webhook_oid/reflow/:event_name`, validate(
 webhookRoutes.route('/', secretRoutes);
 webhookRoutes.route('/', replayRoutes);
 webhookRoutes.route('/', attemptRoutes);
+webhookRoutes.route('/', throttleRoutes);
 
 webhookRoutes.all(`${BASE}/*`, (c) => {
   throw new HttpError(404, `no route for ${c.req.method} ${c.req.path}`);
