@@ -17,7 +17,10 @@ const ANSWER = '<svg onload="window.__pwned = 3"></svg><b>busy</b>';
 
 beforeAll(async () => {
   site = await serveWorker(pipeline, () => testEnv());
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
 });
 
 afterAll(async () => {
@@ -28,19 +31,38 @@ afterAll(async () => {
 describe('webhook status page', () => {
   it('shows hostile data as text and the figures of the API', async () => {
     const m = await merchant('MERCH_STATUS_PAGE');
-    const created = (await (await api().post(BASE, { webhook_url: 'https://hooks.example.com/in?<b>x</b>', name: NAME, event_categories: [{ event_category: 'book', subscribed: true }] }, m.headers)).json()) as any;
+    const created = (await (
+      await api().post(
+        BASE,
+        {
+          webhook_url: 'https://hooks.example.com/in?<b>x</b>',
+          name: NAME,
+          event_categories: [{ event_category: 'book', subscribed: true }],
+        },
+        m.headers,
+      )
+    ).json()) as any;
     const oid = created.webhook.webhook_oid as number;
     await testDb().query('UPDATE webhooks.webhooks SET disabled = true WHERE webhook_oid = $1', [oid]);
     // Two queued events: the first delivered after a failed attempt, the second still pending.
     await testDb().query(
       `INSERT INTO webhooks.queue (webhook_oid, event_name, payload, size, batch_id, delivered_at) VALUES
-         ($1, 'book_posted', '{"t":"<i>1</i>"}', 30, 'msg_a', now()), ($1, 'book_posted', '{}', 20, 'msg_b', NULL)`, [oid]);
+         ($1, 'book_posted', '{"t":"<i>1</i>"}', 30, 'msg_a', now()), ($1, 'book_posted', '{}', 20, 'msg_b', NULL)`,
+      [oid],
+    );
     await testDb().query(
       `INSERT INTO webhooks.logs (request_id, webhook_oid, batch_id, duration, queue_delay, request, request_headers, response, response_headers, status_code, success, uri, event_count) VALUES
          ($3, $1, 'msg_a', 12, 0, '{}', '[]', $2, '[]', 503, false, 'https://hooks.example.com/in', 1),
-         ($4, $1, 'msg_a', 7, 0, '{}', '[]', 'ok', '[]', 200, true, 'https://hooks.example.com/in', 1)`, [oid, ANSWER, `req-1-${oid}`, `req-2-${oid}`]);
+         ($4, $1, 'msg_a', 7, 0, '{}', '[]', 'ok', '[]', 200, true, 'https://hooks.example.com/in', 1)`,
+      [oid, ANSWER, `req-1-${oid}`, `req-2-${oid}`],
+    );
     const stats = (await (await api().get(`${BASE}/${oid}/stats`, m.headers)).json()) as any;
-    expect(stats.webhook_stats).toMatchObject({ attempts: 2, successful_attempts: 1, success_rate: 0.5, events_pending: 1 });
+    expect(stats.webhook_stats).toMatchObject({
+      attempts: 2,
+      successful_attempts: 1,
+      success_rate: 0.5,
+      events_pending: 1,
+    });
 
     const page = await browser.newPage({ extraHTTPHeaders: { 'X-UltraCart-Simple-Key': m.key } });
     const dialogs: string[] = [];

@@ -13,7 +13,9 @@ import { api, BASE, merchant } from './helpers.ts';
 
 type Json = any;
 export const RETRY_ENV = {
-  WEBHOOK_RETRY_BASE_SECONDS: '1', WEBHOOK_RETRY_MAX_SECONDS: '1', WEBHOOK_LEASE_SECONDS: '8',
+  WEBHOOK_RETRY_BASE_SECONDS: '1',
+  WEBHOOK_RETRY_MAX_SECONDS: '1',
+  WEBHOOK_LEASE_SECONDS: '8',
 };
 
 export interface Harness {
@@ -51,13 +53,17 @@ export async function pending(oid: number): Promise<number> {
 }
 
 export async function waitFor(
-  what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000, explain?: () => Promise<unknown>,
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 30_000,
+  explain?: () => Promise<unknown>,
 ): Promise<void> {
   await poll(what, check, { timeoutMs, intervalMs: 100, explain });
 }
 
 export async function createHook(
-  h: Harness, body: Record<string, unknown>,
+  h: Harness,
+  body: Record<string, unknown>,
 ): Promise<{ oid: number; secret: string; webhook: Json }> {
   const res = await api(h.env).post(BASE, body, h.m.headers);
   expect(res.status).toBe(200);

@@ -32,7 +32,10 @@ afterAll(async () => {
 /** Emits events and gives each the creation time T0 + its second. */
 async function emitAt(tag: string, events: { name: string; n: number; second: number }[]): Promise<void> {
   const id = (n: number) => `${tag}-${n}`;
-  await emit(h.env, events.map((e) => ({ name: e.name, id: id(e.n), payload: { id: id(e.n), n: e.n } })));
+  await emit(
+    h.env,
+    events.map((e) => ({ name: e.name, id: id(e.n), payload: { id: id(e.n), n: e.n } })),
+  );
   for (const e of events) {
     await testDb().query('UPDATE webhooks.outbox SET created_at = $2 WHERE object_id = $1', [id(e.n), at(e.second)]);
   }
@@ -50,8 +53,11 @@ describe('replay', () => {
   it('replays a window in order, in bounded pages, and queues nothing twice', async () => {
     const rec = await startReceiver(() => 200);
     try {
-      const hook = await createHook(h, { webhook_url: `${rec.url}/replay`,
-        maximum_events: 2, event_categories: PIPELINE });
+      const hook = await createHook(h, {
+        webhook_url: `${rec.url}/replay`,
+        maximum_events: 2,
+        event_categories: PIPELINE,
+      });
       const tag = `rp-${Date.now()}`;
       // 1..6 subscribed (seconds 1..6), 99 not subscribed (second 3).
       const subscribed = [1, 2, 3, 4, 5, 6].map((n) => ({ name: 'task_finished', n, second: n }));
@@ -65,13 +71,23 @@ describe('replay', () => {
       expect(first.status).toBe(200);
       const p1 = ((await first.json()) as Json).replay;
       expect(p1).toMatchObject({
-        since: at(2), until: at(5), scanned: 2, queued: 2, already_queued: 0, skipped_pending: 0, more: true,
+        since: at(2),
+        until: at(5),
+        scanned: 2,
+        queued: 2,
+        already_queued: 0,
+        skipped_pending: 0,
+        more: true,
       });
       expect(p1.resume_token).toMatch(/^rt_\d+_\d+$/);
       // The same first page again: nothing new.
       const again = ((await (await replay(hook.oid, { since: at(2), until: at(5), limit: 2 })).json()) as Json).replay;
       expect(again).toMatchObject({
-        scanned: 2, queued: 0, already_queued: 2, more: true, resume_token: p1.resume_token,
+        scanned: 2,
+        queued: 0,
+        already_queued: 2,
+        more: true,
+        resume_token: p1.resume_token,
       });
       const p2 = ((await (await replay(hook.oid, { resume_token: p1.resume_token, limit: 2 })).json()) as Json).replay;
       expect(p2).toMatchObject({ since: at(2), until: at(5), scanned: 1, queued: 1, already_queued: 0, more: false });
@@ -92,7 +108,9 @@ describe('replay', () => {
       const liveIds = new Set(rec.received.slice(0, live).map((r) => r.headers['webhook-id']));
       expect(replayed.every((r) => !liveIds.has(r.headers['webhook-id']))).toBe(true);
       const rows = await testDb().query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM webhooks.queue WHERE webhook_oid = $1 AND replay_id IS NOT NULL', [hook.oid]);
+        'SELECT count(*)::int AS n FROM webhooks.queue WHERE webhook_oid = $1 AND replay_id IS NOT NULL',
+        [hook.oid],
+      );
       expect(rows[0]!.n).toBe(3);
 
       // A wider window is another replay: it queues its events once.
@@ -113,11 +131,18 @@ describe('replay', () => {
       const hook = await createHook(h, { webhook_url: `${rec.url}/back`, event_categories: PIPELINE });
       const tag = `rpd-${Date.now()}`;
       await emitAt(tag, [{ name: 'report_published', n: 1, second: 10 }]);
-      const disabled = async () => (await testDb().query<{ disabled: boolean }>(
-        'SELECT disabled FROM webhooks.webhooks WHERE webhook_oid = $1', [hook.oid]))[0]!.disabled;
+      const disabled = async () =>
+        (
+          await testDb().query<{ disabled: boolean }>('SELECT disabled FROM webhooks.webhooks WHERE webhook_oid = $1', [
+            hook.oid,
+          ])
+        )[0]!.disabled;
       await waitFor('disabled by 410', disabled);
       // Emitted while disabled: not fanned out to this webhook.
-      await emitAt(tag, [{ name: 'report_published', n: 2, second: 11 }, { name: 'task_finished', n: 3, second: 12 }]);
+      await emitAt(tag, [
+        { name: 'report_published', n: 2, second: 11 },
+        { name: 'task_finished', n: 3, second: 12 },
+      ]);
       const unfanned = 'SELECT 1 FROM webhooks.outbox WHERE object_id LIKE $1 AND fanned_out_at IS NULL';
       await waitFor('fanned out', async () => (await testDb().query(unfanned, [`${tag}-%`])).length === 0);
       expect(await pending(hook.oid)).toBe(1);
@@ -150,7 +175,9 @@ describe('replay', () => {
       await waitFor('old event delivered', async () => (await pending(hook.oid)) === 0);
       expect(await events(rec.received)).toEqual([7]);
       const logs = await testDb().query<{ queue_delay: number }>(
-        'SELECT queue_delay FROM webhooks.logs WHERE webhook_oid = $1', [hook.oid]);
+        'SELECT queue_delay FROM webhooks.logs WHERE webhook_oid = $1',
+        [hook.oid],
+      );
       expect(logs).toEqual([{ queue_delay: 2_147_483_647 }]);
     } finally {
       await rec.close();
@@ -181,7 +208,10 @@ describe('replay', () => {
     const a = await createHook(h, { webhook_url: 'https://hooks.example.com/rp-a', event_categories: BOOK });
     const b = await createHook(h, { webhook_url: 'https://hooks.example.com/rp-b', event_categories: BOOK });
     const tag = `rpt-${Date.now()}`;
-    await emitAt(tag, [1, 2, 3].map((n) => ({ name: 'book_posted', n, second: 100 + n })));
+    await emitAt(
+      tag,
+      [1, 2, 3].map((n) => ({ name: 'book_posted', n, second: 100 + n })),
+    );
     await testDb().query('UPDATE webhooks.webhooks SET disabled = true WHERE webhook_oid = ANY ($1)', [[a.oid, b.oid]]);
     const p1 = ((await (await replay(a.oid, { since: at(100), until: at(200), limit: 1 })).json()) as Json).replay;
     expect(p1.more).toBe(true);

@@ -47,7 +47,8 @@ describe('signing secret rotation', () => {
     const rec = await startReceiver(() => 200);
     try {
       const hook = await createHook(h, {
-        webhook_url: `${rec.url}/rot`, authentication_type: 'api user',
+        webhook_url: `${rec.url}/rot`,
+        authentication_type: 'api user',
         event_categories: [{ event_category: 'pipeline', subscribed: true }],
       });
       const path = `${BASE}/${hook.oid}/signing_secret`;
@@ -108,8 +109,9 @@ describe('signing secret rotation', () => {
 
       // A second rotation, then the previous one dropped early: only the newest verifies.
       const rotate = async (overlap: number) =>
-        (await api(h.env).post(`${path}/rotate`, { overlap_seconds: overlap }, h.m.headers))
-          .headers.get('Webhook-Signing-Secret')!;
+        (await api(h.env).post(`${path}/rotate`, { overlap_seconds: overlap }, h.m.headers)).headers.get(
+          'Webhook-Signing-Secret',
+        )!;
       const s2 = await rotate(600);
       const r3 = await deliverOne();
       expect([verifies(s2, r3), verifies(s1, r3), verifies(hook.secret, r3)]).toEqual([true, true, false]);
@@ -151,11 +153,16 @@ describe('signing secret rotation', () => {
     expect(err).toMatchObject({ success: false, error: { developer_message: expect.any(String) } });
   });
 
-  it('needs the merchant key and the merchant\'s own webhook', async () => {
+  it("needs the merchant key and the merchant's own webhook", async () => {
     const hook = await createHook(h, { webhook_url: 'https://hooks.example.com/rot-own', event_categories: BOOK });
     const other = await merchant('MERCH_ROTATION_OTHER');
-    const stored = async () => (await testDb().query<{ s: string }>(
-      'SELECT signing_secret_enc AS s FROM webhooks.webhooks WHERE webhook_oid = $1', [hook.oid]))[0]!.s;
+    const stored = async () =>
+      (
+        await testDb().query<{ s: string }>(
+          'SELECT signing_secret_enc AS s FROM webhooks.webhooks WHERE webhook_oid = $1',
+          [hook.oid],
+        )
+      )[0]!.s;
     const before = await stored();
     expect((await api(h.env).post(`${BASE}/${hook.oid}/signing_secret/rotate`, {}, {})).status).toBe(401);
     expect((await api(h.env).post(`${BASE}/${hook.oid}/signing_secret/rotate`, {}, other.headers)).status).toBe(404);

@@ -39,10 +39,13 @@ function maxInWindow(received: Received[], ms: number): number {
 
 async function delivered(received: Received[]): Promise<number[]> {
   const ok = received.filter((r) => r.status === 200);
-  return ((await Promise.all(ok.map((r) => readBody(r.body)))).flat() as Json[]).map((e) => (Object.values(e)[0] as Json).i);
+  return ((await Promise.all(ok.map((r) => readBody(r.body)))).flat() as Json[]).map(
+    (e) => (Object.values(e)[0] as Json).i,
+  );
 }
 
-const throttle = (oid: number, body: unknown, headers = h.m.headers) => api(h.env).put(`${BASE}/${oid}/throttle`, body, headers);
+const throttle = (oid: number, body: unknown, headers = h.m.headers) =>
+  api(h.env).put(`${BASE}/${oid}/throttle`, body, headers);
 
 describe('throttle', () => {
   it('paces a throttled webhook to its rate while an unthrottled one in the same burst is not', async () => {
@@ -50,18 +53,36 @@ describe('throttle', () => {
     const paced = await startReceiver(() => 200);
     try {
       const a = await createHook(h, { webhook_url: `${free.url}/free`, maximum_events: 1, event_categories: PIPELINE });
-      const b = await createHook(h, { webhook_url: `${paced.url}/paced`, maximum_events: 1, event_categories: PIPELINE });
+      const b = await createHook(h, {
+        webhook_url: `${paced.url}/paced`,
+        maximum_events: 1,
+        event_categories: PIPELINE,
+      });
       const set = await throttle(b.oid, { requests_per_second: 5 });
       expect(set.status).toBe(200);
       expect(((await set.json()) as Json).throttle).toEqual({ requests_per_second: 5 });
-      expect(((await (await api(h.env).get(`${BASE}/${b.oid}/throttle`, h.m.headers)).json()) as Json).throttle).toEqual({ requests_per_second: 5 });
-      expect(((await (await api(h.env).get(`${BASE}/${a.oid}/throttle`, h.m.headers)).json()) as Json).throttle).toEqual({});
+      expect(
+        ((await (await api(h.env).get(`${BASE}/${b.oid}/throttle`, h.m.headers)).json()) as Json).throttle,
+      ).toEqual({ requests_per_second: 5 });
+      expect(
+        ((await (await api(h.env).get(`${BASE}/${a.oid}/throttle`, h.m.headers)).json()) as Json).throttle,
+      ).toEqual({});
 
       const n = 25;
       const tag = `thr-${Date.now()}`;
-      await emit(h.env, Array.from({ length: n }, (_, i) => ({ name: 'task_finished', id: `${tag}-${i}`, payload: { i } })));
-      await waitFor('both delivered', async () => (await pending(a.oid)) === 0 && (await pending(b.oid)) === 0
-        && free.received.length >= n && paced.received.length >= n, 45_000);
+      await emit(
+        h.env,
+        Array.from({ length: n }, (_, i) => ({ name: 'task_finished', id: `${tag}-${i}`, payload: { i } })),
+      );
+      await waitFor(
+        'both delivered',
+        async () =>
+          (await pending(a.oid)) === 0 &&
+          (await pending(b.oid)) === 0 &&
+          free.received.length >= n &&
+          paced.received.length >= n,
+        45_000,
+      );
       expect(await delivered(free.received)).toEqual(Array.from({ length: n }, (_, i) => i));
       expect(await delivered(paced.received)).toEqual(Array.from({ length: n }, (_, i) => i));
       // The control shows the burst is faster than the limit; the throttled receiver never sees it.
@@ -80,10 +101,17 @@ describe('throttle', () => {
   it('keeps a slow rate across runs (one request per 4 s through delayed messages)', async () => {
     const rec = await startReceiver(() => 200);
     try {
-      const hook = await createHook(h, { webhook_url: `${rec.url}/slow`, maximum_events: 1, event_categories: PIPELINE });
+      const hook = await createHook(h, {
+        webhook_url: `${rec.url}/slow`,
+        maximum_events: 1,
+        event_categories: PIPELINE,
+      });
       await throttle(hook.oid, { requests_per_second: 0.25 });
       const tag = `thrs-${Date.now()}`;
-      await emit(h.env, [0, 1, 2].map((i) => ({ name: 'task_finished', id: `${tag}-${i}`, payload: { i } })));
+      await emit(
+        h.env,
+        [0, 1, 2].map((i) => ({ name: 'task_finished', id: `${tag}-${i}`, payload: { i } })),
+      );
       await waitFor('slow delivery', async () => (await pending(hook.oid)) === 0 && rec.received.length === 3, 40_000);
       expect(await delivered(rec.received)).toEqual([0, 1, 2]);
       expect(maxInWindow(rec.received, 3500)).toBe(1);
@@ -101,15 +129,29 @@ describe('Retry-After', () => {
     try {
       const hook = await createHook(h, { webhook_url: `${rec.url}/429`, event_categories: PIPELINE });
       await emit(h.env, [{ name: 'report_published', id: `ra-${Date.now()}`, payload: { i: 0 } }]);
-      await waitFor('the 429', async () => (await testDb().query('SELECT 1 FROM webhooks.logs WHERE webhook_oid = $1', [hook.oid])).length === 1);
-      const row = (await testDb().query<{ gap: number }>(
-        `SELECT extract(epoch FROM (w.next_retry_after - l.delivery_dts))::float8 AS gap
-         FROM webhooks.webhooks w JOIN webhooks.logs l ON l.webhook_oid = w.webhook_oid WHERE w.webhook_oid = $1`, [hook.oid]))[0]!;
+      await waitFor(
+        'the 429',
+        async () =>
+          (await testDb().query('SELECT 1 FROM webhooks.logs WHERE webhook_oid = $1', [hook.oid])).length === 1,
+      );
+      const row = (
+        await testDb().query<{ gap: number }>(
+          `SELECT extract(epoch FROM (w.next_retry_after - l.delivery_dts))::float8 AS gap
+         FROM webhooks.webhooks w JOIN webhooks.logs l ON l.webhook_oid = w.webhook_oid WHERE w.webhook_oid = $1`,
+          [hook.oid],
+        )
+      )[0]!;
       expect(row.gap).toBeGreaterThanOrEqual(2.9);
       expect(row.gap).toBeLessThan(4);
-      await waitFor('delivered after the wait', async () => (await pending(hook.oid)) === 0 && rec.received.length === 2, 20_000);
+      await waitFor(
+        'delivered after the wait',
+        async () => (await pending(hook.oid)) === 0 && rec.received.length === 2,
+        20_000,
+      );
       expect(rec.received.map((r) => r.status)).toEqual([429, 200]);
-      expect(rec.received.filter((r) => r.at > rec.received[0]!.at && r.at < rec.received[0]!.at + 2500)).toHaveLength(0);
+      expect(rec.received.filter((r) => r.at > rec.received[0]!.at && r.at < rec.received[0]!.at + 2500)).toHaveLength(
+        0,
+      );
       expect(await delivered(rec.received)).toEqual([0]);
     } finally {
       await rec.close();
@@ -123,7 +165,11 @@ describe('Retry-After', () => {
     try {
       const hook = await createHook(h, { webhook_url: `${rec.url}/500`, event_categories: PIPELINE });
       await emit(h.env, [{ name: 'report_published', id: `ra5-${Date.now()}`, payload: { i: 5 } }]);
-      await waitFor('delivered on the backoff', async () => (await pending(hook.oid)) === 0 && rec.received.length === 2, 15_000);
+      await waitFor(
+        'delivered on the backoff',
+        async () => (await pending(hook.oid)) === 0 && rec.received.length === 2,
+        15_000,
+      );
       expect(rec.received.map((r) => r.status)).toEqual([500, 200]);
     } finally {
       await rec.close();
@@ -144,7 +190,10 @@ describe('throttle input', () => {
     const hook = await createHook(h, { webhook_url: 'https://hooks.example.com/thr-bad', event_categories: PIPELINE });
     const res = await throttle(hook.oid, body);
     expect(res.status).toBe(400);
-    expect((await res.json()) as Json).toMatchObject({ success: false, error: { developer_message: expect.any(String) } });
+    expect((await res.json()) as Json).toMatchObject({
+      success: false,
+      error: { developer_message: expect.any(String) },
+    });
   });
 
   it('another merchant gets 404', async () => {
