@@ -37,7 +37,7 @@ export interface ReplayPage {
   scanned: number;
   queued: number;
   alreadyQueued: number;
-  /** Events whose original delivery to this webhook is still pending (it will happen anyway). */
+  /** Events already waiting for this webhook (their original or another replay's row): delivered anyway. */
   skippedPending: number;
   /** event_id of the last event scanned, the resume position; null when the page was empty. */
   lastEventId: number | null;
@@ -58,8 +58,8 @@ export async function replayPage(
     `WITH h AS (SELECT events FROM webhooks.webhooks WHERE webhook_oid = $1),
      ev AS (
        SELECT o.event_id, o.event_name, o.payload,
-         EXISTS (SELECT 1 FROM webhooks.queue p
-                 WHERE p.webhook_oid = $1 AND p.event_id = o.event_id AND p.delivered_at IS NULL) AS pending
+         EXISTS (SELECT 1 FROM webhooks.queue p WHERE p.webhook_oid = $1 AND p.delivered_at IS NULL
+                 AND (p.event_id = o.event_id OR p.replay_event_id = o.event_id)) AS pending
        FROM webhooks.outbox o, h WHERE ${inWindow} AND o.event_id > $4
        ORDER BY o.event_id LIMIT $5
      ), ins AS (

@@ -5,8 +5,8 @@
  * in event order, behind what is already queued. Bounded: at most `limit` events (default 500,
  * at most 1000) are looked at per request; when more remain the answer carries `resume_token` for
  * the next request. Idempotent: the same window asked again (or a page resumed twice) queues
- * nothing new. Events whose original delivery to this webhook is still pending are skipped (they
- * will be delivered anyway).
+ * nothing new. Events already waiting for this webhook (their original delivery, or another
+ * window's replay, not yet acknowledged) are skipped: they will be delivered anyway.
  */
 import { Hono } from 'hono';
 import * as z from 'zod';

@@ -151,6 +151,10 @@ describe('replay', () => {
       expect(r).toMatchObject({ scanned: 3, queued: 2, skipped_pending: 1, already_queued: 0, more: false });
       expect(await pending(hook.oid)).toBe(3);
       expect(rec.received).toHaveLength(1); // disabled: nothing sent until re-enabled
+      // Another window over the same events while they wait: nothing queued twice.
+      const overlap = ((await (await replay(hook.oid, { since: at(9), until: at(14) })).json()) as Json).replay;
+      expect(overlap).toMatchObject({ scanned: 3, queued: 0, skipped_pending: 3, already_queued: 0 });
+      expect(await pending(hook.oid)).toBe(3);
 
       status = 200;
       expect((await api(h.env).put(`${BASE}/${hook.oid}`, { disabled: false }, h.m.headers)).status).toBe(200);
