@@ -1,7 +1,7 @@
 /**
  * Throttle and Retry-After, checked as counts of requests per window of the receiver's arrival
  * times (no assertion on how long anything took): a webhook throttled to 5/s never gets more than
- * 5 (+1 for arrival jitter) requests in any 1 s window while an unthrottled one in the same burst
+ * 7 requests in any 1 s window (5, plus arrival jitter) while an unthrottled one in the same burst
  * does; a slow rate (one per 4 s, longer than a run may sleep) is kept across delayed messages;
  * a 429 with Retry-After: 3 gets no request in the next 2.5 s and its retry is scheduled that far
  * out, while a 500's Retry-After is ignored.
@@ -86,9 +86,11 @@ describe('throttle', () => {
       expect(await delivered(free.received)).toEqual(Array.from({ length: n }, (_, i) => i));
       expect(await delivered(paced.received)).toEqual(Array.from({ length: n }, (_, i) => i));
       // The control shows the burst is faster than the limit; the throttled receiver never sees it.
-      expect(maxInWindow(free.received, 1000)).toBeGreaterThan(6);
-      expect(maxInWindow(paced.received, 1000)).toBeLessThanOrEqual(6);
-      expect(maxInWindow(paced.received, 3000)).toBeLessThanOrEqual(16);
+      // Starts are spaced 200 ms by the sender; arrival times carry jitter, so a window may hold one or
+      // two more than rate x window (measured here: 6 in 1 s, 16 in 3 s; unthrottled: all 25 in 1 s).
+      expect(maxInWindow(free.received, 1000)).toBeGreaterThan(7);
+      expect(maxInWindow(paced.received, 1000)).toBeLessThanOrEqual(7);
+      expect(maxInWindow(paced.received, 3000)).toBeLessThanOrEqual(17);
 
       // Removing the limit.
       expect(((await (await throttle(b.oid, { requests_per_second: null })).json()) as Json).throttle).toEqual({});
