@@ -15,6 +15,9 @@
  *   statement logs it and records its result (on 2xx it also marks the rows delivered, extends the
  *   lease and cuts the next batch, or releases the lease when the run ends), so a run of n batches
  *   costs n + 2 statements (the last is the pending re-check) and no transaction round trips.
+ * Throttle (throttle.ts): with a rate_limit_per_second, attempt starts are spaced 1/rate apart (a
+ *   short wait slept in the run, a long one handed to a delayed message); a 429/503's Retry-After
+ *   lengthens the retry delay.
  * sweep: drains what a lost notification left in the outbox and restarts webhooks whose messages
  *   were lost (pending rows, no live lease, no retry waiting).
  *
@@ -28,6 +31,7 @@ import { retryDelaySeconds, retryPolicy, shouldDisable } from './backoff.ts';
 import { buildBody } from './payload.ts';
 import { completeBatch, failBatch, fanOut, pendingCount, releaseLease, stalledWebhooks, startRun, unfannedCount, type AttemptLog } from './queries-delivery.ts';
 import { buildRequest, cut, headersForLog, send, TIMEOUT_MS } from './send.ts';
+import { paceWaitMs, retryDelayWithRetryAfter } from './throttle.ts';
 
 /** Lease on a webhook while a run holds it; an attempt's timeout stays 5 s under it (one batch in flight). */
 function leaseSeconds(env: Env): number {
@@ -35,6 +39,7 @@ function leaseSeconds(env: Env): number {
   return Number.isFinite(n) && n >= 6 ? n : 90;
 }
 const RUN_BUDGET_MS = 20_000;
+const MAX_QUEUE_DELAY_MS = 2_147_483_647;
 const FANOUT_CHUNK = 500;
 
 export async function scheduleDelivery(env: Env, webhookOid: number, opts: { retryToken?: string; delaySeconds?: number } = {}): Promise<void> {
@@ -58,7 +63,7 @@ export async function drainOutbox(env: Env, db: Db): Promise<{ events: number; w
 
 const newBatchId = () => `msg_${crypto.randomUUID().replace(/-/g, '')}`;
 
-export type RunResult = { state: 'skipped' } | { state: 'done'; batches: number } | { state: 'retry'; batches: number; delaySeconds: number } | { state: 'disabled'; batches: number } | { state: 'continue'; batches: number };
+export type RunResult = { state: 'skipped' } | { state: 'throttled'; batches: number; delaySeconds: number } | { state: 'done'; batches: number } | { state: 'retry'; batches: number; delaySeconds: number } | { state: 'disabled'; batches: number } | { state: 'continue'; batches: number };
 
 /**
  * One delivery run for a webhook (see the header). Database round trips: one statement to take the
@@ -77,8 +82,22 @@ export async function deliverWebhook(env: Env, db: Db, oid: number, retryToken: 
   let batches = 0;
   let failuresBefore = w.consecutive_failures;
   let batch = started.batch;
+  // Throttle (throttle.ts): attempt starts at least 1/rate s apart; waits up to maxPaceMs are slept
+  // here, longer ones hand over to a delayed message. The cap keeps a wait plus an attempt inside the lease.
+  const rate = w.rate_limit_per_second;
+  let lastStart = started.sinceLastAttemptMs === null ? null : Date.now() - started.sinceLastAttemptMs;
+  const maxPaceMs = Math.min(5_000, Math.max(0, (LEASE_SECONDS * 1000 - timeoutMs) / 2));
   try {
     while (batch) {
+      const wait = paceWaitMs(rate, lastStart);
+      if (wait > maxPaceMs) {
+        await releaseLease(db, oid, lease);
+        const delaySeconds = Math.ceil(wait / 1000);
+        await scheduleDelivery(env, oid, { delaySeconds });
+        return { state: 'throttled', batches, delaySeconds };
+      }
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      lastStart = Date.now();
       const now = new Date();
       const body = await buildBody(batch.rows, w.compress_events);
       const req = await buildRequest(env, w, body, batch.id, now, started.apiUserKeyEnc);
@@ -90,7 +109,9 @@ export async function deliverWebhook(env: Env, db: Db, oid: number, retryToken: 
         webhookOid: oid,
         batchId: batch.id,
         duration: attempt.durationMs,
-        queueDelay: Math.max(0, now.getTime() - oldest),
+        // logs.queue_delay is an integer of ms: an event queued over 24.8 days ago (a webhook disabled for a
+        // month, then re-enabled) would overflow it and fail every run, so it is capped.
+        queueDelay: Math.min(MAX_QUEUE_DELAY_MS, Math.max(0, now.getTime() - oldest)),
         request: cut(attempt.requestBody),
         requestHeaders: headersForLog(attempt.requestHeaders),
         response: cut(attempt.responseBody),
@@ -119,7 +140,9 @@ export async function deliverWebhook(env: Env, db: Db, oid: number, retryToken: 
       }
       const failures = failuresBefore + 1;
       const disable = shouldDisable(attempt.status, failures, policy);
-      const delaySeconds = retryDelaySeconds(failures, policy);
+      // A 429/503 with Retry-After waits at least that long (throttle.ts).
+      const backoff = retryDelaySeconds(failures, policy);
+      const delaySeconds = retryDelayWithRetryAfter(backoff, attempt.status, attempt.responseHeaders);
       const token = `retry_${crypto.randomUUID()}`;
       await failBatch(db, log, { delaySeconds, retryToken: token, disable });
       if (disable) return { state: 'disabled', batches };

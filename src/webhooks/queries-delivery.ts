@@ -100,8 +100,8 @@ const BATCH_JSON = `(SELECT json_agg(c ORDER BY c.queue_id) FROM cut c)`;
  * user's signing key. Returns undefined when the lease was not taken; `batch` is undefined when
  * nothing is pending.
  */
-export async function startRun(q: Queryable, a: { oid: number; leaseToken: string; retryToken: string | null; leaseSeconds: number; newBatchId: string }): Promise<{ webhook: LeasedWebhook; batch: Batch | undefined; apiUserKeyEnc: string | undefined } | undefined> {
-  const rows = await q.query<LeasedWebhook & { api_user_key_enc: string | null; cut_rows: RawRow[] | null; inflight_rows: RawRow[] | null }>(
+export async function startRun(q: Queryable, a: { oid: number; leaseToken: string; retryToken: string | null; leaseSeconds: number; newBatchId: string }): Promise<{ webhook: LeasedWebhook; batch: Batch | undefined; apiUserKeyEnc: string | undefined; sinceLastAttemptMs: number | null } | undefined> {
+  const rows = await q.query<LeasedWebhook & { api_user_key_enc: string | null; cut_rows: RawRow[] | null; inflight_rows: RawRow[] | null; since_last_ms: number | string | null }>(
     `WITH w AS (
        UPDATE webhooks.webhooks w0 SET lease_token = $2, lease_until = now() + make_interval(secs => $4),
          inflight_batch = CASE
@@ -115,14 +115,23 @@ export async function startRun(q: Queryable, a: { oid: number; leaseToken: strin
      SELECT w.*, (SELECT k.signing_key_enc FROM webhooks.merchant_keys k WHERE k.key_id = w.api_user_oid) AS api_user_key_enc,
        ${BATCH_JSON} AS cut_rows,
        (SELECT json_agg(r ORDER BY r.queue_id) FROM (SELECT queue_id, event_name, payload, size, created_at FROM webhooks.queue q
-          WHERE q.webhook_oid = w.webhook_oid AND q.batch_id = w.inflight_batch AND q.delivered_at IS NULL AND w.inflight_batch <> $5) r) AS inflight_rows
+          WHERE q.webhook_oid = w.webhook_oid AND q.batch_id = w.inflight_batch AND q.delivered_at IS NULL AND w.inflight_batch <> $5) r) AS inflight_rows,
+       -- throttled webhooks only: ms since their last attempt started (logged at its end, minus its duration)
+       CASE WHEN w.rate_limit_per_second IS NOT NULL THEN (
+         SELECT floor(extract(epoch FROM (clock_timestamp() - l.delivery_dts)) * 1000) + l.duration FROM webhooks.logs l
+         WHERE l.webhook_oid = w.webhook_oid ORDER BY l.delivery_dts DESC LIMIT 1) END AS since_last_ms
      FROM w`,
     [a.oid, a.leaseToken, a.retryToken, a.leaseSeconds, a.newBatchId],
   );
   const row = rows[0];
   if (!row) return undefined;
-  const { api_user_key_enc, cut_rows, inflight_rows, ...webhook } = row;
-  return { webhook, batch: toBatch(webhook.inflight_batch, webhook.inflight_batch === a.newBatchId ? cut_rows : inflight_rows), apiUserKeyEnc: api_user_key_enc ?? undefined };
+  const { api_user_key_enc, cut_rows, inflight_rows, since_last_ms, ...webhook } = row;
+  return {
+    webhook,
+    batch: toBatch(webhook.inflight_batch, webhook.inflight_batch === a.newBatchId ? cut_rows : inflight_rows),
+    apiUserKeyEnc: api_user_key_enc ?? undefined,
+    sinceLastAttemptMs: since_last_ms === null ? null : Number(since_last_ms),
+  };
 }
 
 export interface AttemptLog {

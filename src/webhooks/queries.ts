@@ -27,6 +27,11 @@ export interface WebhookRow extends WebhookValues {
   webhook_oid: number;
   merchant_id: string;
   signing_secret_enc: string;
+  /** The secret a rotation replaced, still signed with until previous_secret_until (see routes-secret.ts). */
+  previous_signing_secret_enc: string | null;
+  previous_secret_until: Date | null;
+  /** Attempts per second at most (throttle.ts), or null. */
+  rate_limit_per_second: number | null;
   consecutive_failures: number;
   next_retry_after: Date | null;
   pending: number;

@@ -15,16 +15,20 @@ import { findEvent } from './catalog.ts';
 import { scheduleDelivery } from './deliver.ts';
 import { merchantAuth, merchantOf } from './merchant-keys.ts';
 import { ok, presentLog, presentLogSummary, presentWebhook, resultSet } from './present.ts';
-import { deleteWebhook, findWebhooksByUrl, getLog, getWebhook, insertWebhook, keyBelongsTo, listLogs, listWebhooks, SORTS, updateWebhook, type WebhookRow, type WebhookValues } from './queries.ts';
+import { deleteWebhook, findWebhooksByUrl, getLog, insertWebhook, keyBelongsTo, listLogs, listWebhooks, SORTS, updateWebhook, type WebhookRow, type WebhookValues } from './queries.ts';
 import { enqueueForWebhook } from './queries-delivery.ts';
 import { currentObjects } from './queries-reflow.ts';
 import { mergeWebhook, webhookInput, type Merged } from './webhook-input.ts';
 import { newSigningSecret } from './signing.ts';
+import { BASE, mustGet, oidParam } from './route-helpers.ts';
+import { secretRoutes } from './routes-secret.ts';
+import { replayRoutes } from './routes-replay.ts';
+import { attemptRoutes } from './routes-attempts.ts';
+import { throttleRoutes } from './routes-throttle.ts';
 
 export const webhookRoutes = new Hono<AppEnv>();
 webhookRoutes.onError(errorHandler('ultracart'));
 
-const BASE = '/rest/v2/webhook';
 
 const page = (def: number) => ({
   _limit: z.coerce.number().int().min(1).max(500).default(def),
@@ -33,7 +37,6 @@ const page = (def: number) => ({
 const listQuery = z.object({ ...page(100), _sort: z.string().max(50).optional(), _placeholders: queryBool.optional() });
 const placeholdersQuery = z.object({ _placeholders: queryBool.optional() });
 const logsQuery = z.object({ ...page(100), _since: z.string().max(40).refine((s) => !Number.isNaN(Date.parse(s)), { message: 'must be a date/time' }).optional() });
-const oidParam = z.object({ webhook_oid: z.coerce.number().int().min(1).max(2_147_483_647) });
 const logParam = oidParam.extend({ request_id: z.string().max(100) });
 const reflowParam = oidParam.extend({ event_name: z.string().max(100) });
 const deleteByUrl = z.object({ webhook_url: z.string().min(1).max(2048) });
@@ -56,12 +59,6 @@ async function toValues(env: Env, merged: Merged, stored: WebhookRow | undefined
 
 async function checkApiUser(db: AppEnv['Variables']['db'], merchantId: string, v: WebhookValues): Promise<void> {
   if (v.api_user_oid !== null && !(await keyBelongsTo(db, merchantId, v.api_user_oid))) throw new HttpError(400, 'api_user_oid is not an API user of this merchant');
-}
-
-async function mustGet(db: AppEnv['Variables']['db'], merchantId: string, oid: number): Promise<WebhookRow> {
-  const w = await getWebhook(db, merchantId, oid);
-  if (!w) throw new HttpError(404, `webhook ${oid} not found`);
-  return w;
 }
 
 webhookRoutes.get(`${BASE}/webhooks`, validate('query', listQuery), async (c) => {
@@ -157,6 +154,11 @@ webhookRoutes.post(`${BASE}/webhooks/:webhook_oid/reflow/:event_name`, validate(
   if (queued > 0) c.executionCtx.waitUntil(scheduleDelivery(c.env, webhook_oid).catch((err) => console.warn('reflow schedule failed (sweep will retry):', (err as Error).message)));
   return c.json(ok({ reflow: { event_name, queued: queued > 0 } }));
 });
+
+webhookRoutes.route('/', secretRoutes);
+webhookRoutes.route('/', replayRoutes);
+webhookRoutes.route('/', attemptRoutes);
+webhookRoutes.route('/', throttleRoutes);
 
 webhookRoutes.all(`${BASE}/*`, (c) => {
   throw new HttpError(404, `no route for ${c.req.method} ${c.req.path}`);

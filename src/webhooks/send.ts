@@ -1,6 +1,7 @@
 /**
  * One HTTP attempt for a batch: the request (auth by authentication_type, Standard Webhooks
- * headers on every delivery, SigV4-signed SQS SendMessage for aws iam), sent through guardedFetch
+ * headers on every delivery (two `v1,` signatures during a secret rotation's
+ * overlap), SigV4-signed SQS SendMessage for aws iam), sent through guardedFetch
  * (SSRF guard, 30 s timeout, no redirects followed: a 3xx is a failure), and what the log keeps:
  * request/response bodies cut at 100,000 characters, the Authorization header masked.
  */
@@ -32,13 +33,22 @@ export function headersForLog(h: Record<string, string>): { name: string; value:
   return Object.entries(h).map(([name, value]) => ({ name, value: name.toLowerCase() === 'authorization' && value.startsWith('Basic ') ? 'Basic ****' : value }));
 }
 
+type SecretColumns = 'signing_secret_enc' | 'previous_signing_secret_enc' | 'previous_secret_until';
+
+/** The encrypted secrets to sign with at `now`: the current one, then the previous one during an overlap. */
+export function signingSecrets(w: Pick<LeasedWebhook, SecretColumns>, now: Date): string[] {
+  const until = w.previous_secret_until === null ? 0 : new Date(w.previous_secret_until).getTime();
+  const live = w.previous_signing_secret_enc && until > now.getTime();
+  return live ? [w.signing_secret_enc, w.previous_signing_secret_enc!] : [w.signing_secret_enc];
+}
+
 export async function buildRequest(env: Env, w: LeasedWebhook, body: string, batchId: string, now: Date, apiUserKeyEnc: string | undefined): Promise<{ headers: Record<string, string>; body: string }> {
   const ts = Math.floor(now.getTime() / 1000);
-  const secret = await decryptSecret(env.ENCRYPTION_KEY, w.signing_secret_enc);
   const standard: Record<string, string> = {
     'webhook-id': batchId,
     'webhook-timestamp': String(ts),
-    'webhook-signature': await standardSignature(secret, batchId, ts, body),
+    'webhook-signature': (await Promise.all(signingSecrets(w, now).map(async (enc) =>
+      standardSignature(await decryptSecret(env.ENCRYPTION_KEY, enc), batchId, ts, body)))).join(' '),
   };
   const base = { 'content-type': 'application/json', 'user-agent': 'edge-services-webhooks/1', ...standard };
   switch (w.authentication_type) {

@@ -14,8 +14,8 @@ export interface Received {
 }
 
 export interface ReceiverPolicy {
-  /** Returns the status to answer, or 'down' to drop the connection. */
-  (req: { path: string; n: number; at: number }): number | 'down';
+  /** Returns the status to answer (optionally with headers), or 'down' to drop the connection. */
+  (req: { path: string; n: number; at: number }): number | 'down' | { status: number; headers: Record<string, string> };
 }
 
 export { seededRandom as seeded } from '../../support/random.ts';
@@ -27,13 +27,15 @@ export async function startReceiver(policy: ReceiverPolicy): Promise<{ url: stri
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const at = Date.now();
-    const decision = policy({ path: req.url ?? '/', n: n++, at });
+    const answer = policy({ path: req.url ?? '/', n: n++, at });
+    const decision = typeof answer === 'object' ? answer.status : answer;
+    const extra = typeof answer === 'object' ? answer.headers : {};
     received.push({ path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status: decision === 'down' ? 0 : decision, at });
     if (decision === 'down') {
       req.socket.destroy();
       return;
     }
-    res.writeHead(decision, { 'content-type': 'text/plain', 'x-receiver': 'test' });
+    res.writeHead(decision, { 'content-type': 'text/plain', 'x-receiver': 'test', ...extra });
     res.end(decision < 300 ? 'ok' : `failed with ${decision}`);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
