@@ -139,7 +139,7 @@ export async function runStep(env: Env, db: Db, runId: string, step: string, ret
   try {
     const input: StageInput = { env, db, task, monitor, steps, last };
     const result = step === 'collect'
-      ? await collectStep(env, db, task, monitor)
+      ? await collectStep(env, db, task, monitor, last)
       : step === 'filter'
         ? await filterStep(input)
         : step === 'keywords'
@@ -216,7 +216,13 @@ async function maybeFinishRun(tx: Queryable, task: TaskRow): Promise<void> {
   await finishTask(tx, task.id, ['running'], status, { error_message: status === 'success' ? null : message }, { stage: 'run', event_type: status === 'failed' ? 'run_failed' : 'run_completed', message, level: status === 'success' ? 'info' : status === 'failed' ? 'error' : 'warning' });
 }
 
-async function collectStep(env: Env, db: Db, task: TaskRow, monitor: MonitorRow): Promise<Record<string, unknown>> {
+/**
+ * Collects every enabled source of the monitor. A source that fails makes the step fail while the
+ * queue has retries left, so the queue's backoff retries it (the sources that answered are read again;
+ * their articles are stored once per URL); on the last attempt the run goes on with what was
+ * collected, unless every source failed.
+ */
+async function collectStep(env: Env, db: Db, task: TaskRow, monitor: MonitorRow, last: boolean): Promise<Record<string, unknown>> {
   const sources = (await getSources(db, monitor.source_ids)).filter((s) => s.enabled);
   const results: Record<string, unknown>[] = [];
   let ok = 0;
@@ -241,6 +247,8 @@ async function collectStep(env: Env, db: Db, task: TaskRow, monitor: MonitorRow)
     }
   }
   if (sources.length > 0 && ok === 0) throw new Error(`every source failed: ${results.map((r) => `${r.name}: ${r.error}`).join('; ')}`);
+  const failed = results.filter((r) => r.status === 'failed');
+  if (failed.length > 0 && !last) throw new Error(`${failed.length} of ${sources.length} sources failed, retrying: ${failed.map((r) => `${r.name}: ${r.error}`).join('; ')}`);
   const articles = await articlesInWindow(db, sources.map((s) => s.id), hours);
   await db.query(`UPDATE pipeline.tasks SET articles_count = $2 WHERE id = $1`, [task.id, articles.length]);
   return { articles: articles.length, article_ids: articles.map((a) => a.id), sources: results };
