@@ -5,8 +5,9 @@
  * lower-case, others verbatim); versions through `canon()` (unparsable text is looked up as given).
  */
 import { HttpError } from '../platform/errors.ts';
-import { canon, SYSTEMS, type System } from '../versions/index.ts';
+import { canon, type System } from '../versions/index.ts';
 import { canonicalPackageName } from './ingest/osv.ts';
+import { check, systemParam } from './schemas.ts';
 
 export function decodeSegment(seg: string): string {
   try {
@@ -22,9 +23,8 @@ export function rawSegments(url: string): string[] {
 }
 
 export function parseSystem(text: string): System {
-  const s = text.toUpperCase();
-  if (!(SYSTEMS as readonly string[]).includes(s)) throw new HttpError(400, `invalid system "${text}"`);
-  return s as System;
+  check(systemParam, text, `invalid system "${text}"`);
+  return text.toUpperCase() as System;
 }
 
 export function canonicalName(system: System, name: string): string {

@@ -14,11 +14,13 @@ import { getPackage, getVersion } from './queries.ts';
 import { queryContainerImages } from './queries-batch.ts';
 import { readThroughPackage } from './read-through.ts';
 import { jsonText } from './respond.ts';
+import { chainIdParam, check, purlParam } from './schemas.ts';
 
 export const alphaRoutes = new Hono<AppEnv>();
 
 alphaRoutes.get('/v3alpha/purl/*', async (c) => {
   const raw = rawSegments(c.req.url).slice(2).join('/');
+  check(purlParam, decodeSegment(raw), `invalid purl "${decodeSegment(raw)}"`);
   const { system, name: rawName, version } = parsePurl(decodeSegment(raw));
   const name = canonicalName(system, rawName);
   const db = c.get('db');
@@ -36,14 +38,10 @@ alphaRoutes.get('/v3alpha/purl/*', async (c) => {
   return jsonText(c, `{"${kind}":${found.body}}`);
 });
 
-const CHAIN_ID = /^sha256:[0-9a-f]{64}$/;
-
 alphaRoutes.get('/v3alpha/querycontainerimages/*', async (c) => {
   const seg = rawSegments(c.req.url).slice(2);
   const chainId = seg.length === 1 ? decodeSegment(seg[0]!) : '';
-  if (!CHAIN_ID.test(chainId)) {
-    const got = seg.map(decodeSegment).join('/');
-    throw new HttpError(400, `invalid chain id "${got}" (want sha256:<64 lower-case hex>)`);
-  }
+  const got = seg.map(decodeSegment).join('/');
+  check(chainIdParam, chainId, `invalid chain id "${got}" (want sha256:<64 lower-case hex>)`);
   return jsonText(c, await queryContainerImages(c.get('db'), chainId));
 });

@@ -30,6 +30,9 @@ function batchOf<T extends z.ZodType>(request: T) {
 }
 
 const versionKey = z.object({ system: z.string(), name: z.string(), version: z.string() });
+export const versionBatchBody = batchOf(z.object({ versionKey }));
+export const purlBatchBody = batchOf(z.object({ purl: z.string().describe('a purl with @version') }));
+export const projectBatchBody = batchOf(z.object({ projectKey: z.object({ id: z.string() }) }));
 
 /** Canonical keys of all the requests (every page checks the whole batch); a bad one fails it, naming its index. */
 function keysOf<T>(requests: T[], key: (r: T) => { system: string; name: string; version: string }) {
@@ -58,13 +61,13 @@ async function versionPage<T>(c: Context<AppEnv>, requests: T[], keys: Key[], pa
   });
 }
 
-batchRoutes.post('/v3alpha/versionbatch', validate('json', batchOf(z.object({ versionKey }))), async (c) => {
+batchRoutes.post('/v3alpha/versionbatch', validate('json', versionBatchBody), async (c) => {
   const { requests, pageToken } = c.req.valid('json');
   const keys = keysOf(requests, (r) => r.versionKey);
   return versionPage(c, requests, keys, pageToken, (request, version) => ({ request, version }));
 });
 
-batchRoutes.post('/v3alpha/purlbatch', validate('json', batchOf(z.object({ purl: z.string() }))), async (c) => {
+batchRoutes.post('/v3alpha/purlbatch', validate('json', purlBatchBody), async (c) => {
   const { requests, pageToken } = c.req.valid('json');
   const keys = keysOf(requests, (r) => {
     const p = parsePurl(r.purl);
@@ -74,9 +77,7 @@ batchRoutes.post('/v3alpha/purlbatch', validate('json', batchOf(z.object({ purl:
   return versionPage(c, requests, keys, pageToken, (request, version) => ({ request, result: { version } }));
 });
 
-const projectKey = z.object({ id: z.string() });
-
-batchRoutes.post('/v3alpha/projectbatch', validate('json', batchOf(z.object({ projectKey }))), async (c) => {
+batchRoutes.post('/v3alpha/projectbatch', validate('json', projectBatchBody), async (c) => {
   const { requests, pageToken } = c.req.valid('json');
   const want = 'want github.com|gitlab.com|bitbucket.org/<owner>/<repo>';
   const ids = requests.map((r, i) => {

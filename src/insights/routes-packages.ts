@@ -34,12 +34,12 @@ interface Target {
 }
 
 /** The methods on a version, per API: deps.dev serves `:dependents` under v3alpha only. */
-const VERSION_METHODS = {
+export const VERSION_METHODS = {
   v3: ['requirements', 'dependencies'],
   v3alpha: ['requirements', 'dependencies', 'dependents', 'findings'],
 } as const;
 /** The methods on a package, served under /v3alpha only. */
-const PACKAGE_METHODS = ['similarlyNamedPackages', 'findings'];
+export const PACKAGE_METHODS = ['similarlyNamedPackages', 'findings'];
 
 function parseTarget(url: string): Target {
   const all = rawSegments(url);

@@ -1,6 +1,7 @@
 /**
  * Insights API routers (deps.dev v3 + the v3alpha methods), mounted by functions/insights.ts at '/'.
- * One router per endpoint group: packages/versions, projects, advisories, query, v3alpha single-item methods, v3alpha batches.
+ * One router per endpoint group: packages/versions, projects, advisories, query, v3alpha single-item methods,
+ * v3alpha batches, findings, and the generated OpenAPI document (`GET /openapi.json`).
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
@@ -8,6 +9,7 @@ import { advisoryRoutes } from './routes-advisories.ts';
 import { alphaRoutes } from './routes-alpha.ts';
 import { batchRoutes } from './routes-batch.ts';
 import { findingsRoutes } from './routes-findings.ts';
+import { openApiRoutes } from './routes-openapi.ts';
 import { packageRoutes } from './routes-packages.ts';
 import { projectRoutes } from './routes-projects.ts';
 import { queryRoutes } from './routes-query.ts';
@@ -20,3 +22,4 @@ insightsRoutes.route('/', packageRoutes);
 insightsRoutes.route('/', projectRoutes);
 insightsRoutes.route('/', advisoryRoutes);
 insightsRoutes.route('/', queryRoutes);
+insightsRoutes.route('/', openApiRoutes);
