@@ -4,7 +4,8 @@
  * and body with (schemas.ts, routes-batch.ts, routes-findings.ts); `z.toJSONSchema` turns them into
  * JSON Schema 2020-12 (OpenAPI 3.1's dialect). test/http/insights/openapi.test.ts checks both ways
  * against the routers' registered routes. Answer bodies are deps.dev's messages (built in SQL, not
- * validated by zod), so 200s are described by name, not by schema; errors share `Error`.
+ * validated by zod), so 200s are described by name, not by schema; errors share `Error`. Every GET documents
+ * its `ETag` / `If-None-Match` / 304 (routes.ts); no rate-limit headers are sent (docs/insights.md says why).
  */
 import * as z from 'zod';
 import { findingsBatchBody } from './routes-findings.ts';
@@ -118,6 +119,12 @@ function operationObject(op: Operation): object {
       parameters.push({ name, in: 'query', required: false, schema, ...(example ? { example } : {}) });
     }
   }
+  const get = op.method === 'get';
+  if (get) {
+    parameters.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' },
+      description: 'an ETag of an earlier answer (or a list, or `*`): 304 when the answer is unchanged' });
+  }
+  const etagHeader = { ETag: { schema: { type: 'string' }, description: 'strong validator: SHA-1 of the body' } };
   return {
     operationId: op.operationId,
     summary: op.summary,
@@ -129,7 +136,12 @@ function operationObject(op: Operation): object {
       },
     } : {}),
     responses: {
-      200: { description: `deps.dev ${op.summary} answer`, content: { 'application/json': { schema: {} } } },
+      200: {
+        description: `deps.dev ${op.summary} answer`,
+        ...(get ? { headers: etagHeader } : {}),
+        content: { 'application/json': { schema: {} } },
+      },
+      ...(get ? { 304: { description: 'unchanged since the ETag sent in If-None-Match', headers: etagHeader } } : {}),
       400: { description: 'malformed input', ...errorRef },
       404: { description: 'unknown item, or a route or :method this service does not serve', ...errorRef },
       ...(op.extra ?? {}),

@@ -4,6 +4,7 @@
  * v3alpha batches, findings, and the generated OpenAPI document (`GET /openapi.json`).
  */
 import { Hono } from 'hono';
+import { etag } from 'hono/etag';
 import type { AppEnv } from '../platform/env.ts';
 import { advisoryRoutes } from './routes-advisories.ts';
 import { alphaRoutes } from './routes-alpha.ts';
@@ -15,6 +16,8 @@ import { projectRoutes } from './routes-projects.ts';
 import { queryRoutes } from './routes-query.ts';
 
 export const insightsRoutes = new Hono<AppEnv>();
+/** Every 200 of a GET carries a strong `ETag` (SHA-1 of the body); `If-None-Match` matching it answers 304. */
+insightsRoutes.use('*', etag());
 insightsRoutes.route('/', alphaRoutes);
 insightsRoutes.route('/', batchRoutes);
 insightsRoutes.route('/', findingsRoutes);

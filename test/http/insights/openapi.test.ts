@@ -10,23 +10,9 @@ import { api, json, useFixtureUpstream } from '../../fixtures/insights/harness.t
 import { OPERATIONS } from '../../../src/insights/openapi.ts';
 import { insightsRoutes } from '../../../src/insights/routes.ts';
 import { PACKAGE_METHODS, VERSION_METHODS } from '../../../src/insights/routes-packages.ts';
+import { urlOf, type Doc } from '../../fixtures/insights/openapi-urls.ts';
 
 useFixtureUpstream();
-
-type Doc = { openapi: string; paths: Record<string, Record<string, any>> };
-
-/** The documented operation's URL with its examples (or `override` for one path parameter). */
-function urlOf(path: string, op: any, override?: [string, string]): string {
-  let url = path;
-  for (const p of op.parameters ?? []) {
-    if (p.in !== 'path') continue;
-    const value = override && override[0] === p.name ? override[1] : p.example;
-    url = url.replace(`{${p.name}}`, encodeURIComponent(value));
-  }
-  const query = (op.parameters ?? []).filter((p: any) => p.in === 'query' && p.example !== undefined);
-  if (query.length) url += `?${new URLSearchParams(query.map((p: any) => [p.name, p.example]))}`;
-  return url;
-}
 
 async function call(method: string, url: string, op: any): Promise<Response> {
   const example = op.requestBody?.content['application/json'].example;
