@@ -23,7 +23,8 @@ export const projectIdParam = z.string().regex(/^[^/\s]+\/[^/\s]+\/[^/\s]+$/)
 export const advisoryIdParam = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{1,100}$/)
   .describe('OSV id (GHSA-..., CVE-..., MAL-..., ...)');
 export const purlParam = z.string().regex(/^pkg:[A-Za-z][A-Za-z0-9.+-]*\/.+$/)
-  .describe('package URL, percent-encoded as one segment; with `@version` it names a version');
+  .describe('package URL, percent-encoded as one segment; with `@version` it names a version; qualifiers and '
+    + '`#subpath` accepted (only a foreign `repository_url` changes the answer); Go paths match ignoring case');
 export const chainIdParam = z.string().regex(/^sha256:[0-9a-f]{64}$/)
   .describe('OCI chain id `sha256:<64 lower-case hex>`');
 

@@ -285,7 +285,7 @@ describe('errors', () => {
     ['/v3/query', 400],
     ['/v3/query?hash.type=SHA3&hash.value=AA', 400],
     ['/v3/query?hash.type=SHA1&hash.value=%%%', 400],
-    ['/v3alpha/purl/pkg%3Anpm%2Flodash%3Ffoo%3Dbar', 400],
+    ['/v3alpha/purl/pkg%3Anpm%2Flodash%3F%3Dbar', 400],
     ['/v3alpha/purl/pkg%3Acobol%2Fx', 400],
   ])('%s -> %i {"error"}', async (path, status) => {
     const res = await api.get(path);
