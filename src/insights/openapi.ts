@@ -11,8 +11,8 @@ import * as z from 'zod';
 import { findingsBatchBody } from './routes-findings.ts';
 import { projectBatchBody, purlBatchBody, versionBatchBody } from './routes-batch.ts';
 import {
-  advisoryIdParam, chainIdParam, dependentsQuery, nameParam, projectIdParam, purlParam, queryQuery, systemParam,
-  versionParam,
+  advisoryIdParam, chainIdParam, dependenciesQuery, dependentsQuery, nameParam, projectIdParam, purlParam, queryQuery,
+  systemParam, versionParam,
 } from './schemas.ts';
 
 export interface Operation {
@@ -51,7 +51,7 @@ function both(api: 'v3' | 'v3alpha'): Operation[] {
     { method: 'get', path: `${p}/versions/{version}:requirements`, route: SYSTEMS_ROUTE, summary: 'GetRequirements',
       params: ver },
     { method: 'get', path: `${p}/versions/{version}:dependencies`, route: SYSTEMS_ROUTE, summary: 'GetDependencies',
-      params: pino,
+      params: pino, query: dependenciesQuery,
       extra: { 503: { description: 'the graph needs more upstream fetches than INSIGHTS_FETCH_LIMIT; retry later',
         headers: { 'Retry-After': { schema: { type: 'integer' } } } } } },
     { method: 'get', path: `/${api}/projects/{projectId}`, route: '/:api{v3|v3alpha}/projects/*',

@@ -53,3 +53,10 @@ export const dependentsQuery = z.object({
   pageSize: z.coerce.number().int().min(1).max(MAX_DEPENDENTS_PAGE).default(100),
   pageToken: z.string().optional().describe('`nextPageToken` of the previous page'),
 });
+
+/** `:dependencies` beyond deps.dev (graph-include.ts): `?include=advisories,licenses`, either or both. */
+export const dependenciesQuery = z.object({
+  include: z.string().regex(/^(?:advisories|licenses)(?:,(?:advisories|licenses))?$/).optional()
+    .describe('add each node\'s `licenses` and/or `advisoryKeys` (and the graph\'s `advisories`): '
+      + '`advisories`, `licenses` or `advisories,licenses`'),
+});

@@ -17,7 +17,9 @@ const PROJECTS: Record<string, Meta> = {
     classifiers: ['License :: OSI Approved :: GNU General Public License v3 (GPLv3)'],
   },
   'pep639-lower': { license_expression: 'mit', license: null, classifiers: [] },
-  'pep639-ref': { license_expression: 'LicenseRef-Acme-Proprietary', classifiers: ['License :: OSI Approved :: MIT License'] },
+  'pep639-ref': {
+    license_expression: 'LicenseRef-Acme-Proprietary', classifiers: ['License :: OSI Approved :: MIT License'],
+  },
   'pep639-legacy': { license_expression: null, license: '', classifiers: ['License :: OSI Approved :: MIT License'] },
 };
 
