@@ -78,6 +78,12 @@ const ALPHA_ONLY: Operation[] = [
   { method: 'get', path: `${ALPHA_VERSION}:dependents`, route: SYSTEMS_ROUTE,
     operationId: 'v3alpha.GetDependents', summary: 'GetDependents (counts; ?list=true pages the dependents)',
     params: ver, query: dependentsQuery },
+  { method: 'get', path: `${ALPHA_VERSION}:capabilities`, route: SYSTEMS_ROUTE,
+    operationId: 'v3alpha.GetCapabilities', summary: 'GetCapabilities (Go; import-based, see docs/insights.md)',
+    params: {
+      system: { schema: systemParam, example: 'go' }, name: { schema: nameParam, example: 'example.com/capdemo' },
+      version: { schema: versionParam, example: 'v1.0.0' },
+    } },
   { method: 'get', path: `${ALPHA_VERSION}:findings`, route: SYSTEMS_ROUTE,
     operationId: 'v3alpha.GetVersionFindings', summary: 'Findings of a version', params: ver },
   { method: 'get', path: '/v3alpha/systems/{system}/packages/{name}:findings', route: SYSTEMS_ROUTE,
