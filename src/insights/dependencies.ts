@@ -4,16 +4,20 @@
  * deps.dev. A first request for an unseen root reads the whole graph through; when the graph needs more
  * upstream fetches than one request may make (INSIGHTS_FETCH_LIMIT), or an upstream fails, the answer is
  * 503 with Retry-After and the graph is finished in the background (`/insights/dependencies` through the
- * queue); a graph built from incomplete data is never cached or served.
+ * queue); a graph built from incomplete data is never cached or served. `?include=advisories,licenses`
+ * (beyond deps.dev) adds the nodes' advisories and licences (graph-include.ts).
  */
 import type { Context } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
+import { parseWith } from '../platform/validate.ts';
 import { GRAPH_SYSTEMS, type ResolveSystem } from '../resolve/index.ts';
 import { buildGraph, type GraphKey } from './graph-build.ts';
 import { queueAdvisories, queueGraphCompletion, RETRY_AFTER_SECONDS } from './graph-queue.ts';
 import { readThroughEnabled } from './read-through.ts';
+import { withIncluded, type Include } from './graph-include.ts';
 import { jsonText } from './respond.ts';
+import { dependenciesQuery } from './schemas.ts';
 
 export interface VersionKeyInput {
   system: string;
@@ -22,6 +26,8 @@ export interface VersionKeyInput {
 }
 
 export async function getDependencies(c: Context<AppEnv>, input: VersionKeyInput): Promise<Response> {
+  const query = parseWith(dependenciesQuery, c.req.query(), 'query');
+  const include = [...new Set((query.include ?? '').split(',').filter(Boolean))] as Include[];
   if (!GRAPH_SYSTEMS.includes(input.system as ResolveSystem)) {
     throw new HttpError(404, `dependency graphs are not available for ${input.system} ${input.name}@${input.version}`);
   }
@@ -43,5 +49,5 @@ export async function getDependencies(c: Context<AppEnv>, input: VersionKeyInput
       + `(${out.reason}); retry in ${RETRY_AFTER_SECONDS} seconds`, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
   }
   if (out.stored.length) waitUntil(queueAdvisories(c.env, key.system, out.stored));
-  return jsonText(c, out.body);
+  return jsonText(c, await withIncluded(c.get('db'), out.body, include));
 }

@@ -7,23 +7,16 @@
  * `pageToken`; the counts are always those of the whole set.
  */
 import type { Context } from 'hono';
-import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { parseWith } from '../platform/validate.ts';
 import type { System } from '../versions/index.ts';
 import { pageOf } from './batch-paging.ts';
 import { dependentCounts, dependentsOf } from './queries-dependents.ts';
+import { dependentsQuery } from './schemas.ts';
 
-export const MAX_DEPENDENTS_PAGE = 1000;
-
-const listQuery = z.object({
-  list: z.enum(['true', 'false']).optional(),
-  pageSize: z.coerce.number().int().min(1).max(MAX_DEPENDENTS_PAGE).default(100),
-  pageToken: z.string().optional(),
-});
 
 export async function getDependents(c: Context<AppEnv>, key: { system: System; name: string; version: string }) {
-  const q = parseWith(listQuery, c.req.query(), 'query');
+  const q = parseWith(dependentsQuery, c.req.query(), 'query');
   const all = await dependentsOf(c.get('db'), key.system, key.name, key.version);
   const counts = dependentCounts(all);
   if (q.list !== 'true') return c.json(counts);

@@ -2,11 +2,13 @@
  * Path and key handling shared by the routers. Hono matches on the raw path, so `%2F`, `%40`,
  * `%3A` arrive encoded: each segment is decoded exactly once here (a malformed escape is a 400).
  * `{system}` is accepted in any case; names are canonicalised per system (PyPI PEP 503, NuGet
- * lower-case, others verbatim); versions through `canon()` (unparsable text is looked up as given).
+ * lower-case, Go `!x` case-encoding decoded, others verbatim); versions through `canon()` (unparsable
+ * text is looked up as given).
  */
 import { HttpError } from '../platform/errors.ts';
-import { canon, SYSTEMS, type System } from '../versions/index.ts';
+import { canon, type System } from '../versions/index.ts';
 import { canonicalPackageName } from './ingest/osv.ts';
+import { check, systemParam } from './schemas.ts';
 
 export function decodeSegment(seg: string): string {
   try {
@@ -22,13 +24,25 @@ export function rawSegments(url: string): string[] {
 }
 
 export function parseSystem(text: string): System {
-  const s = text.toUpperCase();
-  if (!(SYSTEMS as readonly string[]).includes(s)) throw new HttpError(400, `invalid system "${text}"`);
-  return s as System;
+  check(systemParam, text, `invalid system "${text}"`);
+  return text.toUpperCase() as System;
+}
+
+/**
+ * Go's module path case-encoding (golang.org/x/mod/module: `!x` = `X`, as in proxy URLs and the module
+ * cache) read back; a path that holds no `!` is returned as is (a module path cannot hold one).
+ */
+export function goCaseDecode(path: string): string {
+  if (!path.includes('!')) return path;
+  if (/![^a-z]|!$/.test(path)) {
+    throw new HttpError(400, `invalid Go module path "${path}" (a "!" escapes a lower-case letter)`);
+  }
+  return path.replace(/!([a-z])/g, (_m, ch: string) => ch.toUpperCase());
 }
 
 export function canonicalName(system: System, name: string): string {
   if (!name.trim()) throw new HttpError(400, 'package name is empty');
+  if (system === 'GO') name = goCaseDecode(name);
   if (system === 'MAVEN' && !/^[^:\s]+:[^:\s]+$/.test(name)) throw new HttpError(400, `invalid Maven package name "${name}" (want group:artifact)`);
   return canonicalPackageName(system, name);
 }

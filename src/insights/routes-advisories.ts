@@ -6,12 +6,13 @@ import { decodeSegment, rawSegments } from './paths.ts';
 import { getAdvisory } from './queries.ts';
 import { readThroughAdvisory } from './read-through.ts';
 import { jsonText } from './respond.ts';
+import { advisoryIdParam, check } from './schemas.ts';
 
 export const advisoryRoutes = new Hono<AppEnv>();
 
 advisoryRoutes.get('/:api{v3|v3alpha}/advisories/:id', async (c) => {
   const id = decodeSegment(rawSegments(c.req.url)[2] ?? '');
-  if (!/^[A-Za-z0-9][A-Za-z0-9._:-]{1,100}$/.test(id)) throw new HttpError(400, `invalid advisory id "${id}"`);
+  check(advisoryIdParam, id, `invalid advisory id "${id}"`);
   const db = c.get('db');
   let body = await getAdvisory(db, id);
   if (body === null && (await readThroughAdvisory(c, id))) body = await getAdvisory(db, id);

@@ -8,42 +8,40 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
-import { canonicalName, canonicalVersion, decodeSegment, rawSegments } from './paths.ts';
+import { decodeSegment, rawSegments } from './paths.ts';
 import { parsePurl } from './purl.ts';
+import { purlKeys } from './purl-target.ts';
 import { getPackage, getVersion } from './queries.ts';
 import { queryContainerImages } from './queries-batch.ts';
 import { readThroughPackage } from './read-through.ts';
 import { jsonText } from './respond.ts';
+import { chainIdParam, check, purlParam } from './schemas.ts';
 
 export const alphaRoutes = new Hono<AppEnv>();
 
 alphaRoutes.get('/v3alpha/purl/*', async (c) => {
   const raw = rawSegments(c.req.url).slice(2).join('/');
-  const { system, name: rawName, version } = parsePurl(decodeSegment(raw));
-  const name = canonicalName(system, rawName);
+  check(purlParam, decodeSegment(raw), `invalid purl "${decodeSegment(raw)}"`);
   const db = c.get('db');
+  const [key] = await purlKeys(db, c.env, [parsePurl(decodeSegment(raw))]);
+  const { system, name, version, notHere } = key!;
+  const kind = version === undefined ? 'package' : 'version';
+  if (notHere) throw new HttpError(404, `${kind} for purl not found: ${notHere}`);
   const read = async (n: string) =>
-    version === undefined
-      ? getPackage(db, system, n, true)
-      : getVersion(db, system, n, canonicalVersion(system, version), true);
+    version === undefined ? getPackage(db, system, n, true) : getVersion(db, system, n, version, true);
   let found = await read(name);
   if (found.fetched === null) {
     const canonical = await readThroughPackage(c, system, name);
     if (canonical) found = await read(canonical);
   }
-  const kind = version === undefined ? 'package' : 'version';
   if (found.body === null) throw new HttpError(404, `${kind} for purl not found`);
   return jsonText(c, `{"${kind}":${found.body}}`);
 });
 
-const CHAIN_ID = /^sha256:[0-9a-f]{64}$/;
-
 alphaRoutes.get('/v3alpha/querycontainerimages/*', async (c) => {
   const seg = rawSegments(c.req.url).slice(2);
   const chainId = seg.length === 1 ? decodeSegment(seg[0]!) : '';
-  if (!CHAIN_ID.test(chainId)) {
-    const got = seg.map(decodeSegment).join('/');
-    throw new HttpError(400, `invalid chain id "${got}" (want sha256:<64 lower-case hex>)`);
-  }
+  const got = seg.map(decodeSegment).join('/');
+  check(chainIdParam, chainId, `invalid chain id "${got}" (want sha256:<64 lower-case hex>)`);
   return jsonText(c, await queryContainerImages(c.get('db'), chainId));
 });

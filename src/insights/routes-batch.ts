@@ -3,7 +3,8 @@
  * in proto3 JSON (`null` = absent, `page_token`/`version_key` spellings accepted, unknown fields ignored):
  * - `POST /v3alpha/versionbatch` {versionKey} -> {request, version}
  * - `POST /v3alpha/purlbatch` {purl} -> {request, result: {version}}; every purl names a version (deps.dev:
- *   "only supports version lookups"); qualifiers and subpaths make the request fail, as there
+ *   "only supports version lookups"); qualifiers and subpaths are accepted and Go module paths matched
+ *   ignoring case (purl-target.ts; deps.dev fails them)
  * - `POST /v3alpha/projectbatch` {projectKey: {id}} -> {request, project}
  * At most 5000 requests (an empty list is a 400 too), 1000 per page (batch-paging.ts). Only stored
  * items are answered (v3alpha Version messages, with `purl`), nothing is read through inside a batch;
@@ -20,6 +21,7 @@ import { parseProjectId } from './ingest/projects.ts';
 import { canonicalName, canonicalVersion, parseSystem } from './paths.ts';
 import { proto3 } from './proto-json.ts';
 import { parsePurl } from './purl.ts';
+import { canonicalPurlKey, purlKeys } from './purl-target.ts';
 import { batchVersions } from './queries.ts';
 import { batchProjects } from './queries-batch.ts';
 
@@ -30,6 +32,9 @@ function batchOf<T extends z.ZodType>(request: T) {
 }
 
 const versionKey = z.object({ system: z.string(), name: z.string(), version: z.string() });
+export const versionBatchBody = batchOf(z.object({ versionKey }));
+export const purlBatchBody = batchOf(z.object({ purl: z.string().describe('a purl with @version') }));
+export const projectBatchBody = batchOf(z.object({ projectKey: z.object({ id: z.string() }) }));
 
 /** Canonical keys of all the requests (every page checks the whole batch); a bad one fails it, naming its index. */
 function keysOf<T>(requests: T[], key: (r: T) => { system: string; name: string; version: string }) {
@@ -58,25 +63,43 @@ async function versionPage<T>(c: Context<AppEnv>, requests: T[], keys: Key[], pa
   });
 }
 
-batchRoutes.post('/v3alpha/versionbatch', validate('json', batchOf(z.object({ versionKey }))), async (c) => {
+batchRoutes.post('/v3alpha/versionbatch', validate('json', versionBatchBody), async (c) => {
   const { requests, pageToken } = c.req.valid('json');
   const keys = keysOf(requests, (r) => r.versionKey);
   return versionPage(c, requests, keys, pageToken, (request, version) => ({ request, version }));
 });
 
-batchRoutes.post('/v3alpha/purlbatch', validate('json', batchOf(z.object({ purl: z.string() }))), async (c) => {
+batchRoutes.post('/v3alpha/purlbatch', validate('json', purlBatchBody), async (c) => {
   const { requests, pageToken } = c.req.valid('json');
-  const keys = keysOf(requests, (r) => {
-    const p = parsePurl(r.purl);
-    if (p.version === undefined) throw new HttpError(400, `purl "${r.purl}" has no version (purlbatch reads versions)`);
-    return { system: p.system, name: p.name, version: p.version };
+  const parsed = requests.map((r, i) => {
+    try {
+      const purl = parsePurl(r.purl);
+      if (purl.version === undefined) {
+        throw new HttpError(400, `purl "${r.purl}" has no version (purlbatch reads versions)`);
+      }
+      return { purl, key: canonicalPurlKey(purl) };
+    } catch (err) {
+      if (err instanceof HttpError) throw new HttpError(err.status, `requests[${i}]: ${err.message}`);
+      throw err;
+    }
   });
-  return versionPage(c, requests, keys, pageToken, (request, version) => ({ request, result: { version } }));
+  const page = pageOf(requests.map((request, i) => ({ request, ...parsed[i]! })), pageToken);
+  const db = c.get('db');
+  const keys = await purlKeys(db, c.env, page.items.map((p) => p.purl), page.items.map((p) => p.key));
+  const found = keys.map((k, i) => ({ k, i })).filter(({ k }) => !k.notHere);
+  const wanted = found.map(({ k }) => ({ system: k.system, name: k.name, version: k.version! }));
+  const versions = await batchVersions(db, wanted, true);
+  const byIndex = new Map(found.map(({ i }, j) => [i, versions[j]]));
+  return c.json({
+    responses: page.items.map(({ request }, i) => {
+      const version = byIndex.get(i);
+      return version ? { request, result: { version } } : { request };
+    }),
+    nextPageToken: page.nextPageToken,
+  });
 });
 
-const projectKey = z.object({ id: z.string() });
-
-batchRoutes.post('/v3alpha/projectbatch', validate('json', batchOf(z.object({ projectKey }))), async (c) => {
+batchRoutes.post('/v3alpha/projectbatch', validate('json', projectBatchBody), async (c) => {
   const { requests, pageToken } = c.req.valid('json');
   const want = 'want github.com|gitlab.com|bitbucket.org/<owner>/<repo>';
   const ids = requests.map((r, i) => {

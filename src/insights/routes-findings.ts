@@ -36,12 +36,12 @@ const request = z.union([
   z.object({ versionKey: z.object({ system: z.string(), name: z.string(), version: z.string() }) }),
   z.object({ packageKey: z.object({ system: z.string(), name: z.string() }) }),
 ]);
-const batchBody = proto3(z.object({
+export const findingsBatchBody = proto3(z.object({
   requests: z.array(request).min(1).max(MAX_BATCH),
   pageToken: z.string().optional(),
 }));
 
-findingsRoutes.post('/v3alpha/findingsbatch', validate('json', batchBody), async (c) => {
+findingsRoutes.post('/v3alpha/findingsbatch', validate('json', findingsBatchBody), async (c) => {
   const { requests, pageToken } = c.req.valid('json');
   const keys = requests.map((r, i) => {
     try {

@@ -14,6 +14,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import type { System } from '../versions/index.ts';
 import { getDependencies } from './dependencies.ts';
+import { getCapabilities } from './capabilities.ts';
 import { getDependents } from './dependents.ts';
 import { getFindings } from './routes-findings.ts';
 import { similarlyNamed } from './similar-names.ts';
@@ -30,16 +31,16 @@ interface Target {
   system: System;
   name: string;
   version?: string;
-  action?: 'requirements' | 'dependencies' | 'dependents' | 'similarlyNamedPackages' | 'findings';
+  action?: 'requirements' | 'dependencies' | 'dependents' | 'similarlyNamedPackages' | 'findings' | 'capabilities';
 }
 
 /** The methods on a version, per API: deps.dev serves `:dependents` under v3alpha only. */
-const VERSION_METHODS = {
+export const VERSION_METHODS = {
   v3: ['requirements', 'dependencies'],
-  v3alpha: ['requirements', 'dependencies', 'dependents', 'findings'],
+  v3alpha: ['requirements', 'dependencies', 'dependents', 'findings', 'capabilities'],
 } as const;
 /** The methods on a package, served under /v3alpha only. */
-const PACKAGE_METHODS = ['similarlyNamedPackages', 'findings'];
+export const PACKAGE_METHODS = ['similarlyNamedPackages', 'findings'];
 
 function parseTarget(url: string): Target {
   const all = rawSegments(url);
@@ -112,6 +113,12 @@ packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
   }
   const version = t.version;
   if (t.action === 'dependencies') return getDependencies(c, { system: t.system, name: t.name, version });
+  if (t.action === 'capabilities') {
+    if (t.system !== 'GO') throw new HttpError(404, `capabilities are computed for Go modules only, not ${t.system}`);
+    const found = await withReadThrough(c, t, (n) => getVersion(db, t.system, n, version));
+    if (found.body === null) throw new HttpError(404, `version ${t.system} ${t.name}@${version} not found`);
+    return getCapabilities(c, t.name, version);
+  }
   if (t.action === 'dependents') {
     const found = await withReadThrough(c, t, (n) => getVersion(db, t.system, n, version));
     if (found.body === null) throw new HttpError(404, `version ${t.system} ${t.name}@${version} not found`);

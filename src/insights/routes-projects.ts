@@ -12,6 +12,7 @@ import { decodeSegment, rawSegments } from './paths.ts';
 import { getProject, getProjectPackageVersions } from './queries.ts';
 import { readThroughProject } from './read-through.ts';
 import { jsonText } from './respond.ts';
+import { check, projectIdParam } from './schemas.ts';
 
 export const projectRoutes = new Hono<AppEnv>();
 
@@ -20,6 +21,7 @@ projectRoutes.get('/:api{v3|v3alpha}/projects/*', async (c) => {
   const packageVersions = id.endsWith(':packageversions');
   if (packageVersions) id = id.slice(0, -':packageversions'.length);
   id = id.toLowerCase();
+  check(projectIdParam, id, `invalid project id "${id}" (want github.com|gitlab.com|bitbucket.org/<owner>/<repo>)`);
   if (!parseProjectId(id)) throw new HttpError(400, `invalid project id "${id}" (want github.com|gitlab.com|bitbucket.org/<owner>/<repo>)`);
   const db = c.get('db');
   if (packageVersions) {

@@ -6,29 +6,30 @@
  * reads it through first. `versionKey.version` matches a version by its canonical form or by its
  * published spelling (npm's `1.0.2beta` is found as written, not only as `1.0.2-beta`). Under /v3alpha
  * each result adds `artifacts: [{url}]` (the artifacts matching the hash; [] without one) and its Version
- * has the v3alpha fields.
+ * has the v3alpha fields. The parameters are checked against `queryQuery` (schemas.ts) first.
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
+import { validate } from '../platform/validate.ts';
 import type { System } from '../versions/index.ts';
 import { canonicalName, canonicalVersion, parseSystem } from './paths.ts';
 import { packageExists, queryVersions, type QueryArgs } from './queries.ts';
 import { readThroughPackage } from './read-through.ts';
 import { jsonText } from './respond.ts';
+import { HASH_TYPES, queryQuery } from './schemas.ts';
 
 export const queryRoutes = new Hono<AppEnv>();
 
-const HASH_TYPES = ['MD5', 'SHA1', 'SHA256', 'SHA512'];
 const HASH_BYTES: Record<string, number> = { MD5: 16, SHA1: 20, SHA256: 32, SHA512: 64 };
 
-queryRoutes.get('/:api{v3|v3alpha}/query', async (c) => {
+queryRoutes.get('/:api{v3|v3alpha}/query', validate('query', queryQuery), async (c) => {
   const q = (k: string) => c.req.query(k) ?? c.req.query(k.replace(/\.(\w)/, (_m, ch: string) => `_${ch}`));
   const args: QueryArgs & { system?: System } = {};
   const hashType = q('hash.type');
   const hashValue = q('hash.value');
   if (hashType !== undefined || hashValue !== undefined) {
-    if (!hashType || !HASH_TYPES.includes(hashType.toUpperCase())) throw new HttpError(400, `invalid hash.type "${hashType ?? ''}" (want ${HASH_TYPES.join('|')})`);
+    if (!hashType || !(HASH_TYPES as readonly string[]).includes(hashType.toUpperCase())) throw new HttpError(400, `invalid hash.type "${hashType ?? ''}" (want ${HASH_TYPES.join('|')})`);
     let bytes: string;
     try {
       bytes = atob((hashValue ?? '').replace(/-/g, '+').replace(/_/g, '/'));

@@ -1,12 +1,14 @@
 /**
  * Demo data for the insights service: starts the fixture upstream (test/fixtures/insights) in this
  * process and ingests a few packages per system, their OSV advisories and the lodash project through
- * the service's own adapters and store, so every endpoint answers at once. Idempotent (a store
+ * the service's own adapters and store, so every endpoint answers at once (and the GetCapabilities answer of
+ * the demo Go module, whose source zip only the fixture proxy has). Idempotent (a store
  * replaces a package wholly). Uses `pg` through a small Db adapter.
  */
 import pg from 'pg';
 import type { Db, Queryable } from '../../src/platform/db.ts';
 import { fetchProject } from '../../src/insights/ingest/projects.ts';
+import { storeCapabilities } from '../../src/insights/capabilities.ts';
 import { storeProject } from '../../src/insights/queries-write.ts';
 import { ingestPackage } from '../../src/insights/read-through.ts';
 import type { System } from '../../src/versions/index.ts';
@@ -15,6 +17,7 @@ import { startFixtureServer } from '../../test/fixtures/insights/server.ts';
 export const DEMO: [System, string][] = [
   ['NPM', 'lodash'], ['NPM', 'pino'], ['NPM', '@colors/colors'], ['PYPI', 'django'], ['CARGO', 'openssl'],
   ['MAVEN', 'org.apache.logging.log4j:log4j-core'], ['NUGET', 'Newtonsoft.Json'], ['RUBYGEMS', 'rack'], ['GO', 'github.com/BurntSushi/toml'],
+  ['GO', 'example.com/capdemo'],
 ];
 
 export function pgDb(client: pg.Client): Db {
@@ -44,6 +47,8 @@ export async function seed(ctx: { databaseUrl: string; env: Record<string, strin
     const db = pgDb(client);
     for (const [system, name] of DEMO) await ingestPackage(upstream.env, db, system, name);
     await storeProject(db, await fetchProject(upstream.env, 'github.com/lodash/lodash'));
+    // GetCapabilities reads a module's source zip from the Go proxy: the demo module's is read here (fixture proxy)
+    await storeCapabilities(upstream.env, db, 'example.com/capdemo', 'v1.0.0');
   } finally {
     await client.end();
     await upstream.close();

@@ -54,7 +54,7 @@ describe('purlbatch', () => {
       { requests: [{ purl: 'pkg:npm/lodash@4.17.21' }, { purl: 'pkg:npm/lodash' }] },
       /requests\[1\]: purl "pkg:npm\/lodash" has no version/,
     ],
-    [{ requests: [{ purl: 'pkg:npm/lodash@4.17.21?foo=bar' }] }, /requests\[0\]: purl qualifiers/],
+    [{ requests: [{ purl: 'pkg:npm/lodash@4.17.21?=bar' }] }, /requests\[0\]: invalid purl qualifier/],
     [{ requests: [{ purl: 'pkg:cobol/x@1' }] }, /requests\[0\]: unsupported purl type/],
     [{ requests: [{ purl: 42 }] }, /purl/],
   ])('rejects %j with a 400 naming the fault', async (body, message) => {

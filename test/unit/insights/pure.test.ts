@@ -7,6 +7,7 @@ import { parseRequiresDist } from '../../../src/insights/ingest/pypi.ts';
 import { isAffected } from '../../../src/insights/ingest/osv.ts';
 import { sparseIndexPath } from '../../../src/insights/ingest/cargo.ts';
 import { parsePurl } from '../../../src/insights/purl.ts';
+import { goCaseDecode } from '../../../src/insights/paths.ts';
 
 describe('cvss3BaseScore', () => {
   it.each([
@@ -52,7 +53,25 @@ describe('parsePurl', () => {
     ['pkg:gem/rack', { system: 'RUBYGEMS', name: 'rack' }],
     ['pkg:pypi/jaraco.context@6.0.2', { system: 'PYPI', name: 'jaraco.context', version: '6.0.2' }],
   ])('%s', (purl, want) => expect(parsePurl(purl)).toEqual(want));
-  it.each(['pkg:npm/a?x=1', 'pkg:npm/a#sub', 'npm/a', 'pkg:cobol/a', 'pkg:maven/a@1'])('%s is rejected', (purl) => expect(() => parsePurl(purl)).toThrow());
+  it.each([
+    ['pkg:maven/org.a/b@1.0?Type=pom&classifier=sources&checksum=', { system: 'MAVEN', name: 'org.a:b', version: '1.0',
+      qualifiers: { type: 'pom', classifier: 'sources' } }],
+    ['pkg:npm/a@1.0.0?repository_url=https%3A%2F%2Fnpm.example.com#lib/./index.js',
+      { system: 'NPM', name: 'a', version: '1.0.0', qualifiers: { repository_url: 'https://npm.example.com' },
+        subpath: 'lib/index.js' }],
+    ['pkg:golang/github.com/a/b#sub', { system: 'GO', name: 'github.com/a/b', subpath: 'sub' }],
+  ])('qualifiers and subpath: %s', (purl, want) => expect(parsePurl(purl)).toEqual(want));
+  it.each(['pkg:npm/a?=1', 'pkg:npm/a?x', 'pkg:npm/a?x=1&X=2', 'pkg:npm/a?1x=1', 'pkg:npm/a?x=%zz', 'npm/a', 'pkg:cobol/a',
+    'pkg:maven/a@1'])('%s is rejected', (purl) => expect(() => parsePurl(purl)).toThrow());
+});
+
+describe('goCaseDecode (Go module path case-encoding)', () => {
+  it.each([
+    ['github.com/!burnt!sushi/toml', 'github.com/BurntSushi/toml'],
+    ['github.com/burntsushi/toml', 'github.com/burntsushi/toml'],
+  ])('%s -> %s', (path, want) => expect(goCaseDecode(path)).toBe(want));
+  it.each(['github.com/!Burnt/x', 'github.com/x!', 'github.com/!1x'])('%s is a 400', (path) =>
+    expect(() => goCaseDecode(path)).toThrow(/invalid Go module path/));
 });
 
 describe('small parsers', () => {

@@ -1,0 +1,174 @@
+/**
+ * The OpenAPI 3.1 document of the insights API (`GET /openapi.json`), generated: every operation below
+ * names the Hono route that serves it and the zod schemas that route validates its path segments, query
+ * and body with (schemas.ts, routes-batch.ts, routes-findings.ts); `z.toJSONSchema` turns them into
+ * JSON Schema 2020-12 (OpenAPI 3.1's dialect). test/http/insights/openapi.test.ts checks both ways
+ * against the routers' registered routes. Answer bodies are deps.dev's messages (built in SQL, not
+ * validated by zod), so 200s are described by name, not by schema; errors share `Error`. Every GET documents
+ * its `ETag` / `If-None-Match` / 304 (routes.ts); no rate-limit headers are sent (docs/insights.md says why).
+ */
+import * as z from 'zod';
+import { findingsBatchBody } from './routes-findings.ts';
+import { projectBatchBody, purlBatchBody, versionBatchBody } from './routes-batch.ts';
+import {
+  advisoryIdParam, chainIdParam, dependenciesQuery, dependentsQuery, nameParam, projectIdParam, purlParam, queryQuery,
+  systemParam, versionParam,
+} from './schemas.ts';
+
+export interface Operation {
+  method: 'get' | 'post';
+  /** OpenAPI path template. */
+  path: string;
+  /** The Hono route (as in `app.routes`) that serves it. */
+  route: string;
+  operationId: string;
+  summary: string;
+  params?: Record<string, { schema: z.ZodType; example: string }>;
+  query?: z.ZodObject;
+  queryExample?: Record<string, string>;
+  body?: z.ZodType;
+  bodyExample?: unknown;
+  /** Extra answers beyond 200/400/404 (e.g. GetDependencies' 503). */
+  extra?: Record<string, object>;
+}
+
+const SYSTEMS_ROUTE = '/:api{v3|v3alpha}/systems/*';
+const sys = { schema: systemParam, example: 'npm' };
+const pkg = { system: sys, name: { schema: nameParam, example: 'lodash' } };
+const ver = { ...pkg, version: { schema: versionParam, example: '4.17.21' } };
+const pino = {
+  system: sys, name: { schema: nameParam, example: 'pino' }, version: { schema: versionParam, example: '6.14.0' },
+};
+const project = { projectId: { schema: projectIdParam, example: 'github.com/lodash/lodash' } };
+const versionKey = { system: 'NPM', name: 'lodash', version: '4.17.21' };
+
+/** The operations served under both /v3 and /v3alpha (v3alpha answers add its own fields). */
+function both(api: 'v3' | 'v3alpha'): Operation[] {
+  const p = `/${api}/systems/{system}/packages/{name}`;
+  const ops: Omit<Operation, 'operationId'>[] = [
+    { method: 'get', path: p, route: SYSTEMS_ROUTE, summary: 'GetPackage', params: pkg },
+    { method: 'get', path: `${p}/versions/{version}`, route: SYSTEMS_ROUTE, summary: 'GetVersion', params: ver },
+    { method: 'get', path: `${p}/versions/{version}:requirements`, route: SYSTEMS_ROUTE, summary: 'GetRequirements',
+      params: ver },
+    { method: 'get', path: `${p}/versions/{version}:dependencies`, route: SYSTEMS_ROUTE, summary: 'GetDependencies',
+      params: pino, query: dependenciesQuery,
+      extra: { 503: { description: 'the graph needs more upstream fetches than INSIGHTS_FETCH_LIMIT; retry later',
+        headers: { 'Retry-After': { schema: { type: 'integer' } } } } } },
+    { method: 'get', path: `/${api}/projects/{projectId}`, route: '/:api{v3|v3alpha}/projects/*',
+      summary: 'GetProject', params: project },
+    { method: 'get', path: `/${api}/projects/{projectId}:packageversions`, route: '/:api{v3|v3alpha}/projects/*',
+      summary: 'GetProjectPackageVersions', params: project },
+    { method: 'get', path: `/${api}/advisories/{advisoryId}`, route: '/:api{v3|v3alpha}/advisories/:id',
+      summary: 'GetAdvisory', params: { advisoryId: { schema: advisoryIdParam, example: 'GHSA-jfh8-c2jp-5v3q' } } },
+    { method: 'get', path: `/${api}/query`, route: '/:api{v3|v3alpha}/query', summary: 'Query', query: queryQuery,
+      queryExample: { 'versionKey.system': 'NPM', 'versionKey.name': 'lodash', 'versionKey.version': '4.17.21' } },
+  ];
+  return ops.map((o) => ({ ...o, operationId: `${api}.${o.summary}` }));
+}
+
+const batch = (path: string, summary: string, body: z.ZodType, request: object): Operation => ({
+  method: 'post', path, route: path, operationId: `v3alpha.${summary}`, summary, body,
+  bodyExample: { requests: [request] },
+});
+
+const ALPHA_VERSION = '/v3alpha/systems/{system}/packages/{name}/versions/{version}';
+const projectKey = { id: 'github.com/lodash/lodash' };
+
+const ALPHA_ONLY: Operation[] = [
+  { method: 'get', path: `${ALPHA_VERSION}:dependents`, route: SYSTEMS_ROUTE,
+    operationId: 'v3alpha.GetDependents', summary: 'GetDependents (counts; ?list=true pages the dependents)',
+    params: ver, query: dependentsQuery },
+  { method: 'get', path: `${ALPHA_VERSION}:capabilities`, route: SYSTEMS_ROUTE,
+    operationId: 'v3alpha.GetCapabilities', summary: 'GetCapabilities (Go; import-based, see docs/insights.md)',
+    params: {
+      system: { schema: systemParam, example: 'go' }, name: { schema: nameParam, example: 'example.com/capdemo' },
+      version: { schema: versionParam, example: 'v1.0.0' },
+    } },
+  { method: 'get', path: `${ALPHA_VERSION}:findings`, route: SYSTEMS_ROUTE,
+    operationId: 'v3alpha.GetVersionFindings', summary: 'Findings of a version', params: ver },
+  { method: 'get', path: '/v3alpha/systems/{system}/packages/{name}:findings', route: SYSTEMS_ROUTE,
+    operationId: 'v3alpha.GetPackageFindings', summary: 'Findings of a package', params: pkg },
+  { method: 'get', path: '/v3alpha/systems/{system}/packages/{name}:similarlyNamedPackages', route: SYSTEMS_ROUTE,
+    operationId: 'v3alpha.GetSimilarlyNamedPackages', summary: 'GetSimilarlyNamedPackages', params: pkg },
+  { method: 'get', path: '/v3alpha/purl/{purl}', route: '/v3alpha/purl/*', operationId: 'v3alpha.PurlLookup',
+    summary: 'PurlLookup', params: { purl: { schema: purlParam, example: 'pkg:npm/lodash@4.17.21' } } },
+  { method: 'get', path: '/v3alpha/querycontainerimages/{chainId}', route: '/v3alpha/querycontainerimages/*',
+    operationId: 'v3alpha.QueryContainerImages', summary: 'QueryContainerImages',
+    params: { chainId: { schema: chainIdParam, example: `sha256:${'0'.repeat(64)}` } } },
+  batch('/v3alpha/versionbatch', 'GetVersionBatch', versionBatchBody, { versionKey }),
+  batch('/v3alpha/purlbatch', 'PurlLookupBatch', purlBatchBody, { purl: 'pkg:npm/lodash@4.17.21' }),
+  batch('/v3alpha/projectbatch', 'GetProjectBatch', projectBatchBody, { projectKey }),
+  batch('/v3alpha/findingsbatch', 'FindingsBatch', findingsBatchBody, { versionKey }),
+];
+
+export const OPERATIONS: Operation[] = [
+  ...both('v3'), ...both('v3alpha'), ...ALPHA_ONLY,
+  { method: 'get', path: '/openapi.json', route: '/openapi.json', operationId: 'openapi', summary: 'this document' },
+];
+
+const schemaOf = (s: z.ZodType) => {
+  const json = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _drop, ...rest } = json;
+  return rest;
+};
+
+const errorRef = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+
+function operationObject(op: Operation): object {
+  const parameters: object[] = Object.entries(op.params ?? {}).map(([name, p]) => ({
+    name, in: 'path', required: true, schema: schemaOf(p.schema), example: p.example,
+  }));
+  if (op.query) {
+    for (const [name, s] of Object.entries(op.query.shape)) {
+      const example = op.queryExample?.[name];
+      const schema = schemaOf(s as z.ZodType);
+      parameters.push({ name, in: 'query', required: false, schema, ...(example ? { example } : {}) });
+    }
+  }
+  const get = op.method === 'get';
+  if (get) {
+    parameters.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' },
+      description: 'an ETag of an earlier answer (or a list, or `*`): 304 when the answer is unchanged' });
+  }
+  const etagHeader = { ETag: { schema: { type: 'string' }, description: 'strong validator: SHA-1 of the body' } };
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    ...(parameters.length ? { parameters } : {}),
+    ...(op.body ? {
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: schemaOf(op.body), example: op.bodyExample } },
+      },
+    } : {}),
+    responses: {
+      200: {
+        description: `deps.dev ${op.summary} answer`,
+        ...(get ? { headers: etagHeader } : {}),
+        content: { 'application/json': { schema: {} } },
+      },
+      ...(get ? { 304: { description: 'unchanged since the ETag sent in If-None-Match', headers: etagHeader } } : {}),
+      400: { description: 'malformed input', ...errorRef },
+      404: { description: 'unknown item, or a route or :method this service does not serve', ...errorRef },
+      ...(op.extra ?? {}),
+    },
+  };
+}
+
+export function openApiDocument(): object {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method] = operationObject(op);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'insights',
+      version: 'v3',
+      description: 'deps.dev v3 and v3alpha compatible API (docs/insights.md). Generated from the zod schemas the '
+        + 'routes validate with; `{system}` is accepted in any case; names and ids are percent-encoded.',
+    },
+    paths,
+    components: {
+      schemas: { Error: { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] } },
+    },
+  };
+}
