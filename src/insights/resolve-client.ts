@@ -192,9 +192,11 @@ export class PgResolveClient implements Client {
    * have (a pseudo-version), and one stored before the go directive was kept are read from the proxy.
    */
   private async goRequirements(name: string, version: string): Promise<readonly Dependency[] | null> {
+    const row = this.rBatch.load({ name, version }); // in the same round trip as the version list
+    row.catch(() => {});
     const listed = (await this.versions(name)).some((v) => v.version === version);
     if (listed && !this.pending.has(`${name}\u0000${version}`)) {
-      const deps = await this.rBatch.load({ name, version });
+      const deps = await row;
       if (deps && (deps.length === 0 || deps[0]!.attrs.modulego !== undefined)) return deps;
     }
     if (!this.fetchVersion) return null;

@@ -157,3 +157,15 @@ export async function goModGraph(proxy: string, root: string, version: string, h
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** Runs only `go mod graph` for the main module requiring `root@version` (benches); throws when go fails. */
+export async function runGoModGraph(proxy: string, root: string, version: string, home: string): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'go-oracle-'));
+  try {
+    writeFileSync(join(dir, 'go.mod'), `module example.com/main\n\ngo 1.17\n\nrequire ${root} ${version}\n`);
+    const graph = await run(['mod', 'graph'], dir, goEnv(proxy, home));
+    if (!graph.ok) throw new Error(`go mod graph failed: ${graph.err}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
