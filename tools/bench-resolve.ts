@@ -212,7 +212,8 @@ async function benchGo(): Promise<void> {
       }
     });
     await runGoModGraph(proxy.url, root, 'v1.0.0', home); // fills the module cache the warm runs read
-    await measure('go', `universe ${2000 + i}`, env, `/v3/systems/go/packages/${encodeURIComponent(root)}/versions/v1.0.0:dependencies`,
+    const path = `/v3/systems/go/packages/${encodeURIComponent(root)}/versions/v1.0.0:dependencies`;
+    await measure('go', `universe ${2000 + i}`, env, path,
       { name: 'go', cold: () => goTime(true), warm: () => goTime(false) });
     await rm(home, { recursive: true, force: true });
   }

@@ -402,12 +402,14 @@ export function toDependencies(system: ResolveSystem, req: Json): Dependency[] {
   }
   if (system === 'GO') {
     const g = req.go ?? {};
-    if (typeof g.goVersion !== 'string') return [{ name: '', requirement: '', attrs: {} }]; // stored before goVersion: read again
+    // a row stored before the go directive was kept: a placeholder without `modulego`, so the client reads it again
+    if (typeof g.goVersion !== 'string') return [{ name: '', requirement: '', attrs: {} }];
     const one = (x: Json, indirect: boolean): Dependency => ({
       name: String(x.name), requirement: String(x.requirement),
       attrs: { modulego: g.goVersion, ...(indirect ? { indirect: '' } : {}) },
     });
-    return [...(g.directDependencies ?? []).map((x: Json) => one(x, false)), ...(g.indirectDependencies ?? []).map((x: Json) => one(x, true))];
+    const list = (x: unknown) => (Array.isArray(x) ? x : []) as Json[];
+    return [...list(g.directDependencies).map((x) => one(x, false)), ...list(g.indirectDependencies).map((x) => one(x, true))];
   }
   return [];
 }

@@ -71,7 +71,9 @@ export async function resolveGo(client: Client, name: string, version: string): 
   return build(name, version, selected, reqs);
 }
 
-function build(name: string, version: string, selected: Map<string, string>, reqs: Map<string, readonly Dependency[] | null>): Graph {
+type Reqs = Map<string, readonly Dependency[] | null>;
+
+function build(name: string, version: string, selected: Map<string, string>, reqs: Reqs): Graph {
   const g = newGraph(name, version);
   const index = new Map<string, number>([[key(name, version), 0]]);
   for (const [path, v] of selected) if (!index.has(key(path, v))) index.set(key(path, v), addNode(g, path, v));
@@ -92,7 +94,9 @@ function build(name: string, version: string, selected: Map<string, string>, req
     for (const [k, deps] of reqs) {
       const from = index.get(k);
       if (!deps || from === undefined) continue;
-      for (const d of deps) if (key(d.name, d.requirement) === bad) addError(g, from, d.name, d.requirement, `${bad}: go.mod not found`);
+      for (const d of deps) {
+        if (key(d.name, d.requirement) === bad) addError(g, from, d.name, d.requirement, `${bad}: go.mod not found`);
+      }
     }
     if (!g.error && bad !== key(name, version)) g.error = `${bad}: go.mod not found`;
   }

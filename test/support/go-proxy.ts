@@ -98,7 +98,8 @@ export function randomGoUniverse(seed: number, missing = false): { root: string;
         const d = mods[i + 2]!;
         s.replace = [[d.path, pick(d.versions), d.path, pick(d.versions)]];
       }
-      if (rnd() < 0.3 && v === m.versions[m.versions.length - 1]) s.retract = [pick(m.versions.filter((x) => x !== PSEUDO))];
+      const latest = v === m.versions[m.versions.length - 1];
+      if (rnd() < 0.3 && latest) s.retract = [pick(m.versions.filter((x) => x !== PSEUDO))];
       u[m.path]![v] = s;
     }
   });
@@ -115,8 +116,9 @@ function run(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ ok:
 /** The environment that keeps `go` offline: the loopback proxy only, no checksum database, private caches. */
 export function goEnv(proxy: string, home: string): NodeJS.ProcessEnv {
   return {
-    PATH: process.env.PATH, HOME: home, GOPATH: join(home, 'gopath'), GOMODCACHE: join(home, 'modcache'), GOCACHE: join(home, 'cache'),
-    GOPROXY: proxy, GOSUMDB: 'off', GONOSUMDB: '', GOPRIVATE: '', GONOPROXY: '', GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local',
+    PATH: process.env.PATH, HOME: home, GOPATH: join(home, 'gopath'), GOMODCACHE: join(home, 'modcache'),
+    GOCACHE: join(home, 'cache'), GOPROXY: proxy, GOSUMDB: 'off', GONOSUMDB: '', GOPRIVATE: '', GONOPROXY: '',
+    GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local',
     GO111MODULE: 'on', GOWORK: 'off', GOENV: 'off',
   };
 }

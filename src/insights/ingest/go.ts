@@ -75,7 +75,8 @@ export function parseGoMod(text: string) {
       }
     }
     const parts = rest.split(/\s+/);
-    if (verb === 'require' && parts.length >= 2) (isIndirect ? indirect : direct).push({ name: parts[0]!, requirement: parts[1]! });
+    const req = { name: parts[0]!, requirement: parts[1]! };
+    if (verb === 'require' && parts.length >= 2) (isIndirect ? indirect : direct).push(req);
     else if (verb === 'exclude' && parts.length >= 2) excludes.push(`${parts[0]} ${parts[1]}`);
     else if (verb === 'go' && parts[0]) goDirective = parts[0];
     else if (verb === 'retract' && parts[0]) retracts.push(rest);
