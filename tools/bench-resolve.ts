@@ -11,15 +11,17 @@
  *  - maven: the generated repositories of the Maven end-to-end test (the largest that resolve) served on
  *    loopback; Maven 3.8.7 resolving the root's POM over that repository (test/support/maven-trees.ts:
  *    the graph `dependency:tree` prints) with an empty local repository (cold) and offline (`-o`) on
- *    the filled one (warm). Maven's time includes its JVM start, as a user waits for it.
+ *    the filled one (warm). Maven's time includes its JVM start, as a user waits for it;
+ *  - go: the seeded universes of the Go end-to-end test served as a GOPROXY on loopback; `go mod graph` for a
+ *    main module requiring the root, with an empty module cache (cold) and with the filled one (warm).
  * For each root: cold = emptied insights schema, the whole graph read through (time to the answer; the
  * batched write and the cache entry finish after it, through waitUntil, and are awaited before the next
  * step); warm = packages stored, cached graph deleted; cached = the cached graph (median of 5), with the
  * database round trips of one cached request counted at the proxy (`POST /sql`).
  *
  * Database: embedded PGlite unless DATABASE_URL names a PostgreSQL server (a fresh database is created
- * there and dropped). Options: --systems npm,pypi,cargo  --roots express,webpack (npm)  --universes N
- * (pypi, cargo, maven; default 5).
+ * there and dropped). Options: --systems npm,pypi,cargo,maven,go  --roots express,webpack (npm)  --universes N
+ * (pypi, cargo, maven, go; default 5).
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -36,6 +38,7 @@ import { cargoLock, indexLine, indexPath, randomUniverse } from '../test/unit/re
 import { loadCorpus } from '../test/unit/resolve/npm-corpus.ts';
 import { mavenLayout, mavenUniverses, ROOT_VERSION, startMavenRepo } from '../test/support/maven-repo.ts';
 import { HAS_MVN, mavenTrees, MVN_VERSION } from '../test/support/maven-trees.ts';
+import { GO_VERSION, HAS_GO, proxyRoutes, randomGoUniverse, runGoModGraph } from '../test/support/go-proxy.ts';
 import { randomPipUniverse } from '../test/unit/resolve/pip-cases.ts';
 import { pipEnvironment, pipInstallReport } from '../test/unit/resolve/pip-index.ts';
 import { workerVars } from './stack/config.ts';
@@ -45,7 +48,7 @@ import { startStack } from './stack/index.ts';
 const run = promisify(execFile);
 const { values: opts } = parseArgs({
   options: {
-    systems: { type: 'string', default: 'npm,pypi,cargo,maven' },
+    systems: { type: 'string', default: 'npm,pypi,cargo,maven,go' },
     roots: { type: 'string', default: 'express,webpack,eslint,jest,@babel/core' },
     universes: { type: 'string', default: '5' },
   },
@@ -191,6 +194,32 @@ async function benchMaven(): Promise<void> {
   await repo.close();
 }
 
+async function benchGo(): Promise<void> {
+  const routes = new Map<string, string>();
+  const picked = Array.from({ length: UNIVERSES }, (_, i) => randomGoUniverse(2000 + i));
+  for (const { u } of picked) proxyRoutes(u, routes);
+  const proxy = await startRegistry((p) => (p.startsWith('/v1/') ? '{}' : routes.get(p)));
+  const env = baseEnv({ GO_PROXY_URL: proxy.url, OSV_API_URL: proxy.url });
+  console.log(`go: ${GO_VERSION.stdout.trim()}`);
+  for (const [i, { root }] of picked.entries()) {
+    const home = await mkdtemp(join(tmpdir(), 'bench-go-'));
+    const goTime = (fresh: boolean) => timed(async () => {
+      const h = fresh ? await mkdtemp(join(tmpdir(), 'bench-go-cold-')) : home;
+      try {
+        await runGoModGraph(proxy.url, root, 'v1.0.0', h);
+      } finally {
+        if (fresh) await rm(h, { recursive: true, force: true });
+      }
+    });
+    await runGoModGraph(proxy.url, root, 'v1.0.0', home); // fills the module cache the warm runs read
+    const path = `/v3/systems/go/packages/${encodeURIComponent(root)}/versions/v1.0.0:dependencies`;
+    await measure('go', `universe ${2000 + i}`, env, path,
+      { name: 'go', cold: () => goTime(true), warm: () => goTime(false) });
+    await rm(home, { recursive: true, force: true });
+  }
+  await proxy.close();
+}
+
 const has = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: 'utf8' }).status === 0;
 console.log(`database: ${fresh ? 'PostgreSQL' : 'embedded PGlite'}; tools: npm ${spawnSync('npm', ['--version'], { encoding: 'utf8' }).stdout.trim()}`);
 try {
@@ -206,6 +235,10 @@ try {
   if (SYSTEMS.includes('maven')) {
     if (HAS_MVN) await benchMaven();
     else console.log(`maven: skipped, ${MVN_VERSION}`);
+  }
+  if (SYSTEMS.includes('go')) {
+    if (HAS_GO) await benchGo();
+    else console.log('go: skipped, go is not installed (apt-get install golang-go)');
   }
   console.log('\nsystem\troot\tcold ms\ttool cold ms\ttool/cold\twarm ms\ttool warm ms\ttool/warm\tcached ms\tcached SQL');
   for (const r of rows) {

@@ -1,7 +1,7 @@
 /**
  * GetDependencies (`...versions/{version}:dependencies`): the resolved graph of a version for NPM,
- * MAVEN, PYPI and CARGO (src/resolve, built by graph-build.ts); GO, NUGET and RUBYGEMS answer 404 like
- * deps.dev. A first request for an unseen root reads the whole graph through; when the graph needs more
+ * MAVEN, PYPI, CARGO and GO (src/resolve, built by graph-build.ts); systems without a resolver answer 404
+ * like deps.dev. A first request for an unseen root reads the whole graph through; when the graph needs more
  * upstream fetches than one request may make (INSIGHTS_FETCH_LIMIT), or an upstream fails, the answer is
  * 503 with Retry-After and the graph is finished in the background (`/insights/dependencies` through the
  * queue); a graph built from incomplete data is never cached or served. `?include=advisories,licenses`

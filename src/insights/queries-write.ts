@@ -200,7 +200,9 @@ export async function storeVersionDetails(db: Db, system: System, name: string, 
       WHERE v.system = $2 AND v.name = $3 AND v.version = x.version AND v.meta ? 'pending'`, [JSON.stringify(rows), system, name]);
     await tx.query(`INSERT INTO insights.requirements (system, name, version, requirements)
       SELECT $2::text, $3::text, x.version, x.requirements FROM json_to_recordset($1::json) AS x(version text, requirements json)
-      WHERE x.requirements IS NOT NULL ON CONFLICT DO NOTHING`, [JSON.stringify(rows), system, name]);
+      WHERE x.requirements IS NOT NULL
+        AND EXISTS (SELECT 1 FROM insights.versions v WHERE v.system = $2 AND v.name = $3 AND v.version = x.version)
+      ON CONFLICT DO NOTHING`, [JSON.stringify(rows), system, name]); // versions read but not listed (Go pseudo-versions): not stored
     await tx.query('UPDATE insights.packages SET resolve_doc = insights.resolve_doc(system, name) WHERE system = $1 AND name = $2', [system, name]);
   });
 }

@@ -45,8 +45,15 @@ export function getVersion(db: Queryable, system: string, name: string, version:
     FROM insights.packages p WHERE p.system = $1 AND p.name = $2`, [system, name, version]);
 }
 
+/** GO rows also keep the go directive and retractions (resolution inputs): the answer is deps.dev's four fields. */
+const REQUIREMENTS_TEXT = `CASE WHEN r.system = 'GO' AND r.requirements->'go' IS NOT NULL
+    THEN json_build_object('go', json_build_object('directDependencies', r.requirements->'go'->'directDependencies',
+      'indirectDependencies', r.requirements->'go'->'indirectDependencies', 'replaces', r.requirements->'go'->'replaces',
+      'excludes', r.requirements->'go'->'excludes'))::text
+    ELSE r.requirements::text END`;
+
 export function getRequirements(db: Queryable, system: string, name: string, version: string): Promise<Found> {
-  return one(db, `SELECT p.fetched_at, (SELECT r.requirements::text FROM insights.requirements r
+  return one(db, `SELECT p.fetched_at, (SELECT ${REQUIREMENTS_TEXT} FROM insights.requirements r
       WHERE r.system = p.system AND r.name = p.name AND r.version = $3) AS body
     FROM insights.packages p WHERE p.system = $1 AND p.name = $2`, [system, name, version]);
 }

@@ -20,7 +20,10 @@
  *  CARGO meta {yanked, links} -> blocked, links; requirements.cargo.features -> the `features`
  *        version attr (so a versions batch also reads the requirements rows of those versions, one
  *        more query, and primes the requirements cache with them); cargo dependencies -> real crate
- *        name, scope build|dev, opt, knownas (packageAlias), features, nodefault, environment (target).
+ *        name, scope build|dev, opt, knownas (packageAlias), features, nodefault, environment (target);
+ *  GO    requirements.go direct and indirect requires -> dependencies (requirement the version written,
+ *        attr indirect), each with attr modulego = the go directive of its go.mod (graph pruning); versions
+ *        listed `pending` (read through), or not listed (pseudo-versions), have their go.mod read on demand.
  * Packages the database lacks are asked of `fetchMissing` (graph-read-through.ts) and answered from memory.
  *
  * Lookahead: resolvers walk a graph one node at a time, so answering each question as asked would cost a
@@ -185,6 +188,25 @@ export class PgResolveClient implements Client {
   }
 
   /**
+   * Go: a go.mod stored with the module is read from its row; one listed `pending`, one the list does not
+   * have (a pseudo-version), and one stored before the go directive was kept are read from the proxy.
+   */
+  private async goRequirements(name: string, version: string): Promise<readonly Dependency[] | null> {
+    const row = this.rBatch.load({ name, version }); // in the same round trip as the version list
+    row.catch(() => {});
+    const listed = (await this.versions(name)).some((v) => v.version === version);
+    if (listed && !this.pending.has(`${name}\u0000${version}`)) {
+      const deps = await row;
+      if (deps && (deps.length === 0 || deps[0]!.attrs.modulego !== undefined)) return deps;
+    }
+    if (!this.fetchVersion) return null;
+    const v = await this.fetchVersion(name, version);
+    if (!v?.requirements) return null;
+    this.touched.add(name);
+    return this.dependenciesOf(name, version, v.requirements);
+  }
+
+  /**
    * Maven: the POM of `name` at `version` (canonical or as a POM writes it) as declared, null when the
    * repository has none. Stored versions are read from their requirements row; pending ones, and
    * versions the package's metadata does not list (parents, BOMs), are read on demand.
@@ -238,7 +260,7 @@ export class PgResolveClient implements Client {
   }
 
   private lookAhead(deps: readonly Dependency[]): void {
-    if (!this.lookahead) return;
+    if (!this.lookahead || this.system === 'GO') return; // Go: the resolver reads each level's go.mod files at once
     const bundled = new Set(deps.filter((d) => d.attrs.scope === 'bundle').map((d) => d.name)); // come with the tarball
     for (const d of deps) {
       if (notFollowed(d) || bundled.has(d.name) || (this.system === 'NPM' && isMangled(d.name))) continue;
@@ -293,7 +315,11 @@ export class PgResolveClient implements Client {
     }
     const k = `${name}\u0000${version}`;
     let p = this.rCache.get(k);
-    if (!p) this.rCache.set(k, (p = this.system === 'PYPI' ? this.pypiRequirements(name, version) : this.rBatch.load({ name, version })));
+    if (!p) {
+      p = this.system === 'PYPI' ? this.pypiRequirements(name, version)
+        : this.system === 'GO' ? this.goRequirements(name, version) : this.rBatch.load({ name, version });
+      this.rCache.set(k, p);
+    }
     if (this.lookahead && !this.lookedVersions.has(k)) {
       this.lookedVersions.add(k);
       void p.then((deps) => deps && this.lookAhead(deps), () => {});
@@ -373,6 +399,17 @@ export function toDependencies(system: ResolveSystem, req: Json): Dependency[] {
       if (x.target) attrs.environment = String(x.target);
       return { name: String(x.name), requirement: String(x.requirement ?? ''), attrs };
     });
+  }
+  if (system === 'GO') {
+    const g = req.go ?? {};
+    // a row stored before the go directive was kept: a placeholder without `modulego`, so the client reads it again
+    if (typeof g.goVersion !== 'string') return [{ name: '', requirement: '', attrs: {} }];
+    const one = (x: Json, indirect: boolean): Dependency => ({
+      name: String(x.name), requirement: String(x.requirement),
+      attrs: { modulego: g.goVersion, ...(indirect ? { indirect: '' } : {}) },
+    });
+    const list = (x: unknown) => (Array.isArray(x) ? x : []) as Json[];
+    return [...list(g.directDependencies).map((x) => one(x, false)), ...list(g.indirectDependencies).map((x) => one(x, true))];
   }
   return [];
 }

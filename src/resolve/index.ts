@@ -5,6 +5,7 @@
  */
 import { resolveCargo, type CargoOptions } from './cargo.ts';
 import { canon } from './graph.ts';
+import { resolveGo } from './go.ts';
 import { resolveMaven, type MavenOptions } from './maven.ts';
 import { resolveNpm, type NpmOptions } from './npm.ts';
 import { resolvePypi, type PypiOptions } from './pypi.ts';
@@ -13,7 +14,7 @@ import type { Client, Graph, ResolveSystem } from './types.ts';
 export type { Client, Dependency, Graph, ResolveSystem, VersionInfo } from './types.ts';
 export { MemoryClient } from './memory-client.ts';
 
-export const GRAPH_SYSTEMS: readonly ResolveSystem[] = ['NPM', 'MAVEN', 'PYPI', 'CARGO'];
+export const GRAPH_SYSTEMS: readonly ResolveSystem[] = ['NPM', 'MAVEN', 'PYPI', 'CARGO', 'GO'];
 
 export interface ResolveOptions { npm?: NpmOptions; cargo?: CargoOptions; pypi?: PypiOptions; maven?: MavenOptions }
 
@@ -23,6 +24,7 @@ export async function resolveGraph(system: ResolveSystem, client: Client, name: 
     case 'MAVEN': return resolveMaven(client, name, version, opts.maven);
     case 'PYPI': return resolvePypi(client, name, version, opts.pypi);
     case 'CARGO': return resolveCargo(client, name, version, opts.cargo);
+    case 'GO': return resolveGo(client, name, version);
   }
 }
 

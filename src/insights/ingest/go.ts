@@ -4,6 +4,11 @@
  * `replace`, `exclude`). Module paths are case-escaped (`A` -> `!a`). Licenses stay empty (deps.dev
  * detects them from source, which the proxy's .mod/.info do not carry). A github.com/gitlab.com/
  * bitbucket.org module links its repository as SOURCE_REPO (relation provenance GO_ORIGIN).
+ *
+ * For a dependency resolution (fetchGoForResolve) the module is read in one request, `@v/list`, every
+ * version `pending` until the resolver reads its go.mod (fetchGoVersion: `.info` and `.mod`, listed or
+ * not, as the go command reads pseudo-versions); such modules are stored partial. The parsed go.mod
+ * keeps its `go` directive (`goVersion`, '' when absent: graph pruning) and `retract` lines.
  */
 import { byName, fetchJson, fetchText, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { UpstreamNotFound, type IngestedPackage, type IngestedVersion } from './types.ts';
@@ -23,11 +28,32 @@ export async function fetchGo(env: UpstreamEnv, module: string): Promise<Ingeste
   return { system: 'GO', name: module, versions };
 }
 
+/** The module for a dependency resolution: its version list only, each version `pending` until its go.mod is read. */
+export async function fetchGoForResolve(env: UpstreamEnv, module: string): Promise<IngestedPackage> {
+  const base = `${upstreamUrl(env, 'GO_PROXY_URL')}/${escapeModulePath(module)}/@v`;
+  const list = (await fetchText(`${base}/list`)).split('\n').map((s) => s.trim()).filter(Boolean);
+  if (list.length === 0) throw new UpstreamNotFound(`module ${module} has no tagged versions`);
+  const versions: IngestedVersion[] = list.map((version) => ({
+    version, publishedAt: null, deprecated: null, licenses: [], links: [], registries: [], slsaProvenances: [],
+    attestations: [], requirements: null, meta: { pending: true }, artifacts: [],
+  }));
+  return { system: 'GO', name: module, versions, partial: true };
+}
+
+/** One version's `.info` and `.mod` (listed or not); throws UpstreamNotFound when the proxy has no such version. */
+export async function fetchGoVersion(env: UpstreamEnv, module: string, version: string): Promise<IngestedVersion> {
+  const base = `${upstreamUrl(env, 'GO_PROXY_URL')}/${escapeModulePath(module)}/@v/${escapeModulePath(version)}`;
+  const [info, mod] = await Promise.all([fetchJson(`${base}.info`), fetchText(`${base}.mod`)]);
+  return goVersion(module, String(info.Version ?? version), isoTime(info.Time), mod);
+}
+
 export function parseGoMod(text: string) {
   const direct: { name: string; requirement: string }[] = [];
   const indirect: { name: string; requirement: string }[] = [];
   const replaces: { src: string; replacement: string; localPath: string }[] = [];
   const excludes: string[] = [];
+  const retracts: string[] = [];
+  let goDirective = '';
   let block: string | null = null;
   for (const raw of text.split('\n')) {
     const isIndirect = /\/\/\s*indirect\b/.test(raw);
@@ -49,8 +75,11 @@ export function parseGoMod(text: string) {
       }
     }
     const parts = rest.split(/\s+/);
-    if (verb === 'require' && parts.length >= 2) (isIndirect ? indirect : direct).push({ name: parts[0]!, requirement: parts[1]! });
+    const req = { name: parts[0]!, requirement: parts[1]! };
+    if (verb === 'require' && parts.length >= 2) (isIndirect ? indirect : direct).push(req);
     else if (verb === 'exclude' && parts.length >= 2) excludes.push(`${parts[0]} ${parts[1]}`);
+    else if (verb === 'go' && parts[0]) goDirective = parts[0];
+    else if (verb === 'retract' && parts[0]) retracts.push(rest);
     else if (verb === 'replace') {
       const [src, dst] = rest.split('=>').map((s) => s.trim());
       if (src && dst) {
@@ -59,7 +88,10 @@ export function parseGoMod(text: string) {
       }
     }
   }
-  return { directDependencies: direct.sort(byName), indirectDependencies: indirect.sort(byName), replaces, excludes };
+  return {
+    directDependencies: direct.sort(byName), indirectDependencies: indirect.sort(byName), replaces, excludes,
+    goVersion: goDirective, retracts,
+  };
 }
 
 function goVersion(module: string, version: string, time: string | null, mod: string): IngestedVersion {

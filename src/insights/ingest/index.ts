@@ -5,7 +5,7 @@
  */
 import type { System } from '../../versions/index.ts';
 import { fetchCargo } from './cargo.ts';
-import { fetchGo } from './go.ts';
+import { fetchGo, fetchGoForResolve, fetchGoVersion } from './go.ts';
 import { registryOf, type UpstreamEnv } from './http.ts';
 import { fetchMaven, fetchMavenForResolve, fetchMavenPom } from './maven.ts';
 import { fetchNpm } from './npm.ts';
@@ -48,17 +48,19 @@ function readFrom(env: UpstreamEnv, pkg: IngestedPackage): IngestedPackage {
 
 /**
  * A package as a dependency resolution needs it: PyPI (`/pypi/{name}/json`) and Maven
- * (`maven-metadata.xml`) in one request with per-version metadata left `pending` (read on demand with
+ * (`maven-metadata.xml`, Go `@v/list`) in one request with per-version metadata left `pending` (read on demand with
  * fetchVersionForResolve); every other system as fetchPackage reads it.
  */
 export async function fetchForResolve(env: UpstreamEnv, system: System, name: string): Promise<IngestedPackage> {
   if (system === 'PYPI') return readFrom(env, await fetchPypiForResolve(env, name));
   if (system === 'MAVEN') return readFrom(env, await fetchMavenForResolve(env, name));
+  if (system === 'GO') return fetchGoForResolve(env, name);
   return fetchPackage(env, system, name);
 }
 
-/** The metadata of one version read on demand (PyPI: the release's JSON; Maven: the POM, by path). */
+/** The metadata of one version read on demand (PyPI: the release's JSON; Maven: the POM, by path; Go: .info and .mod). */
 export async function fetchVersionForResolve(env: UpstreamEnv, system: System, name: string, version: string): Promise<IngestedVersion> {
+  if (system === 'GO') return fetchGoVersion(env, name, version);
   if (system !== 'PYPI' && system !== 'MAVEN') throw new Error(`${system} versions are not read one by one`);
   const v = system === 'PYPI' ? await fetchPypiRelease(env, name, version) : await fetchMavenPom(env, name, version);
   return registriesRead(env, system, [v])[0]!;
