@@ -142,6 +142,7 @@ export class PgResolveClient implements Client {
       if (this.system === 'MAVEN') this.metas.set(`${r.name}\u0000${r.version}`, r.meta ?? {});
       const list = out.get(r.name) ?? [];
       const attrs = versionAttrs(this.system, r.version, r.meta ?? {}, r.dist_tags ?? {});
+      if (this.system === 'RUBYGEMS') attrs.spelling = r.upstream_version || r.version; // gem order reads the published form
       const k = `${r.name}\u0000${r.version}`;
       const req = reqs?.get(k);
       if (req && this.system === 'CARGO') {
@@ -241,7 +242,7 @@ export class PgResolveClient implements Client {
     if (!this.lookahead) return;
     const bundled = new Set(deps.filter((d) => d.attrs.scope === 'bundle').map((d) => d.name)); // come with the tarball
     for (const d of deps) {
-      if (notFollowed(d) || bundled.has(d.name) || (this.system === 'NPM' && isMangled(d.name))) continue;
+      if (!d.name || notFollowed(d) || bundled.has(d.name) || (this.system === 'NPM' && isMangled(d.name))) continue;
       if (this.system === 'PYPI' && d.attrs.environment) continue; // a marker may exclude it: fetch only what pip would
       const key = `${d.name}\u0000${d.requirement}`;
       if (this.looked.has(key) || this.looked.size >= LOOKAHEAD_LIMIT) continue;
@@ -325,6 +326,13 @@ function versionAttrs(system: ResolveSystem, version: string, meta: Json, distTa
   } else if (meta.yanked === true) a.blocked = '';
   if (system === 'CARGO' && typeof meta.links === 'string' && meta.links) a.links = meta.links;
   if (system === 'PYPI' && typeof meta.requiresPython === 'string' && meta.requiresPython.trim()) a.requirespython = meta.requiresPython.trim();
+  if (system === 'RUBYGEMS') {
+    if (Array.isArray(meta.platforms) && meta.platforms.length) a.platforms = meta.platforms.map(String).join(',');
+    else if (typeof meta.platform === 'string' && meta.platform) a.platforms = meta.platform;
+    if (typeof meta.requiredRuby === 'string' && meta.requiredRuby.trim()) a.requiredruby = meta.requiredRuby.trim();
+    if (Array.isArray(meta.linuxRuntimeDependencies)) a.linuxdependencies = JSON.stringify(meta.linuxRuntimeDependencies);
+  }
+  if (system === 'NUGET' && meta.listed === false) a.unlisted = '';
   return a;
 }
 
@@ -372,6 +380,19 @@ export function toDependencies(system: ResolveSystem, req: Json): Dependency[] {
       if (x.usesDefaultFeatures === false) attrs.nodefault = '';
       if (x.target) attrs.environment = String(x.target);
       return { name: String(x.name), requirement: String(x.requirement ?? ''), attrs };
+    });
+  }
+  if (system === 'RUBYGEMS') {
+    const list = req.rubygems?.runtimeDependencies;
+    return (Array.isArray(list) ? list : []).map((x: Json) => ({ name: String(x.name), requirement: String(x.requirement ?? ''), attrs: {} }));
+  }
+  if (system === 'NUGET') {
+    // a group without dependencies still counts when its framework is the nearest: it is kept as a nameless entry
+    return (req.nuget?.dependencyGroups ?? []).flatMap((g: Json) => {
+      const attrs = { framework: String(g?.targetFramework ?? '') };
+      const list: Json[] = Array.isArray(g?.dependencies) ? g.dependencies : [];
+      return list.length ? list.map((x) => ({ name: String(x.name).toLowerCase(), requirement: String(x.requirement ?? ''), attrs: { ...attrs } }))
+        : [{ name: '', requirement: '', attrs }];
     });
   }
   return [];

@@ -7,7 +7,7 @@
  */
 import type { RawPom } from './maven-model.ts';
 
-export type ResolveSystem = 'NPM' | 'CARGO' | 'MAVEN' | 'PYPI';
+export type ResolveSystem = 'NPM' | 'CARGO' | 'MAVEN' | 'PYPI' | 'RUBYGEMS' | 'NUGET';
 
 export type Attrs = Record<string, string>;
 
