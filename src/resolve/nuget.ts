@@ -8,10 +8,12 @@
  *    bound names one); a floating version (`1.*`, `1.2.*`, `*`, `1.0.0-beta*`, `1.*-*`) picks the highest
  *    version matching its prefix;
  *  - direct dependency wins: a dependency of a package is not followed when the package id is already a
- *    dependency of one of its ancestors (the nearer declaration wins, even when lower: NU1605);
+ *    dependency of one of its ancestors (the nearer declaration wins, even when lower: NU1605); its edge
+ *    goes to the version the graph holds;
  *  - cousin dependencies: when several remaining nodes name one id, the highest of their versions wins
  *    (each being the lowest applicable of its range: the highest of the lower bounds), and the losing
- *    nodes' subtrees are dropped; repeated until stable;
+ *    nodes' subtrees are dropped; repeated until stable; a losing range that does not admit the winner is
+ *    the version conflict NU1107 (a node error on the declaring package);
  *  - a dependency back to an ancestor is a cycle (NU1108): a graph error; a range no version meets a
  *    node error (NU1101/NU1102).
  * Ids are case-insensitive (the client answers lower-cased ids). Client vocabulary: dependencies carry
@@ -30,7 +32,7 @@ export interface NugetOptions {
   maxNodes?: number;
 }
 
-interface Node { id: string; version: string; v: NugetVersion; parent: Node | null; depth: number; deps: Dependency[]; children: Node[]; range: string }
+interface Node { id: string; version: string; v: NugetVersion; parent: Node | null; depth: number; deps: Dependency[]; children: Node[]; range: string; eclipsed: { id: string; range: string }[] }
 
 /** The version a range or floating version picks among `versions`, or null. */
 export function pickNuget(range: string, versions: readonly { version: string; v: NugetVersion }[]): string | null {
@@ -55,6 +57,12 @@ export function pickNuget(range: string, versions: readonly { version: string; v
   return hit?.version ?? null;
 }
 
+/** Whether `range` admits `v` (a floating version: any version at or above its lowest). */
+function admits(range: string, v: NugetVersion): boolean {
+  const r = parseNugetRange(range.trim() || '0.0.0');
+  return typeof r !== 'string' && nugetRangeContains(r, v, true);
+}
+
 export async function resolveNuget(client: Client, rootName: string, rootVersion: string, opts: NugetOptions = {}): Promise<Graph> {
   const framework = opts.framework ?? DEFAULT_NUGET_FRAMEWORK;
   const maxNodes = opts.maxNodes ?? 20_000;
@@ -75,7 +83,7 @@ export async function resolveNuget(client: Client, rootName: string, rootVersion
     g.error = `${rootName}@${rootVersion} not found`;
     return g;
   }
-  const root: Node = { id: id(rootName), version: rootVersion, v: rootV, parent: null, depth: 0, deps: await depsOf(rootName, rootVersion), children: [], range: '' };
+  const root: Node = { id: id(rootName), version: rootVersion, v: rootV, parent: null, depth: 0, deps: await depsOf(rootName, rootVersion), children: [], range: '', eclipsed: [] };
   const errors: { node: Node; dep: Dependency; message: string }[] = [];
   let count = 0;
   let cycle = '';
@@ -94,6 +102,7 @@ export async function resolveNuget(client: Client, rootName: string, rootVersion
           break;
         }
         if (a !== n && a.deps.some((x) => id(x.name) === did)) {
+          n.eclipsed.push({ id: did, range: d.requirement }); // still an edge, to the version the nearer declaration picks
           eclipsed = true;
           break;
         }
@@ -108,7 +117,7 @@ export async function resolveNuget(client: Client, rootName: string, rootVersion
         g.error = `the dependency tree has more than ${maxNodes} nodes`;
         return g;
       }
-      const child: Node = { id: did, version, v: parseNugetVersion(version)!, parent: n, depth: n.depth + 1, deps: await depsOf(did, version), children: [], range: d.requirement };
+      const child: Node = { id: did, version, v: parseNugetVersion(version)!, parent: n, depth: n.depth + 1, deps: await depsOf(did, version), children: [], range: d.requirement, eclipsed: [] };
       n.children.push(child);
       queue.push(child);
     }
@@ -142,8 +151,17 @@ export async function resolveNuget(client: Client, rootName: string, rootVersion
       if (!edges.has(key)) {
         edges.add(key);
         addEdge(g, index.get(n.id)!, index.get(c.id)!, c.range);
+        if (w.version !== c.version && !admits(c.range, w.v)) {
+          addError(g, index.get(n.id)!, c.id, c.range, `version conflict detected for ${c.id}: ${w.version} is outside ${c.range} (NU1107)`);
+        }
       }
       if (w.version === c.version) visit(c);
+    }
+    for (const e of n.eclipsed) {
+      const key = `${n.id} ${e.id} ${e.range}`;
+      if (!winners.has(e.id) || edges.has(key)) continue;
+      edges.add(key);
+      addEdge(g, index.get(n.id)!, index.get(e.id)!, e.range);
     }
   };
   visit(root);
