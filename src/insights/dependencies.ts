@@ -1,6 +1,6 @@
 /**
  * GetDependencies (`...versions/{version}:dependencies`): the resolved graph of a version for NPM,
- * MAVEN, PYPI and CARGO (src/resolve, built by graph-build.ts); GO, NUGET and RUBYGEMS answer 404 like
+ * MAVEN, PYPI, CARGO, RUBYGEMS and NUGET (src/resolve, built by graph-build.ts); GO answers 404 like
  * deps.dev. A first request for an unseen root reads the whole graph through; when the graph needs more
  * upstream fetches than one request may make (INSIGHTS_FETCH_LIMIT), or an upstream fails, the answer is
  * 503 with Retry-After and the graph is finished in the background (`/insights/dependencies` through the
