@@ -21,6 +21,10 @@
  *        version attr (so a versions batch also reads the requirements rows of those versions, one
  *        more query, and primes the requirements cache with them); cargo dependencies -> real crate
  *        name, scope build|dev, opt, knownas (packageAlias), features, nodefault, environment (target).
+ *  RUBYGEMS meta {platforms, requiredRuby, linuxRuntimeDependencies} + the published spelling -> platforms,
+ *        requiredruby, linuxdependencies, spelling; runtimeDependencies -> dependencies (a versions batch also
+ *        reads the requirements rows: Bundler's possibility sets compare the dependencies of every candidate);
+ *  NUGET dependencyGroups -> dependencies with attr framework (an empty group as one nameless entry).
  * Packages the database lacks are asked of `fetchMissing` (graph-read-through.ts) and answered from memory.
  *
  * Lookahead: resolvers walk a graph one node at a time, so answering each question as asked would cost a
@@ -123,7 +127,7 @@ export class PgResolveClient implements Client {
     this.fetchMissing = opts.fetchMissing;
     this.fetchVersion = opts.fetchVersion;
     this.vBatch = new Batcher((n) => n, async (names) => {
-      const { versions: rows, requirements } = await versionsOf(db, system, names, system === 'CARGO');
+      const { versions: rows, requirements } = await versionsOf(db, system, names, system === 'CARGO' || system === 'RUBYGEMS');
       return this.infos(rows, requirements);
     }, []);
     this.rBatch = new Batcher((k) => `${k.name}\u0000${k.version}`, async (keys) => {
