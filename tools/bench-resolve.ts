@@ -8,6 +8,9 @@
  *    the same universe as a local simple index (pip cannot read the JSON API);
  *  - cargo: seeded universes served as a sparse index on loopback; `cargo generate-lockfile --offline`
  *    over the same universe as a local registry;
+ *  - rubygems: seeded gem universes served on loopback as the rubygems.org JSON API (read through by the
+ *    worker) and as a compact index; `bundle lock` (Bundler 2.3, a fresh Bundler home each run, so tool cold
+ *    = tool warm) over the latter;
  *  - maven: the generated repositories of the Maven end-to-end test (the largest that resolve) served on
  *    loopback; Maven 3.8.7 resolving the root's POM over that repository (test/support/maven-trees.ts:
  *    the graph `dependency:tree` prints) with an empty local repository (cold) and offline (`-o`) on
@@ -20,8 +23,8 @@
  * database round trips of one cached request counted at the proxy (`POST /sql`).
  *
  * Database: embedded PGlite unless DATABASE_URL names a PostgreSQL server (a fresh database is created
- * there and dropped). Options: --systems npm,pypi,cargo,maven,go  --roots express,webpack (npm)  --universes N
- * (pypi, cargo, maven, go; default 5).
+ * there and dropped). Options: --systems npm,pypi,cargo,maven,go,rubygems  --roots express,webpack (npm)
+ * --universes N (pypi, cargo, maven, go, rubygems; default 5).
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -31,6 +34,7 @@ import { parseArgs, promisify } from 'node:util';
 import insights from '../functions/insights.ts';
 import { createDb } from '../src/platform/db.ts';
 import type { Env } from '../src/platform/env.ts';
+import { bundleLock, HAS_BUNDLER, randomGemUniverse, startGemSource } from '../test/support/gem-source.ts';
 import { emptyInsights } from '../test/support/graphs.ts';
 import { pypiJsonRoute } from '../test/support/pypi-json.ts';
 import { startRegistry, type RegistryServer } from '../test/support/registry-server.ts';
@@ -48,7 +52,7 @@ import { startStack } from './stack/index.ts';
 const run = promisify(execFile);
 const { values: opts } = parseArgs({
   options: {
-    systems: { type: 'string', default: 'npm,pypi,cargo,maven,go' },
+    systems: { type: 'string', default: 'npm,pypi,cargo,maven,go,rubygems' },
     roots: { type: 'string', default: 'express,webpack,eslint,jest,@babel/core' },
     universes: { type: 'string', default: '5' },
   },
@@ -174,6 +178,23 @@ async function benchCargo(): Promise<void> {
   await registry.close();
 }
 
+async function benchRubygems(): Promise<void> {
+  // the universes of the end-to-end test's seeds that Bundler locks, largest first
+  const seeds = Array.from({ length: 40 }, (_, i) => 2000 + i).sort((a, b) => Object.keys(randomGemUniverse(b)).length - Object.keys(randomGemUniverse(a)).length);
+  const universes = seeds.map(randomGemUniverse);
+  const source = await startGemSource(universes);
+  let done = 0;
+  for (let i = 0; i < seeds.length && done < UNIVERSES; i++) {
+    const url = `${source.url}/u${i}`;
+    if (!(await bundleLock(`${url}/`, 'root', '1.0.0')).ok) continue;
+    const env = baseEnv({ RUBYGEMS_URL: url, OSV_API_URL: source.url });
+    const bundle = () => timed(() => bundleLock(`${url}/`, 'root', '1.0.0'));
+    await measure('rubygems', `universe ${seeds[i]}`, env, '/v3/systems/rubygems/packages/root/versions/1.0.0:dependencies', { name: 'bundle', cold: bundle, warm: bundle });
+    done++;
+  }
+  await source.close();
+}
+
 async function benchMaven(): Promise<void> {
   const all = mavenUniverses(44).filter((u) => !u.expectFailure);
   const picked = [...all].sort((a, b) => b.poms.length - a.poms.length).slice(0, UNIVERSES);
@@ -231,6 +252,10 @@ try {
   if (SYSTEMS.includes('cargo')) {
     if (has('cargo', ['--version'])) await benchCargo();
     else console.log('cargo: skipped, cargo is not installed');
+  }
+  if (SYSTEMS.includes('rubygems')) {
+    if (HAS_BUNDLER) await benchRubygems();
+    else console.log('rubygems: skipped, bundle is not installed');
   }
   if (SYSTEMS.includes('maven')) {
     if (HAS_MVN) await benchMaven();

@@ -1,6 +1,6 @@
 /**
  * GetDependencies (`...versions/{version}:dependencies`): the resolved graph of a version for NPM,
- * MAVEN, PYPI, CARGO and GO (src/resolve, built by graph-build.ts); systems without a resolver answer 404
+ * MAVEN, PYPI, CARGO, GO, RUBYGEMS and NUGET (src/resolve, built by graph-build.ts); other systems answer 404
  * like deps.dev. A first request for an unseen root reads the whole graph through; when the graph needs more
  * upstream fetches than one request may make (INSIGHTS_FETCH_LIMIT), or an upstream fails, the answer is
  * 503 with Retry-After and the graph is finished in the background (`/insights/dependencies` through the

@@ -23,7 +23,11 @@
  *        name, scope build|dev, opt, knownas (packageAlias), features, nodefault, environment (target);
  *  GO    requirements.go direct and indirect requires -> dependencies (requirement the version written,
  *        attr indirect), each with attr modulego = the go directive of its go.mod (graph pruning); versions
- *        listed `pending` (read through), or not listed (pseudo-versions), have their go.mod read on demand.
+ *        listed `pending` (read through), or not listed (pseudo-versions), have their go.mod read on demand;
+ *  RUBYGEMS meta {platforms, requiredRuby, linuxRuntimeDependencies} + the published spelling -> platforms,
+ *        requiredruby, linuxdependencies, spelling; runtimeDependencies -> dependencies (a versions batch also
+ *        reads the requirements rows: Bundler's possibility sets compare the dependencies of every candidate);
+ *  NUGET dependencyGroups -> dependencies with attr framework (an empty group as one nameless entry).
  * Packages the database lacks are asked of `fetchMissing` (graph-read-through.ts) and answered from memory.
  *
  * Lookahead: resolvers walk a graph one node at a time, so answering each question as asked would cost a
@@ -126,7 +130,7 @@ export class PgResolveClient implements Client {
     this.fetchMissing = opts.fetchMissing;
     this.fetchVersion = opts.fetchVersion;
     this.vBatch = new Batcher((n) => n, async (names) => {
-      const { versions: rows, requirements } = await versionsOf(db, system, names, system === 'CARGO');
+      const { versions: rows, requirements } = await versionsOf(db, system, names, system === 'CARGO' || system === 'RUBYGEMS');
       return this.infos(rows, requirements);
     }, []);
     this.rBatch = new Batcher((k) => `${k.name}\u0000${k.version}`, async (keys) => {
@@ -145,6 +149,7 @@ export class PgResolveClient implements Client {
       if (this.system === 'MAVEN') this.metas.set(`${r.name}\u0000${r.version}`, r.meta ?? {});
       const list = out.get(r.name) ?? [];
       const attrs = versionAttrs(this.system, r.version, r.meta ?? {}, r.dist_tags ?? {});
+      if (this.system === 'RUBYGEMS') attrs.spelling = r.upstream_version || r.version; // gem order reads the published form
       const k = `${r.name}\u0000${r.version}`;
       const req = reqs?.get(k);
       if (req && this.system === 'CARGO') {
@@ -263,7 +268,7 @@ export class PgResolveClient implements Client {
     if (!this.lookahead || this.system === 'GO') return; // Go: the resolver reads each level's go.mod files at once
     const bundled = new Set(deps.filter((d) => d.attrs.scope === 'bundle').map((d) => d.name)); // come with the tarball
     for (const d of deps) {
-      if (notFollowed(d) || bundled.has(d.name) || (this.system === 'NPM' && isMangled(d.name))) continue;
+      if (!d.name || notFollowed(d) || bundled.has(d.name) || (this.system === 'NPM' && isMangled(d.name))) continue;
       if (this.system === 'PYPI' && d.attrs.environment) continue; // a marker may exclude it: fetch only what pip would
       const key = `${d.name}\u0000${d.requirement}`;
       if (this.looked.has(key) || this.looked.size >= LOOKAHEAD_LIMIT) continue;
@@ -351,6 +356,13 @@ function versionAttrs(system: ResolveSystem, version: string, meta: Json, distTa
   } else if (meta.yanked === true) a.blocked = '';
   if (system === 'CARGO' && typeof meta.links === 'string' && meta.links) a.links = meta.links;
   if (system === 'PYPI' && typeof meta.requiresPython === 'string' && meta.requiresPython.trim()) a.requirespython = meta.requiresPython.trim();
+  if (system === 'RUBYGEMS') {
+    if (Array.isArray(meta.platforms) && meta.platforms.length) a.platforms = meta.platforms.map(String).join(',');
+    else if (typeof meta.platform === 'string' && meta.platform) a.platforms = meta.platform;
+    if (typeof meta.requiredRuby === 'string' && meta.requiredRuby.trim()) a.requiredruby = meta.requiredRuby.trim();
+    if (Array.isArray(meta.linuxRuntimeDependencies)) a.linuxdependencies = JSON.stringify(meta.linuxRuntimeDependencies);
+  }
+  if (system === 'NUGET' && meta.listed === false) a.unlisted = '';
   return a;
 }
 
@@ -410,6 +422,19 @@ export function toDependencies(system: ResolveSystem, req: Json): Dependency[] {
     });
     const list = (x: unknown) => (Array.isArray(x) ? x : []) as Json[];
     return [...list(g.directDependencies).map((x) => one(x, false)), ...list(g.indirectDependencies).map((x) => one(x, true))];
+  }
+  if (system === 'RUBYGEMS') {
+    const list = req.rubygems?.runtimeDependencies;
+    return (Array.isArray(list) ? list : []).map((x: Json) => ({ name: String(x.name), requirement: String(x.requirement ?? ''), attrs: {} }));
+  }
+  if (system === 'NUGET') {
+    // a group without dependencies still counts when its framework is the nearest: it is kept as a nameless entry
+    return (req.nuget?.dependencyGroups ?? []).flatMap((g: Json) => {
+      const attrs = { framework: String(g?.targetFramework ?? '') };
+      const list: Json[] = Array.isArray(g?.dependencies) ? g.dependencies : [];
+      return list.length ? list.map((x) => ({ name: String(x.name).toLowerCase(), requirement: String(x.requirement ?? ''), attrs: { ...attrs } }))
+        : [{ name: '', requirement: '', attrs }];
+    });
   }
   return [];
 }

@@ -9,14 +9,20 @@ import { resolveGo } from './go.ts';
 import { resolveMaven, type MavenOptions } from './maven.ts';
 import { resolveNpm, type NpmOptions } from './npm.ts';
 import { resolvePypi, type PypiOptions } from './pypi.ts';
+import { resolveRubygems, type RubygemsOptions } from './rubygems.ts';
+import { resolveNuget, type NugetOptions } from './nuget.ts';
 import type { Client, Graph, ResolveSystem } from './types.ts';
 
 export type { Client, Dependency, Graph, ResolveSystem, VersionInfo } from './types.ts';
 export { MemoryClient } from './memory-client.ts';
 
-export const GRAPH_SYSTEMS: readonly ResolveSystem[] = ['NPM', 'MAVEN', 'PYPI', 'CARGO', 'GO'];
+export const GRAPH_SYSTEMS: readonly ResolveSystem[] = ['NPM', 'MAVEN', 'PYPI', 'CARGO', 'GO', 'RUBYGEMS', 'NUGET'];
 
-export interface ResolveOptions { npm?: NpmOptions; cargo?: CargoOptions; pypi?: PypiOptions; maven?: MavenOptions }
+export interface ResolveOptions {
+  npm?: NpmOptions; cargo?: CargoOptions; pypi?: PypiOptions; maven?: MavenOptions;
+  rubygems?: RubygemsOptions;
+  nuget?: NugetOptions;
+}
 
 export async function resolveGraph(system: ResolveSystem, client: Client, name: string, version: string, opts: ResolveOptions = {}): Promise<Graph> {
   switch (system) {
@@ -25,6 +31,8 @@ export async function resolveGraph(system: ResolveSystem, client: Client, name: 
     case 'PYPI': return resolvePypi(client, name, version, opts.pypi);
     case 'CARGO': return resolveCargo(client, name, version, opts.cargo);
     case 'GO': return resolveGo(client, name, version);
+    case 'RUBYGEMS': return resolveRubygems(client, name, version, opts.rubygems);
+    case 'NUGET': return resolveNuget(client, name, version, opts.nuget);
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import type { RawPom } from './maven-model.ts';
 
-export type ResolveSystem = 'NPM' | 'CARGO' | 'MAVEN' | 'PYPI' | 'GO';
+export type ResolveSystem = 'NPM' | 'CARGO' | 'MAVEN' | 'PYPI' | 'GO' | 'RUBYGEMS' | 'NUGET';
 
 export type Attrs = Record<string, string>;
 

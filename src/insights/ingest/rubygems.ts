@@ -2,22 +2,33 @@
  * RubyGems adapter: `GET {RUBYGEMS_URL}/api/v1/versions/{name}.json` lists versions (one entry per
  * platform; the `ruby` platform entry wins, else the first), then
  * `/api/v2/rubygems/{name}/versions/{number}.json` per version gives runtime/development
- * dependencies, required Ruby/RubyGems versions and the link URIs.
+ * dependencies, required Ruby/RubyGems versions and the link URIs. When a version also has an
+ * `x86_64-linux` gem (the platform graphs are resolved for), that gem's runtime dependencies are read too
+ * (`...versions/{number}.json?platform=x86_64-linux`); `meta` keeps them (`linuxRuntimeDependencies`), every
+ * platform published for the number and the required Ruby: the resolver reads them, GetRequirements does not show them.
  */
 import { byName, fetchJson, hexToBase64, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { normalizeLicenses } from './licenses.ts';
 import type { IngestedPackage, IngestedVersion, Link } from './types.ts';
 
 export const RUBYGEMS_REGISTRY = 'https://rubygems.org/';
+const LINUX = 'x86_64-linux';
 
 export async function fetchRubygems(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
   const base = upstreamUrl(env, 'RUBYGEMS_URL');
   const list: any[] = await fetchJson(`${base}/api/v1/versions/${encodeURIComponent(name)}.json`);
   const byNumber = new Map<string, any>();
-  for (const v of list) if (!byNumber.has(v.number) || v.platform === 'ruby') byNumber.set(v.number, v);
+  const platforms = new Map<string, string[]>();
+  for (const v of list) {
+    if (!byNumber.has(v.number) || v.platform === 'ruby') byNumber.set(v.number, v);
+    platforms.set(v.number, [...(platforms.get(v.number) ?? []), String(v.platform ?? 'ruby')]);
+  }
   const versions = await mapLimit([...byNumber.values()], 8, async (v) => {
-    const d = await fetchJson(`${base}/api/v2/rubygems/${encodeURIComponent(name)}/versions/${encodeURIComponent(v.number)}.json`);
-    return rubyVersion(v, d);
+    const url = `${base}/api/v2/rubygems/${encodeURIComponent(name)}/versions/${encodeURIComponent(v.number)}.json`;
+    const d = await fetchJson(url);
+    const ps = platforms.get(v.number) ?? [];
+    const linux = ps.includes(LINUX) && (v.platform ?? 'ruby') !== LINUX ? await fetchJson(`${url}?platform=${LINUX}`) : null;
+    return rubyVersion(v, d, ps, linux);
   });
   return { system: 'RUBYGEMS', name, versions };
 }
@@ -26,7 +37,7 @@ function reqs(list: any): { name: string; requirement: string }[] {
   return (Array.isArray(list) ? list : []).map((d: any) => ({ name: String(d.name), requirement: String(d.requirements ?? '') })).sort(byName);
 }
 
-function rubyVersion(v: any, d: any): IngestedVersion {
+function rubyVersion(v: any, d: any, platforms: string[], linux: any): IngestedVersion {
   const links: Link[] = [];
   const add = (label: string, url: unknown) => typeof url === 'string' && url && links.push({ label, url });
   add('HOMEPAGE', d.homepage_uri);
@@ -51,7 +62,8 @@ function rubyVersion(v: any, d: any): IngestedVersion {
         requiredRubygemsVersion: String(d.required_rubygems_version ?? v.rubygems_version ?? ''),
       },
     },
-    meta: { platform: v.platform ?? 'ruby' },
+    meta: { platform: v.platform ?? 'ruby', platforms, requiredRuby: String(d.required_ruby_version ?? v.ruby_version ?? ''),
+      ...(linux ? { linuxRuntimeDependencies: reqs(linux.dependencies?.runtime) } : {}) },
     artifacts: typeof v.sha === 'string' && /^[0-9a-f]{64}$/.test(v.sha) ? [{ url: `${RUBYGEMS_REGISTRY}gems/${d.name ?? ''}-${v.number}.gem`, hashes: [{ type: 'SHA256', value: hexToBase64(v.sha) }] }] : [],
   };
 }

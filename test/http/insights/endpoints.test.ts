@@ -277,7 +277,7 @@ describe('errors', () => {
     ['/v3/systems/npm/packages/does-not-exist', 404],
     ['/v3/systems/npm/packages/lodash/versions/1.0.0', 404],
     ['/v3/systems/npm/packages/lodash/versions/1.0.0:dependencies', 404],
-    ['/v3/systems/nuget/packages/newtonsoft.json/versions/13.0.1:dependencies', 404],
+    ['/v3/systems/nuget/packages/newtonsoft.json/versions/0.0.1:dependencies', 404],
     ['/v3/advisories/GHSA-0000-0000-0000', 404],
     ['/v3/advisories/%20bad', 400],
     ['/v3/projects/example.com%2Fa%2Fb', 400],
