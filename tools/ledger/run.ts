@@ -16,6 +16,7 @@ import { sweepWebhooks } from '../../src/webhooks/deliver.ts';
 import { emitEvent, notifyOutbox } from '../../src/webhooks/events.ts';
 import { createMerchantKey } from '../../src/webhooks/merchant-keys.ts';
 import { workerVars } from '../stack/config.ts';
+import { freshDatabase } from '../stack/fresh-database.ts';
 import { freePort, startStack } from '../stack/index.ts';
 import { DeliveryChild } from './delivery-child.ts';
 import { startReceiver, type Behaviour, type LedgerReceiver, type Receipt } from './receivers.ts';
@@ -220,8 +221,10 @@ export async function runLedger(opts: LedgerOptions): Promise<LedgerResult> {
     retryMaxSeconds: opts.retryMaxSeconds ?? 0, leaseSeconds: opts.leaseSeconds ?? 8, chunk: opts.chunk ?? 50,
     settleTimeoutMs: opts.settleTimeoutMs ?? 600_000, log: opts.log ?? (() => {}),
   };
+  // A PostgreSQL server gets a fresh database, dropped afterwards: the run disables every webhook it finds.
+  const fresh = opts.databaseUrl ? await freshDatabase(opts.databaseUrl, 'edge_ledger') : undefined;
   const stack = await startStack({
-    databaseUrl: opts.databaseUrl, qstashRetryBaseMs: 250,
+    databaseUrl: fresh?.url, qstashRetryBaseMs: 250,
     ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0, sample: 0 },
   });
   const port = await freePort();
@@ -253,5 +256,6 @@ export async function runLedger(opts: LedgerOptions): Promise<LedgerResult> {
     await child.kill();
     await db.close();
     await stack.close();
+    await fresh?.drop();
   }
 }
