@@ -15,23 +15,26 @@ describe('webhook ledger under faults (small)', () => {
       log: (l) => lines.push(l),
     });
     const t = r.total;
-    expect(r.rounds.map((x) => [x.maximumEvents, x.kills, x.settled])).toEqual([[1, 1, true], [5, 1, true]]);
+    const rounds = r.rounds.map((x) => ({ ...x, tally: { ...x.tally, latencies: [] } }));
+    const why = JSON.stringify({ lines, rounds });
+    expect(r.rounds.map((x) => [x.maximumEvents, x.kills, x.settled]), why).toEqual([[1, 1, true], [5, 1, true]]);
     expect(lines.filter((l) => l.includes('killed the delivery process'))).toHaveLength(2);
     expect(t.published).toBe(200);
-    expect(t.lost).toBe(0);
-    expect(t.fifoViolations).toBe(0);
+    expect(t.lost, why).toBe(0);
+    expect(t.fifoViolations, why).toBe(0);
     expect(t.delivered + t.deadLettered + t.disabledSkipped).toBe(200);
     expect(balanced(t)).toBe(true);
     // every receiver behaviour really happened: random 500s, held requests, a 410 that disabled its webhook
+    // (a kill can cut the 410's bookkeeping, and the re-sent batch meets a second 410)
     for (const round of r.rounds) {
       expect(Object.values(round.statuses).reduce((n, s) => n + (s[500] ?? 0), 0)).toBeGreaterThan(0);
-      expect(round.statuses.timeout[0]).toBeGreaterThan(0);
-      expect(round.statuses.gone[410]).toBe(1);
-      expect(round.tally.deadLettered + round.tally.disabledSkipped).toBeGreaterThan(0);
+      expect(round.statuses.timeout[0], why).toBeGreaterThan(0);
+      expect(round.statuses.gone[410], why).toBeGreaterThanOrEqual(1);
+      expect(round.tally.deadLettered + round.tally.disabledSkipped, why).toBeGreaterThan(0);
     }
     // only the 410 webhook's events may be undelivered: 75 of each round's 100 go to the three others
-    expect(t.delivered).toBeGreaterThanOrEqual(150);
-    expect(t.duplicates).toBe(t.duplicatesSameWebhookId);
+    expect(t.delivered, why).toBeGreaterThanOrEqual(150);
+    expect(t.duplicates, why).toBe(t.duplicatesSameWebhookId);
     expect(t.latencies).toHaveLength(t.delivered);
   }, 150_000);
 });
