@@ -6,6 +6,7 @@
  * with batching off (maximum_events = 1) and on (maximum_events = BENCH_BATCH, default 100), each
  * "live" (events written while the clock runs) and "backlog" (events already in the outbox).
  * Options (env): BENCH_EVENTS (2000), BENCH_BATCH (100).
+ * `--ledger`: the ledger run under faults instead (tools/ledger/cli.ts, docs/webhooks.md).
  */
 import { createServer } from 'node:http';
 import delivery from '../functions/delivery.ts';
@@ -15,9 +16,14 @@ import type { Env } from '../src/platform/env.ts';
 import { emitEvent, notifyOutbox } from '../src/webhooks/events.ts';
 import { createMerchantKey } from '../src/webhooks/merchant-keys.ts';
 import { readBody } from '../src/webhooks/payload.ts';
-import { serveWorker } from '../test/support/serve.ts';
+import { serveWorker } from './stack/serve-worker.ts';
 import { workerVars } from './stack/config.ts';
 import { startStack } from './stack/index.ts';
+
+if (process.argv.includes('--ledger')) {
+  const { ledgerMain } = await import('./ledger/cli.ts');
+  process.exit(await ledgerMain(process.argv.slice(2)));
+}
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 100);
