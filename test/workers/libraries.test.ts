@@ -5,6 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeLicense } from '../../src/insights/ingest/licenses.ts';
 import { SPDX_DEPRECATED_IDS, SPDX_EXCEPTIONS, SPDX_IDS } from '../../src/insights/ingest/spdx-ids.ts';
+import { sha256Hex } from '../../src/platform/crypto.ts';
+import { sign } from '../../src/webhooks/sigv4.ts';
+import { suiteCases } from '../support/sigv4-suite.ts';
+import { SUITE_FILES } from '../support/sigv4-suite-files.ts';
 
 describe('SPDX under workerd', () => {
   it('every id, deprecated id and exception is recognised and spelled canonically', () => {
@@ -14,5 +18,24 @@ describe('SPDX under workerd', () => {
     const exc = SPDX_EXCEPTIONS.split(/\s+/);
     expect(exc.filter((e) => normalizeLicense(`MIT WITH ${e.toUpperCase()}`) !== `MIT WITH ${e}`)).toEqual([]);
     expect(normalizeLicense('MIT AND')).toBe('non-standard');
+  });
+});
+
+describe('SigV4 under workerd', () => {
+  it("signs every case of AWS's test suite as the suite says", async () => {
+    const cases = suiteCases(SUITE_FILES);
+    expect(cases.length).toBe(38);
+    const wrong: string[] = [];
+    for (const c of cases) {
+      const headers: [string, string][] = [...c.headers, ['X-Amz-Date', c.amzDate]];
+      if (c.signBody) headers.push(['X-Amz-Content-Sha256', await sha256Hex(c.body)]);
+      if (c.token && !c.omitToken) headers.push(['X-Amz-Security-Token', c.token]);
+      const r = await sign({
+        method: c.method, url: `https://${c.host}${c.target}`, headers, body: c.body, region: c.region,
+        service: c.service, amzDate: c.amzDate, normalizePath: c.normalize,
+      }, c);
+      if (r.canonical !== c.canonicalRequest || r.signature !== c.signature) wrong.push(c.name);
+    }
+    expect(wrong).toEqual([]);
   });
 });
