@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { normalizeLicense } from '../../src/insights/ingest/licenses.ts';
+import { parseXml } from '../../src/insights/ingest/xml.ts';
 import { SPDX_DEPRECATED_IDS, SPDX_EXCEPTIONS, SPDX_IDS } from '../../src/insights/ingest/spdx-ids.ts';
 import { sha256Hex } from '../../src/platform/crypto.ts';
 import { sign } from '../../src/webhooks/sigv4.ts';
@@ -37,5 +38,14 @@ describe('SigV4 under workerd', () => {
       if (r.canonical !== c.canonicalRequest || r.signature !== c.signature) wrong.push(c.name);
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('XML reader under workerd', () => {
+  it('reads declared entities, CDATA, comments and a quoted > in an attribute', () => {
+    const doc = parseXml('<?xml version="1.0"?><!DOCTYPE p [<!ENTITY v "1.2.3">]><!-- <x> --><p a="1 > 0">'
+      + '<v>&v;</v><d><![CDATA[<b>]]></d></p>');
+    const p = doc.children[0]!;
+    expect([p.attrs.a, p.children[0]!.text, p.children[1]!.text]).toEqual(['1 > 0', '1.2.3', '<b>']);
   });
 });
