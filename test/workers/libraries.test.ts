@@ -2,9 +2,11 @@
  * issue 23 inside workerd: the format modules whose library/hand-written choice docs/libraries.md records
  * run in the Workers runtime (the generated SPDX table with the expression parser, the SigV4 signer).
  */
+import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { normalizeLicense } from '../../src/insights/ingest/licenses.ts';
 import { parseXml } from '../../src/insights/ingest/xml.ts';
+import { readZipEntry, zipEntries } from '../../src/insights/ingest/zip.ts';
 import { SPDX_DEPRECATED_IDS, SPDX_EXCEPTIONS, SPDX_IDS } from '../../src/insights/ingest/spdx-ids.ts';
 import { sha256Hex } from '../../src/platform/crypto.ts';
 import { sign } from '../../src/webhooks/sigv4.ts';
@@ -47,5 +49,19 @@ describe('XML reader under workerd', () => {
       + '<v>&v;</v><d><![CDATA[<b>]]></d></p>');
     const p = doc.children[0]!;
     expect([p.attrs.a, p.children[0]!.text, p.children[1]!.text]).toEqual(['1 > 0', '1.2.3', '<b>']);
+  });
+});
+
+describe('ZIP reader (fflate inflate) under workerd', () => {
+  it('reads deflated and stored entries and rejects a corrupted one', async () => {
+    const enc = new TextEncoder();
+    const zip = zipSync({ 'A-1.json': [enc.encode('{"id":"A-1"}'.repeat(50)), { level: 9 }], 'B.txt': [enc.encode('b'), { level: 0 }] });
+    const entries = zipEntries(zip);
+    const texts = await Promise.all(entries.map(async (e) => new TextDecoder().decode(await readZipEntry(zip, e))));
+    expect(entries.map((e) => e.method)).toEqual([8, 0]);
+    expect(texts).toEqual(['{"id":"A-1"}'.repeat(50), 'b']);
+    const bad = zip.slice();
+    bad[entries[1]!.localOffset + 30 + 'B.txt'.length] ^= 1; // flip the stored byte
+    await expect(readZipEntry(bad, entries[1]!)).rejects.toThrow(/CRC-32/);
   });
 });
