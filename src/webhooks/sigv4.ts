@@ -4,8 +4,16 @@
  * sorted headers with trimmed values, signed header list, hex SHA-256 of the payload), string to
  * sign (`AWS4-HMAC-SHA256`, timestamp, scope `date/region/service/aws4_request`, hash of the
  * canonical request), signing key HMAC chain `AWS4`+secret -> date -> region -> service ->
- * `aws4_request`, and the Authorization header. Checked against AWS's published sigv4 test-suite
- * vectors (test/fixtures/webhooks/sigv4-vectors.json).
+ * `aws4_request`, and the Authorization header. Checked against AWS's published SigV4 test suite (all 38
+ * header-signing cases of aws-sig-v4-test-suite, test/fixtures/webhooks/aws-sig-v4-test-suite) and the
+ * General Reference examples (test/fixtures/webhooks/sigv4-vectors.json).
+ *
+ * Why not `aws4fetch` (issue 23, figures in docs/libraries.md, `node tools/compare-sigv4.ts`): on the
+ * suite this module passes 38/38 and aws4fetch 29/38 at best: it builds headers through `Headers`, which
+ * joins a repeated name with `, ` (the suite wants `,`) and rejects folded multi-line values, and it keeps
+ * dot segments and `//` unnormalised only for S3. It is not faster (median per signature on the cases both
+ * pass, the two alternated: 466 against 364 µs, a second run 1697 against 1335 µs) and is 6.3 KB minified on its own against 1.9 KB for this module, whose hashing helpers the bundles
+ * already carry for the webhook signatures.
  *
  * `sqsSendMessage` builds the SQS `SendMessage` (Query API, form-encoded) request for a queue URL.
  */
@@ -19,12 +27,15 @@ export interface Credentials {
 export interface SignInput {
   method: string;
   url: string;
-  headers: Record<string, string>;
+  /** a record, or name/value pairs when a name repeats (values joined with `,` in order) */
+  headers: Record<string, string> | readonly (readonly [string, string])[];
   body: string;
   region: string;
   service: string;
   /** `YYYYMMDDTHHMMSSZ` */
   amzDate: string;
+  /** remove `.`/`..` segments and collapse `//` (every service but S3); default true */
+  normalizePath?: boolean;
 }
 
 /** RFC 3986 encoding as AWS wants it (unreserved A-Z a-z 0-9 - _ . ~ kept). */
@@ -32,7 +43,9 @@ export function awsEncode(s: string): string {
   return encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-function canonicalPath(path: string): string {
+function canonicalPath(url: string, normalize: boolean): string {
+  // unnormalised: the path as written (URL would resolve its dot segments)
+  const path = normalize ? new URL(url).pathname.replace(/\/{2,}/g, '/') : /^[a-z]+:\/\/[^/?#]*([^?#]*)/i.exec(url)![1]!;
   const segments = path.split('/').map((seg) => awsEncode(decodeURIComponent(seg)));
   return segments.join('/') || '/';
 }
@@ -46,7 +59,8 @@ function canonicalQuery(search: string): string {
 export async function canonicalRequest(input: SignInput): Promise<{ text: string; signedHeaders: string }> {
   const url = new URL(input.url);
   const headers = new Map<string, string>();
-  for (const [k, v] of Object.entries(input.headers)) {
+  const pairs = Array.isArray(input.headers) ? input.headers : Object.entries(input.headers);
+  for (const [k, v] of pairs as Iterable<readonly [string, string]>) {
     const name = k.toLowerCase();
     const value = v.trim().replace(/\s+/g, ' ');
     headers.set(name, headers.has(name) ? `${headers.get(name)},${value}` : value);
@@ -55,7 +69,7 @@ export async function canonicalRequest(input: SignInput): Promise<{ text: string
   const signedHeaders = names.join(';');
   const text = [
     input.method.toUpperCase(),
-    canonicalPath(url.pathname),
+    canonicalPath(input.url, input.normalizePath ?? true),
     canonicalQuery(url.search),
     names.map((n) => `${n}:${headers.get(n)}\n`).join(''),
     signedHeaders,
