@@ -1,7 +1,8 @@
 /**
  * RSS 2.0 of recent reports: channel title/link/description/lastBuildDate, an atom:link rel=self,
  * one item per report (title, link to its page, guid isPermaLink=false = report id, pubDate in
- * RFC 822, description = the TL;DR or the Markdown's first 500 characters). Every text node is
+ * RFC 822, description = the TL;DR or the Markdown's first 500 characters, content:encoded = the whole
+ * report as its page renders it, paper cards included, when given). Every text node is
  * XML-escaped; characters XML 1.0 forbids (controls, U+FFFE/U+FFFF, unpaired surrogates) are removed.
  */
 export interface FeedItem {
@@ -10,6 +11,8 @@ export interface FeedItem {
   link: string;
   description: string;
   date: Date;
+  /** The report as HTML (the page's rendering), carried escaped in content:encoded. */
+  html?: string;
 }
 
 export function xmlEscape(s: string): string {
@@ -19,7 +22,7 @@ export function xmlEscape(s: string): string {
 export function renderRss(channel: { title: string; link: string; description: string; self: string }, items: FeedItem[]): string {
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">',
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/">',
     '<channel>',
     `<title>${xmlEscape(channel.title)}</title>`,
     `<link>${xmlEscape(channel.link)}</link>`,
@@ -36,6 +39,7 @@ export function renderRss(channel: { title: string; link: string; description: s
       `<guid isPermaLink="false">${xmlEscape(i.id)}</guid>`,
       `<pubDate>${i.date.toUTCString()}</pubDate>`,
       `<description>${xmlEscape(i.description)}</description>`,
+      ...(i.html ? [`<content:encoded>${xmlEscape(i.html)}</content:encoded>`] : []),
       '</item>',
     );
   }

@@ -95,6 +95,11 @@ describe('research reports on academic items', () => {
     expect(html).toContain('href="https://doi.org/10.1038/s41586-026-01234-5"');
     const feed = await (await api.raw.get('/api/v1/feed.xml')).text();
     expect(feed).toContain(report.title);
+    // the RSS item carries the whole report as its page renders it: the paper cards too, escaped once
+    const encoded = /<content:encoded>([\s\S]*?)<\/content:encoded>/.exec(feed.slice(feed.indexOf(report.title)))?.[1] ?? '';
+    expect(encoded).toContain('&lt;em&gt;Ana Souza&lt;/em&gt;');
+    expect(encoded).toContain('href=&quot;https://doi.org/10.1038/s41586-026-01234-5&quot;');
+    expect(encoded).not.toContain('<em>');
     const page = notion.pages.at(-1)!;
     const blocks = page.children as { type: string; [k: string]: any }[];
     const card = blocks.findIndex((b) => b.type === 'heading_3' && b.heading_3.rich_text[0].text.content.startsWith('[Scaling laws'));

@@ -154,7 +154,7 @@ describe('public pages and feed', () => {
     const res = await pub.get('/api/v1/feed.xml?max_items=2');
     expect(res.status).toBe(200);
     const xml = await res.text();
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">')).toBe(true);
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/">')).toBe(true);
     const items = [...xml.matchAll(/<item>([\s\S]*?)<\/item>/g)].map((m) => m[1]!);
     expect(items.length).toBe(2);
     expect(items[0]).toContain('<title>Weekly &lt;one&gt; &amp; &quot;x&quot;</title>');
