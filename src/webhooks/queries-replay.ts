@@ -58,8 +58,11 @@ export async function replayPage(
     `WITH h AS (SELECT events FROM webhooks.webhooks WHERE webhook_oid = $1),
      ev AS (
        SELECT o.event_id, o.event_name, o.payload,
+         -- waiting for the webhook through its original row or another replay's; a row of this very
+         -- replay, delivered or not, makes the event already queued (the insert below meets it)
          EXISTS (SELECT 1 FROM webhooks.queue p WHERE p.webhook_oid = $1 AND p.delivered_at IS NULL
-                 AND (p.event_id = o.event_id OR p.replay_event_id = o.event_id)) AS pending
+                 AND (p.event_id = o.event_id OR p.replay_event_id = o.event_id)
+                 AND p.replay_id IS DISTINCT FROM $6::bigint) AS pending
        FROM webhooks.outbox o, h WHERE ${inWindow} AND o.event_id > $4
        ORDER BY o.event_id LIMIT $5
      ), ins AS (
