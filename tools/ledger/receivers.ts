@@ -14,6 +14,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readBody } from '../../src/webhooks/payload.ts';
+import { seededRandom } from '../seeded-random.ts';
 
 export type Behaviour = 'flaky' | 'timeout' | 'gone' | 'outage';
 
@@ -50,17 +51,6 @@ export interface LedgerReceiver {
   close(): Promise<void>;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 async function bodyOf(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
@@ -68,7 +58,7 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
 }
 
 export async function startReceiver(o: ReceiverOptions): Promise<LedgerReceiver> {
-  const random = mulberry32(o.seed);
+  const random = seededRandom(o.seed);
   const receipts: Receipt[] = [];
   const seen = new Set<string>();
   const statuses: Record<string, number> = {};
