@@ -6,28 +6,26 @@
  * by either are announced to the outbox after the response (waitUntil).
  */
 import { Hono } from 'hono';
-import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { verifiedJson } from '../platform/queue.ts';
 import { parseWith } from '../platform/validate.ts';
 import { notifyOutbox } from '../webhooks/events.ts';
 import { runStep } from './monitor-runner.ts';
 import { runTask } from './task-runner.ts';
+import { monitorStepJob, taskRunJob } from './schemas.ts';
 
-const TASK = z.object({ taskId: z.string().uuid() });
-const STEP = z.object({ runId: z.string().uuid(), step: z.string().regex(/^(collect|filter|keywords|global_summary|paper_review|paper_note|report|publish:[a-z]+)$/) });
 
 export const pipelineDelivery = new Hono<AppEnv>();
 
 pipelineDelivery.post('/tasks/run', async (c) => {
-  const { taskId } = parseWith(TASK, verifiedJson(c));
+  const { taskId } = parseWith(taskRunJob, verifiedJson(c));
   const r = await runTask(c.env, c.get('db'), taskId);
   if (r.ran) c.executionCtx.waitUntil(notifyOutbox(c.env));
   return c.json({ ok: true, ...r });
 });
 
 pipelineDelivery.post('/monitor-runs/step', async (c) => {
-  const { runId, step } = parseWith(STEP, verifiedJson(c));
+  const { runId, step } = parseWith(monitorStepJob, verifiedJson(c));
   const retried = Number(c.req.header('Upstash-Retried') ?? '0');
   const r = await runStep(c.env, c.get('db'), runId, step, Number.isInteger(retried) ? retried : 0);
   if (r.status === 'retry') return c.json({ ok: false, retry: true, error: r.error }, 503);

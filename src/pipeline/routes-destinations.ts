@@ -1,7 +1,7 @@
 /**
  * /api/v1/destinations: the three fixed destinations `notion`, `obsidian`, `rss` (the original's
  * fixed-id version, which the spec's endpoint list mirrors: list, read, update, test).
- * PATCH merges `config` into the stored one; the secret key (`token` / `api_key`) is split off and
+ * destinationPatch merges `config` into the stored one; the secret key (`token` / `api_key`) is split off and
  * stored encrypted. Enabling, or saving an enabled destination, requires a complete configuration
  * (422 otherwise); Obsidian `file` mode is refused with a clear message (no file system on Workers).
  * `test` checks connectivity with the stored config overlaid by `config` (nothing saved):
@@ -18,34 +18,8 @@ import { notionId, testNotion } from './publishers/notion.ts';
 import { FILE_MODE_REFUSED, obsidianMode, testObsidian } from './publishers/obsidian.ts';
 import { getDestination, listDestinations, saveDestination, type DestinationRow } from './queries-settings.ts';
 import { DESTINATION_IDS, destinationSecret, destinationView, isMasked, nextSecret, SECRET_KEY, type DestinationId } from './settings.ts';
+import { destinationConfigs, destinationPatch } from './schemas.ts';
 
-const httpUrl = z.string().max(500).refine((u) => /^https?:\/\/[^\s]+$/i.test(u), 'must be an http(s) URL');
-const CONFIGS: Record<DestinationId, z.ZodType<Record<string, unknown>>> = {
-  notion: z.object({
-    token: z.string().max(500).nullable().optional(),
-    database_id: z.string().max(300).optional(),
-    parent_page_id: z.string().max(300).optional(),
-    title_property: z.string().min(1).max(100).optional(),
-    summary_property: z.string().max(100).optional(),
-    template_version: z.string().max(20).optional(),
-    api_url: httpUrl.optional(),
-  }).strict(),
-  obsidian: z.object({
-    mode: z.enum(['rest', 'file']).optional(),
-    api_url: httpUrl.optional(),
-    api_key: z.string().max(500).nullable().optional(),
-    vault_path: z.string().max(1000).optional(),
-    target_folder: z.string().max(300).optional(),
-  }).strict(),
-  rss: z.object({
-    feed_url: z.union([httpUrl, z.literal('')]).optional(),
-    site_url: z.union([httpUrl, z.literal('')]).optional(),
-    feed_title: z.string().max(200).optional(),
-    feed_description: z.string().max(1000).optional(),
-    max_items: z.number().int().min(1).max(100).optional(),
-  }).strict(),
-};
-const PATCH = z.object({ name: z.string().trim().min(1).max(128).optional(), enabled: z.boolean().optional(), config: z.record(z.string(), z.unknown()).optional() }).strict();
 
 function destinationId(raw: string): DestinationId {
   if (!(DESTINATION_IDS as readonly string[]).includes(raw)) throw new HttpError(404, 'Destination not found');
@@ -54,7 +28,7 @@ function destinationId(raw: string): DestinationId {
 
 /** Stored config merged with an update; the secret is returned separately (undefined = unchanged). */
 function merge(id: DestinationId, stored: Record<string, unknown>, raw: unknown): { config: Record<string, unknown>; secret: string | null | undefined } {
-  const incoming = parseWith(CONFIGS[id], raw ?? {}, 'body');
+  const incoming = parseWith(destinationConfigs[id], raw ?? {}, 'body');
   const key = SECRET_KEY[id];
   const { [key ?? '']: secret, ...rest } = incoming;
   const config = { ...stored, ...rest };
@@ -92,7 +66,7 @@ destinationRoutes.get('/:destination_id', async (c) => {
   return c.json(await destinationView(c.env, row, feedUrl(c.env)));
 });
 
-destinationRoutes.patch('/:destination_id', validate('json', PATCH), async (c) => {
+destinationRoutes.patch('/:destination_id', validate('json', destinationPatch), async (c) => {
   const db = c.get('db');
   const id = destinationId(c.req.param('destination_id'));
   const current = (await getDestination(db, id))!;

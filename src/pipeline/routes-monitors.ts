@@ -9,63 +9,16 @@ import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { parseWith, validate } from '../platform/validate.ts';
 import { notifyOutbox } from '../webhooks/events.ts';
-import { monitorSchedule, nextRun, parseCron } from './cron.ts';
+import { monitorSchedule, nextRun } from './cron.ts';
 import { monitorRunSummary, startMonitorRun } from './monitor-runner.ts';
 import { optionalJson, uuidParam } from './params.ts';
 import { deleteMonitor, getMonitor, insertMonitor, listMonitors, monitorRuns, saveMonitor, type MonitorRow } from './queries-monitors.ts';
 import { getSources } from './queries-sources.ts';
 import { listEvents } from './queries-tasks.ts';
-import { REPORT_TYPES, TIME_PERIODS } from './routes-reports.ts';
-import { DESTINATION_IDS, PROVIDER_IDS } from './settings.ts';
 import { cancelTask } from './task-runner.ts';
 import { monitorView } from './views.ts';
+import { monitorCreate, monitorFields, monitorPatch } from './schemas.ts';
 
-const STAGES = ['filter', 'keywords', 'global_summary', 'paper_review', 'paper_note', 'report'] as const;
-const cron = z.string().max(100).refine((s) => {
-  try {
-    parseCron(s);
-    return true;
-  } catch {
-    return false;
-  }
-}, 'not a valid 5-field cron expression');
-const AI_ROUTING = z.object({
-  stages: z.partialRecord(z.enum(STAGES), z.object({ primary: z.enum(PROVIDER_IDS).nullable().optional() })).optional(),
-  providers: z.partialRecord(z.enum(PROVIDER_IDS), z.record(z.string(), z.unknown())).optional(),
-});
-const OVERRIDE = z.object({
-  max_items: z.number().int().min(1).max(200).optional(),
-  limit: z.number().int().min(1).max(200).optional(),
-  max_results: z.number().int().min(1).max(200).optional(),
-  keywords: z.array(z.string().trim().min(1).max(100)).max(20).optional(),
-  usernames: z.array(z.string().trim().min(1).max(64)).max(50).optional(),
-  subreddits: z.array(z.string().trim().min(1).max(64)).max(50).optional(),
-}).strict();
-const FIELDS = {
-  name: z.string().trim().min(1).max(128),
-  time_period: z.enum(TIME_PERIODS),
-  report_type: z.enum(REPORT_TYPES),
-  source_ids: z.array(z.string().uuid()).max(100),
-  source_overrides: z.record(z.string().uuid(), OVERRIDE),
-  ai_routing: AI_ROUTING,
-  destination_ids: z.array(z.enum(DESTINATION_IDS)).max(3),
-  window_hours: z.number().int().min(1).max(168),
-  custom_schedule: cron.nullable(),
-  enabled: z.boolean(),
-};
-const CREATE = z.object({
-  ...FIELDS,
-  time_period: FIELDS.time_period.default('daily'),
-  report_type: FIELDS.report_type.optional(),
-  source_ids: FIELDS.source_ids.default([]),
-  source_overrides: FIELDS.source_overrides.default({}),
-  ai_routing: FIELDS.ai_routing.default({}),
-  destination_ids: FIELDS.destination_ids.default([]),
-  window_hours: FIELDS.window_hours.default(24),
-  custom_schedule: FIELDS.custom_schedule.default(null),
-  enabled: FIELDS.enabled.default(true),
-}).strict();
-const PATCH = z.object(FIELDS).partial().strict();
 
 const defaultType = (p: string) => (p === 'weekly' ? 'weekly' : p === 'custom' ? 'research' : 'daily');
 
@@ -86,7 +39,7 @@ export const monitorRoutes = new Hono<AppEnv>();
 
 monitorRoutes.get('/', async (c) => c.json((await listMonitors(c.get('db'))).map(monitorView)));
 
-monitorRoutes.post('/', validate('json', CREATE), async (c) => {
+monitorRoutes.post('/', validate('json', monitorCreate), async (c) => {
   const b = c.req.valid('json');
   const source_ids = await checkSources(c, b.source_ids);
   const base = { ...b, source_ids, destination_ids: [...new Set(b.destination_ids)], report_type: b.report_type ?? defaultType(b.time_period) };
@@ -100,7 +53,7 @@ monitorRoutes.get('/:monitor_id', async (c) => {
   return c.json(monitorView(row));
 });
 
-monitorRoutes.patch('/:monitor_id', validate('json', PATCH), async (c) => {
+monitorRoutes.patch('/:monitor_id', validate('json', monitorPatch), async (c) => {
   const db = c.get('db');
   const current = await getMonitor(db, uuidParam(c, 'monitor_id'));
   if (!current) throw new HttpError(404, 'Monitor not found');
@@ -121,7 +74,7 @@ monitorRoutes.post('/:monitor_id/run', async (c) => {
   const db = c.get('db');
   const monitor = await getMonitor(db, uuidParam(c, 'monitor_id'));
   if (!monitor) throw new HttpError(404, 'Monitor not found');
-  const body = parseWith(z.object({ window_hours: FIELDS.window_hours.optional() }), await optionalJson(c));
+  const body = parseWith(z.object({ window_hours: monitorFields.window_hours.optional() }), await optionalJson(c));
   const task = await startMonitorRun(c.env, db, monitor, 'manual', body.window_hours);
   return c.json({ task_id: task.id, run_id: task.run_id, status: task.status, monitor_id: monitor.id });
 });

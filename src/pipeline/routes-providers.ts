@@ -1,11 +1,10 @@
 /**
  * /api/v1/providers: the two fixed providers `llm_alpha` and `llm_beta` (OpenAI-compatible chat).
- * PATCH merges `config` into the stored settings (api_key encrypted; a masked value keeps the stored
+ * providerPatch merges `config` into the stored settings (api_key encrypted; a masked value keeps the stored
  * key); `test` sends the original's probe prompt with the stored settings overlaid by `config` (not
  * saved) and answers `{success, message, latency_ms, model}`, 200 either way like the original.
  */
 import { Hono } from 'hono';
-import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { parseWith, validate } from '../platform/validate.ts';
@@ -13,18 +12,8 @@ import { chat, ChatError } from './chat-client.ts';
 import { optionalJson } from './params.ts';
 import { getProvider, listProviders, saveProvider, type ProviderRow } from './queries-settings.ts';
 import { chatSettings, nextSecret, PROVIDER_IDS, providerView } from './settings.ts';
+import { providerPatch, providerTest } from './schemas.ts';
 
-const CONFIG = z.object({
-  base_url: z.string().url().max(500).refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL').optional(),
-  model: z.string().trim().min(1).max(200).optional(),
-  api_key: z.string().max(500).nullable().optional(),
-  timeout_sec: z.number().int().min(1).max(600).optional(),
-  max_retry: z.number().int().min(0).max(10).optional(),
-  temperature: z.number().min(0).max(2).optional(),
-  max_output_tokens: z.number().int().min(1).max(200_000).optional(),
-}).strict();
-const PATCH = z.object({ enabled: z.boolean().optional(), config: CONFIG.optional() }).strict();
-const TEST = z.object({ config: CONFIG.optional() });
 
 export const PROBE_PROMPT = 'Return JSON only: {"ok": true, "message": "pong"}';
 
@@ -45,7 +34,7 @@ providerRoutes.get('/:provider_id', async (c) => {
   return c.json(await providerView(c.env, row!));
 });
 
-providerRoutes.patch('/:provider_id', validate('json', PATCH), async (c) => {
+providerRoutes.patch('/:provider_id', validate('json', providerPatch), async (c) => {
   const db = c.get('db');
   const current = (await getProvider(db, providerId(c.req.param('provider_id'))))!;
   const { enabled, config = {} } = c.req.valid('json');
@@ -65,7 +54,7 @@ providerRoutes.patch('/:provider_id', validate('json', PATCH), async (c) => {
 
 providerRoutes.post('/:provider_id/test', async (c) => {
   const current = (await getProvider(c.get('db'), providerId(c.req.param('provider_id'))))!;
-  const { config = {} } = parseWith(TEST, await optionalJson(c));
+  const { config = {} } = parseWith(providerTest, await optionalJson(c));
   const settings = await chatSettings(c.env, current);
   const merged = {
     ...settings,

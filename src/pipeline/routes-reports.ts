@@ -5,7 +5,6 @@
  * destination fails), and `custom`, the reserved entry point (501 with the request echoed, as the original).
  */
 import { Hono } from 'hono';
-import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { parseWith, validate } from '../platform/validate.ts';
@@ -16,30 +15,12 @@ import { deleteReport, getReport, listReports, reportFilterValues } from './quer
 import { getDestination } from './queries-settings.ts';
 import { DESTINATION_IDS } from './settings.ts';
 import { reportSummaryView, reportView } from './views.ts';
+import { reportCustom, reportList, reportPublish } from './schemas.ts';
 
-export const TIME_PERIODS = ['daily', 'weekly', 'custom'] as const;
-export const REPORT_TYPES = ['daily', 'weekly', 'research', 'paper'] as const;
-
-const LIST = z.object({
-  time_period: z.enum(TIME_PERIODS).optional(),
-  report_type: z.enum(REPORT_TYPES).optional(),
-  monitor_id: z.string().uuid().optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  page: z.coerce.number().int().min(1).default(1),
-});
-const PUBLISH = z.object({ destination_id: z.string().optional(), destination_ids: z.array(z.string()).max(3).optional(), destination_instance_ids: z.array(z.string()).max(3).optional() });
-const CUSTOM = z.object({
-  title: z.string().min(1).max(256),
-  prompt: z.string().min(1).max(10_000),
-  time_period: z.enum(TIME_PERIODS).default('custom'),
-  report_type: z.enum(REPORT_TYPES).default('research'),
-  category: z.string().max(32).optional(),
-  report_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
-});
 
 export const reportRoutes = new Hono<AppEnv>();
 
-reportRoutes.get('/', validate('query', LIST), async (c) => {
+reportRoutes.get('/', validate('query', reportList), async (c) => {
   const q = c.req.valid('query');
   const { rows, total } = await listReports(c.get('db'), { ...q, offset: (q.page - 1) * q.limit });
   c.header('X-Total-Count', String(total));
@@ -48,7 +29,7 @@ reportRoutes.get('/', validate('query', LIST), async (c) => {
 
 reportRoutes.get('/filters', async (c) => c.json(await reportFilterValues(c.get('db'))));
 
-reportRoutes.post('/custom', validate('json', CUSTOM), async (c) => {
+reportRoutes.post('/custom', validate('json', reportCustom), async (c) => {
   throw new HttpError(501, 'Not implemented (P2)', { detail: { message: 'Not implemented (P2)', request_echo: c.req.valid('json') } });
 });
 
@@ -65,7 +46,7 @@ reportRoutes.delete('/:report_id', async (c) => {
 
 reportRoutes.post('/:report_id/publish', async (c) => {
   const id = uuidParam(c, 'report_id');
-  const body = parseWith(PUBLISH, await optionalJson(c));
+  const body = parseWith(reportPublish, await optionalJson(c));
   const db = c.get('db');
   const report = await getReport(db, id);
   if (!report) throw new HttpError(404, 'Report not found');

@@ -4,31 +4,14 @@ import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { parseWith, validate } from '../platform/validate.ts';
-import { ACADEMIC_METHODS, collect, COLLECT_METHODS, refusal, targetUrl } from './collectors/index.ts';
+import { ACADEMIC_METHODS, collect, refusal, targetUrl } from './collectors/index.ts';
 import { checkApiConfig } from './source-config.ts';
 import { limitOf } from './collectors/upstream.ts';
 import { optionalJson, uuidParam } from './params.ts';
 import { categoryCounts, deleteSource, getSource, insertSource, listSources, setSourceStatus, updateSource } from './queries-sources.ts';
 import { sourceView } from './views.ts';
+import { sourceCreate, sourcePatch, sourceTest } from './schemas.ts';
 
-export const CATEGORIES = ['open_source', 'blog', 'academic', 'social'] as const;
-
-const config = z.record(z.string(), z.unknown());
-const CREATE = z.object({
-  name: z.string().trim().min(1).max(128),
-  category: z.enum(CATEGORIES),
-  collect_method: z.enum(COLLECT_METHODS),
-  config: config.default({}),
-  enabled: z.boolean().default(true),
-});
-const PATCH = z.object({ name: z.string().trim().min(1).max(128).optional(), config: config.optional(), enabled: z.boolean().optional() }).strict();
-const when = z.iso.datetime({ offset: true }).or(z.iso.date());
-const TEST = z.object({
-  keywords: z.array(z.string().max(100)).max(20).optional(),
-  max_results: z.number().int().min(1).max(200).optional(),
-  start_at: when.nullable().optional(),
-  end_at: when.nullable().optional(),
-});
 
 /** 422 unless the method runs here and the config is usable for it. */
 function checkSource(env: AppEnv['Bindings'], method: string, cfg: Record<string, unknown>): void {
@@ -64,7 +47,7 @@ sourceRoutes.get('/:source_id', async (c) => {
   return c.json(sourceView(row));
 });
 
-sourceRoutes.post('/', validate('json', CREATE), async (c) => {
+sourceRoutes.post('/', validate('json', sourceCreate), async (c) => {
   const body = c.req.valid('json');
   checkSource(c.env, body.collect_method, body.config);
   const db = c.get('db');
@@ -72,7 +55,7 @@ sourceRoutes.post('/', validate('json', CREATE), async (c) => {
   return c.json(sourceView((await getSource(db, id))!), 201);
 });
 
-sourceRoutes.patch('/:source_id', validate('json', PATCH), async (c) => {
+sourceRoutes.patch('/:source_id', validate('json', sourcePatch), async (c) => {
   const id = uuidParam(c, 'source_id');
   const db = c.get('db');
   const body = c.req.valid('json');
@@ -90,7 +73,7 @@ sourceRoutes.delete('/:source_id', async (c) => {
 
 sourceRoutes.post('/:source_id/test', async (c) => {
   const id = uuidParam(c, 'source_id');
-  const opts = parseWith(TEST, await optionalJson(c));
+  const opts = parseWith(sourceTest, await optionalJson(c));
   const db = c.get('db');
   const source = await getSource(db, id);
   if (!source) throw new HttpError(404, 'Source not found');

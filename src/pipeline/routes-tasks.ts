@@ -4,7 +4,6 @@
  * (`/pipeline/tasks/run`); unlike the original, the task really runs (see task-runner.ts).
  */
 import { Hono } from 'hono';
-import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { publish } from '../platform/queue.ts';
@@ -12,31 +11,23 @@ import { validate } from '../platform/validate.ts';
 import { notifyOutbox } from '../webhooks/events.ts';
 import { uuidParam } from './params.ts';
 import { getSource, latestEnabledInCategory } from './queries-sources.ts';
-import { getTask, insertTask, listEvents, listTasks, recordEvent, TASK_STATUSES } from './queries-tasks.ts';
+import { getTask, insertTask, listEvents, listTasks, recordEvent } from './queries-tasks.ts';
 import { cancelTask, finishTask } from './task-runner.ts';
 import { taskView } from './views.ts';
+import { taskList, taskTrigger } from './schemas.ts';
 
 export const TASK_RUN_PATH = '/pipeline/tasks/run';
 
-const LIST = z.object({
-  category: z.string().max(32).optional(),
-  status: z.enum(TASK_STATUSES).optional(),
-  monitor_id: z.string().uuid().optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  page: z.coerce.number().int().min(1).default(1),
-});
-const TRIGGER = z.object({ source_id: z.string().uuid().optional(), category: z.string().min(1).max(32).optional() })
-  .refine((b) => b.source_id !== undefined || b.category !== undefined, { message: 'source_id or category is required' });
 
 export const taskRoutes = new Hono<AppEnv>();
 
-taskRoutes.get('/', validate('query', LIST), async (c) => {
+taskRoutes.get('/', validate('query', taskList), async (c) => {
   const q = c.req.valid('query');
   const rows = await listTasks(c.get('db'), { ...q, offset: (q.page - 1) * q.limit });
   return c.json(rows.map(taskView));
 });
 
-taskRoutes.post('/trigger', validate('json', TRIGGER), async (c) => {
+taskRoutes.post('/trigger', validate('json', taskTrigger), async (c) => {
   const body = c.req.valid('json');
   const db = c.get('db');
   let sourceId: string | null = null;
