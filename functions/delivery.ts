@@ -4,11 +4,11 @@
  */
 import { createApp } from '../src/platform/app.ts';
 import { healthRoutes } from '../src/platform/health.ts';
-import { platformDelivery } from '../src/platform/delivery-routes.ts';
+import { platformJobs } from '../src/platform/jobs.ts';
 import { verifyQstash } from '../src/platform/queue.ts';
-import { insightsDelivery } from '../src/insights/delivery.ts';
-import { marketplaceDelivery } from '../src/marketplace/delivery.ts';
-import { pipelineDelivery } from '../src/pipeline/delivery.ts';
+import { insightsJobs } from '../src/insights/jobs.ts';
+import { marketplaceJobs } from '../src/marketplace/jobs.ts';
+import { pipelineJobs } from '../src/pipeline/jobs.ts';
 import { webhooksDelivery } from '../src/webhooks/delivery.ts';
 import { sweepWebhooks } from '../src/webhooks/deliver.ts';
 import type { Env, ExecutionContextLike } from '../src/platform/env.ts';
@@ -16,10 +16,10 @@ import type { Env, ExecutionContextLike } from '../src/platform/env.ts';
 export const app = createApp('pipeline');
 app.route('/', healthRoutes('delivery'));
 app.use('*', async (c, next) => (c.req.path === '/healthz' ? next() : verifyQstash(c, next)));
-app.route('/', platformDelivery);
-app.route('/insights', insightsDelivery);
-app.route('/marketplace', marketplaceDelivery);
-app.route('/pipeline', pipelineDelivery);
+app.route('/', platformJobs);
+app.route('/insights', insightsJobs);
+app.route('/marketplace', marketplaceJobs);
+app.route('/pipeline', pipelineJobs);
 app.route('/webhooks', webhooksDelivery);
 
 export default {

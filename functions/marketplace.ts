@@ -3,7 +3,7 @@ import { createApp } from '../src/platform/app.ts';
 import type { Env, ExecutionContextLike } from '../src/platform/env.ts';
 import { healthRoutes } from '../src/platform/health.ts';
 import { marketplaceRoutes } from '../src/marketplace/routes.ts';
-import { runScheduledUnlisting } from '../src/marketplace/jobs/scheduled.ts';
+import { runScheduledUnlisting } from '../src/marketplace/scheduled.ts';
 
 export const app = createApp('marketplace');
 app.route('/', healthRoutes('marketplace'));

@@ -15,7 +15,7 @@ import { escapeModulePath } from './ingest/go.ts';
 import { fetchUpstream, upstreamUrl } from './ingest/http.ts';
 import { UpstreamError, UpstreamNotFound } from './ingest/types.ts';
 import { zipCapabilities, type CapabilityCount } from './go-capabilities.ts';
-import { jsonText } from './respond.ts';
+import { jsonText } from './views.ts';
 
 export const MAX_ZIP_BYTES = 32 * 1024 * 1024;
 const UNANALYZED: CapabilityCount = { capability: 'CAPABILITY_UNANALYZED', directCount: 1, indirectCount: 0 };

@@ -16,7 +16,7 @@ import { buildGraph, type GraphKey } from './graph-build.ts';
 import { queueAdvisories, queueGraphCompletion, RETRY_AFTER_SECONDS } from './graph-queue.ts';
 import { readThroughEnabled } from './read-through.ts';
 import { withIncluded, type Include } from './graph-include.ts';
-import { jsonText } from './respond.ts';
+import { jsonText } from './views.ts';
 import { dependenciesQuery } from './schemas.ts';
 
 export interface VersionKeyInput {

@@ -5,7 +5,7 @@ import { HttpError } from '../platform/errors.ts';
 import { decodeSegment, rawSegments } from './paths.ts';
 import { getAdvisory } from './queries.ts';
 import { readThroughAdvisory } from './read-through.ts';
-import { jsonText } from './respond.ts';
+import { jsonText } from './views.ts';
 import { advisoryIdParam, check } from './schemas.ts';
 
 export const advisoryRoutes = new Hono<AppEnv>();

@@ -14,7 +14,7 @@ import { purlKeys } from './purl-target.ts';
 import { getPackage, getVersion } from './queries.ts';
 import { queryContainerImages } from './queries-batch.ts';
 import { readThroughPackage } from './read-through.ts';
-import { jsonText } from './respond.ts';
+import { jsonText } from './views.ts';
 import { chainIdParam, check, purlParam } from './schemas.ts';
 
 export const alphaRoutes = new Hono<AppEnv>();

@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
 import { openApiDocument } from './openapi.ts';
-import { jsonText } from './respond.ts';
+import { jsonText } from './views.ts';
 
 export const openApiRoutes = new Hono<AppEnv>();
 

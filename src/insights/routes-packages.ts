@@ -21,7 +21,7 @@ import { similarlyNamed } from './similar-names.ts';
 import { canonicalName, canonicalVersion, decodeSegment, parseSystem, rawSegments } from './paths.ts';
 import { getPackage, getRequirements, getVersion, type Found } from './queries.ts';
 import { readThroughPackage, refreshIfStale } from './read-through.ts';
-import { jsonText } from './respond.ts';
+import { jsonText } from './views.ts';
 
 export const packageRoutes = new Hono<AppEnv>();
 

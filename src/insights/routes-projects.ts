@@ -11,7 +11,7 @@ import { parseProjectId } from './ingest/projects.ts';
 import { decodeSegment, rawSegments } from './paths.ts';
 import { getProject, getProjectPackageVersions } from './queries.ts';
 import { readThroughProject } from './read-through.ts';
-import { jsonText } from './respond.ts';
+import { jsonText } from './views.ts';
 import { check, projectIdParam } from './schemas.ts';
 
 export const projectRoutes = new Hono<AppEnv>();

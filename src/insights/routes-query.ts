@@ -16,7 +16,7 @@ import type { System } from '../versions/index.ts';
 import { canonicalName, canonicalVersion, parseSystem } from './paths.ts';
 import { packageExists, queryVersions, type QueryArgs } from './queries.ts';
 import { readThroughPackage } from './read-through.ts';
-import { jsonText } from './respond.ts';
+import { jsonText } from './views.ts';
 import { HASH_TYPES, queryQuery } from './schemas.ts';
 
 export const queryRoutes = new Hono<AppEnv>();

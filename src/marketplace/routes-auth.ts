@@ -10,11 +10,11 @@ import { HttpError } from '../platform/errors.ts';
 import { hashPassword, randomToken, sha256Hex, verifyPassword } from '../platform/crypto.ts';
 import { emitEvent } from '../webhooks/events.ts';
 import { me, requireUser, tokenFor } from './auth.ts';
-import { body, ok } from './envelope.ts';
+import { ok } from './views.ts';
 import { queueMail } from '../platform/mail-queue.ts';
 import { afterCommit, baseUrl, MAIL, ownerEmails } from './mailer.ts';
 import * as q from './queries-users.ts';
-import { loginSchema, passwordChangeSchema, profileSchema, resetRequestSchema, resetSchema, signupSchema } from './schemas.ts';
+import { loginSchema, passwordChangeSchema, profileSchema, resetRequestSchema, resetSchema, signupSchema, body } from './schemas.ts';
 
 export const SIGNUP_TTL_HOURS = 24;
 export const RESET_TTL_MINUTES = 60;

@@ -9,12 +9,12 @@ import { HttpError } from '../platform/errors.ts';
 import { validate } from '../platform/validate.ts';
 import { emitEvent } from '../webhooks/events.ts';
 import { maybeMe, me, optionalUser, requireUser } from './auth.ts';
-import { body, ok } from './envelope.ts';
+import { ok } from './views.ts';
 import { afterCommit, MAIL, type OutgoingMail } from './mailer.ts';
 import { normalizeCourse, normalizeName, searchTsQuery } from './matching.ts';
 import * as q from './queries-books.ts';
 import { addNotification, addNotifications } from './queries-users.ts';
-import { bookIdSchema, bookSchema, cursorQuery, encodeCursor, pageSchema, requestSchema } from './schemas.ts';
+import { bookIdSchema, bookSchema, cursorQuery, encodeCursor, pageSchema, requestSchema, body } from './schemas.ts';
 import { checkoutHandler } from './routes-checkout.ts';
 
 export const BOOK_LIMIT = 40;

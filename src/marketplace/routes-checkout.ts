@@ -9,7 +9,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
 import { emitEvent } from '../webhooks/events.ts';
 import { me } from './auth.ts';
-import { ok } from './envelope.ts';
+import { ok } from './views.ts';
 import { afterCommit, MAIL, type OutgoingMail } from './mailer.ts';
 import { checkout, dropFromCart, publicTransaction, type CheckoutResult } from './queries-cart.ts';
 import { HttpError } from '../platform/errors.ts';

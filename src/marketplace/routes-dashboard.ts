@@ -2,7 +2,7 @@
  * /api/dashboard: admin (permissionType >= 1) and owner (2) tools. Status moves go through
  * book-status.ts (409 for anything not legal from the book's current status); confirmBook charges
  * the buyer (1 -> 2), setBookPaid pays the seller (2 -> 3). Owner only: make/remove admins and
- * "unlist old books" (jobs/unlisting.ts, also the cron job).
+ * "unlist old books" (unlisting.ts, also the cron job).
  */
 import { Hono, type Context } from 'hono';
 import * as z from 'zod';
@@ -12,14 +12,14 @@ import { validate } from '../platform/validate.ts';
 import { emitEvent } from '../webhooks/events.ts';
 import { me, requireRole, requireUser } from './auth.ts';
 import { canStaffMove, STATUS, VALID_STATUSES } from './book-status.ts';
-import { body, ok } from './envelope.ts';
+import { ok } from './views.ts';
 import { afterCommit, MAIL, type OutgoingMail } from './mailer.ts';
-import { unlistDays, unlistOldBooks } from './jobs/unlisting.ts';
+import { unlistDays, unlistOldBooks } from './unlisting.ts';
 import * as books from './queries-books.ts';
 import { publicTransaction } from './queries-cart.ts';
 import * as dash from './queries-dashboard.ts';
 import { addNotification, publicUser, userByEmail } from './queries-users.ts';
-import { id, idSchema, pageSchema, setStatusSchema, unlistSchema, userIdSchema } from './schemas.ts';
+import { id, idSchema, pageSchema, setStatusSchema, unlistSchema, userIdSchema, body } from './schemas.ts';
 
 export const dashboardRoutes = new Hono<AppEnv>();
 dashboardRoutes.use('*', requireUser);

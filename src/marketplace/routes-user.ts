@@ -7,12 +7,12 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { me, requireUser } from './auth.ts';
-import { body, ok } from './envelope.ts';
+import { ok } from './views.ts';
 import * as books from './queries-books.ts';
 import * as cart from './queries-cart.ts';
 import * as users from './queries-users.ts';
 import { checkoutHandler } from './routes-checkout.ts';
-import { bookIdSchema } from './schemas.ts';
+import { bookIdSchema, body } from './schemas.ts';
 
 export const userRoutes = new Hono<AppEnv>();
 userRoutes.use('*', requireUser);

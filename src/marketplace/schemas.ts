@@ -1,8 +1,13 @@
 /**
  * Input schemas (zod), the server-side form of the original client's checks (SellBook.js,
  * VerifyService) plus the limits the original lacked. Field names are the original's.
+ * Bodies: the original's client wraps every body as `{data: {...}}` (requestBook even as
+ * `{data: {payload: {...}}}`), other clients send it bare; `body(schema)` accepts both and validates
+ * them with the same schema.
  */
 import * as z from 'zod';
+import type { ZodType } from 'zod';
+import { validate } from '../platform/validate.ts';
 import type { ListingCursor } from './queries-books.ts';
 import { normalizeIsbn } from './matching.ts';
 
@@ -108,3 +113,20 @@ export const cursorQuery = z.object({
     return c ?? z.NEVER;
   }),
 });
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** `{data: X}` -> X, `{data: {payload: X}}` -> X, anything else unchanged. */
+export function unwrapBody(body: unknown): unknown {
+  let b = body;
+  if (isObject(b) && Object.keys(b).length === 1 && isObject(b.data)) b = b.data;
+  if (isObject(b) && Object.keys(b).length === 1 && isObject(b.payload)) b = b.payload;
+  return b;
+}
+
+/** `validate('json', ...)` over the unwrapped body. */
+export function body<S extends ZodType>(schema: S) {
+  return validate('json', z.preprocess(unwrapBody, schema) as unknown as S);
+}

@@ -1,6 +1,6 @@
 /** Queues one mail: the request returns at once and the delivery function sends it (`/mail/send`). */
 import type { Env } from './env.ts';
-import type { MailJob } from './delivery-routes.ts';
+import type { MailJob } from './jobs.ts';
 import { publish } from './queue.ts';
 
 export async function queueMail(env: Env, job: MailJob): Promise<string> {

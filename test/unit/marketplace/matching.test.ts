@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canMove, canStaffMove } from '../../../src/marketplace/book-status.ts';
-import { unwrapBody } from '../../../src/marketplace/envelope.ts';
+import { unwrapBody } from '../../../src/marketplace/schemas.ts';
 import { isMatch, normalizeCourse, normalizeIsbn, searchTsQuery } from '../../../src/marketplace/matching.ts';
 
 describe('normalizeIsbn', () => {

@@ -21,15 +21,15 @@ export const MAIL_JOB = z.object({
 });
 export type MailJob = z.infer<typeof MAIL_JOB>;
 
-export const platformDelivery = new Hono<AppEnv>();
+export const platformJobs = new Hono<AppEnv>();
 
-platformDelivery.post('/platform/echo', async (c) => {
+platformJobs.post('/platform/echo', async (c) => {
   const id = messageId(c) ?? 'unknown';
   await c.get('db').query('INSERT INTO platform.queue_echoes (message_id, payload) VALUES ($1, $2) ON CONFLICT (message_id) DO NOTHING', [id, JSON.stringify(verifiedJson(c))]);
   return c.json({ ok: true, messageId: id });
 });
 
-platformDelivery.post('/mail/send', async (c) => {
+platformJobs.post('/mail/send', async (c) => {
   const job = parseWith(MAIL_JOB, verifiedJson(c));
   const key = `mail:${job.key ?? messageId(c) ?? crypto.randomUUID()}`;
   const r = await once(c.get('db'), key, async () => {

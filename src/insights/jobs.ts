@@ -22,9 +22,9 @@ import { fetchOsvForPackage } from './ingest/osv.ts';
 import { storeAdvisories } from './queries-write.ts';
 import { ingestPackage } from './read-through.ts';
 
-export const insightsDelivery = new Hono<AppEnv>();
+export const insightsJobs = new Hono<AppEnv>();
 
-insightsDelivery.post('/refresh', async (c) => {
+insightsJobs.post('/refresh', async (c) => {
   const body = verifiedJson<{ system?: unknown; name?: unknown }>(c);
   const system = String(body?.system ?? '').toUpperCase() as System;
   if (!SYSTEMS.includes(system) || typeof body.name !== 'string' || !body.name) throw new HttpError(400, 'body must be {system, name}');
@@ -37,7 +37,7 @@ insightsDelivery.post('/refresh', async (c) => {
   }
 });
 
-insightsDelivery.post('/dependencies', async (c) => {
+insightsJobs.post('/dependencies', async (c) => {
   const body = verifiedJson<{ system?: unknown; name?: unknown; version?: unknown; round?: unknown }>(c);
   const system = String(body?.system ?? '') as ResolveSystem;
   if (!GRAPH_SYSTEMS.includes(system) || typeof body.name !== 'string' || typeof body.version !== 'string') {
@@ -58,7 +58,7 @@ insightsDelivery.post('/dependencies', async (c) => {
   return c.json({ complete: false, reason: out.reason, stored: out.stored.length });
 });
 
-insightsDelivery.post('/advisories', async (c) => {
+insightsJobs.post('/advisories', async (c) => {
   const body = verifiedJson<{ system?: unknown; names?: unknown }>(c);
   const system = String(body?.system ?? '').toUpperCase() as System;
   const names = Array.isArray(body?.names) ? body.names.filter((n): n is string => typeof n === 'string' && n !== '') : [];

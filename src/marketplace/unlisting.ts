@@ -8,13 +8,13 @@
  * cron) finds nothing to do; mail keys are derived from the owner and the exact set of book ids,
  * so a repeated publish of the same mail is sent once.
  */
-import type { Queryable } from '../../platform/db.ts';
-import type { Env } from '../../platform/env.ts';
-import { sha256Hex } from '../../platform/crypto.ts';
-import { emitEvent } from '../../webhooks/events.ts';
-import { MAIL, type OutgoingMail } from '../mailer.ts';
-import { BOOK_COLS, publicBook, type BookRow } from '../queries-books.ts';
-import { addNotifications } from '../queries-users.ts';
+import type { Queryable } from '../platform/db.ts';
+import type { Env } from '../platform/env.ts';
+import { sha256Hex } from '../platform/crypto.ts';
+import { emitEvent } from '../webhooks/events.ts';
+import { MAIL, type OutgoingMail } from './mailer.ts';
+import { BOOK_COLS, publicBook, type BookRow } from './queries-books.ts';
+import { addNotifications } from './queries-users.ts';
 
 export const DEFAULT_UNLIST_DAYS = 62;
 

@@ -3,12 +3,12 @@
  * database handle (there is no request), queues the owners' mails and wakes the webhook outbox
  * after commit, and closes the handle. Safe to run twice: see unlisting.ts.
  */
-import { createDb } from '../../platform/db.ts';
-import type { Env } from '../../platform/env.ts';
-import { notifyOutbox } from '../../webhooks/events.ts';
-import { queueAll } from '../mailer.ts';
+import { createDb } from '../platform/db.ts';
+import type { Env } from '../platform/env.ts';
+import { notifyOutbox } from '../webhooks/events.ts';
+import { queueAll } from './mailer.ts';
 import { unlistDays, unlistOldBooks, type UnlistResult } from './unlisting.ts';
-import { plural } from '../../platform/plural.ts';
+import { plural } from '../platform/plural.ts';
 
 export async function runScheduledUnlisting(env: Env): Promise<UnlistResult> {
   const db = createDb(env);

@@ -15,16 +15,16 @@ import { runTask } from './task-runner.ts';
 import { monitorStepJob, taskRunJob } from './schemas.ts';
 
 
-export const pipelineDelivery = new Hono<AppEnv>();
+export const pipelineJobs = new Hono<AppEnv>();
 
-pipelineDelivery.post('/tasks/run', async (c) => {
+pipelineJobs.post('/tasks/run', async (c) => {
   const { taskId } = parseWith(taskRunJob, verifiedJson(c));
   const r = await runTask(c.env, c.get('db'), taskId);
   if (r.ran) c.executionCtx.waitUntil(notifyOutbox(c.env));
   return c.json({ ok: true, ...r });
 });
 
-pipelineDelivery.post('/monitor-runs/step', async (c) => {
+pipelineJobs.post('/monitor-runs/step', async (c) => {
   const { runId, step } = parseWith(monitorStepJob, verifiedJson(c));
   const retried = Number(c.req.header('Upstash-Retried') ?? '0');
   const r = await runStep(c.env, c.get('db'), runId, step, Number.isInteger(retried) ? retried : 0);

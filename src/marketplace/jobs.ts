@@ -2,4 +2,4 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
 
-export const marketplaceDelivery = new Hono<AppEnv>();
+export const marketplaceJobs = new Hono<AppEnv>();
