@@ -42,7 +42,7 @@ function versionsList(): string[] {
   return out;
 }
 
-function bench(name: string, fn: () => number, minMs = 1500): number {
+function bench(_name: string, fn: () => number, minMs = 1500): number {
   fn(); // warm-up
   let ops = 0;
   const start = performance.now();

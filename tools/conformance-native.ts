@@ -108,7 +108,7 @@ function num(c: Ctx): string {
   if (c.tight && x < 0.8) return String(r.int(0, 3));
   if (x < 0.55) return String(r.int(0, 9));
   if (x < 0.72) return String(r.int(10, 2025));
-  if (x < 0.8) return '0' + r.int(0, 9);
+  if (x < 0.8) return `0${r.int(0, 9)}`;
   if (x < 0.9) return r.pick(BIG);
   if (x < 0.96) {
     let s = String(r.int(1, 9));
@@ -147,7 +147,7 @@ function mutate(c: Ctx, s: string): string {
         break;
       case 6: {
         const i2 = s.indexOf('.', at);
-        if (i2 >= 0) s = s.slice(0, i2) + '.' + s.slice(i2);
+        if (i2 >= 0) s = `${s.slice(0, i2)}.${s.slice(i2)}`;
         else s += r.pick(['.', '-', '+']);
         break;
       }
@@ -186,7 +186,7 @@ function semverVersion(c: Ctx): string {
   const x = r.next();
   s += dotted(c, x < 0.08 ? 1 : x < 0.92 ? 3 : 4, x < 0.08 ? 2 : x < 0.92 ? 3 : 4, () => num(c));
   if (r.chance(0.35)) s += (r.chance(0.9) ? '-' : '') + dotted(c, 1, 3, () => semverIdent(c));
-  if (r.chance(0.15)) s += '+' + dotted(c, 1, 2, () => semverIdent(c));
+  if (r.chance(0.15)) s += `+${dotted(c, 1, 2, () => semverIdent(c))}`;
   return mutate(c, s);
 }
 
@@ -196,7 +196,7 @@ function partial(c: Ctx, wild: readonly string[]): string {
   const parts: string[] = [];
   for (let i = 0; i < n; i++) parts.push(r.chance(0.12) ? r.pick(wild) : num(c));
   let s = parts.join('.');
-  if (r.chance(0.15)) s += '-' + dotted(c, 1, 2, () => semverIdent(c));
+  if (r.chance(0.15)) s += `-${dotted(c, 1, 2, () => semverIdent(c))}`;
   return s;
 }
 
@@ -239,12 +239,12 @@ const PY_SEP = ['', '', '.', '-', '_'];
 function pypiVersion(c: Ctx): string {
   const { r } = c;
   let s = r.chance(0.05) ? 'v' : '';
-  if (r.chance(0.07)) s += num(c) + '!';
+  if (r.chance(0.07)) s += `${num(c)}!`;
   s += dotted(c, 1, 4, () => num(c));
   if (r.chance(0.3)) s += r.pick(PY_SEP) + r.pick(PY_PRE) + (r.chance(0.8) ? r.pick(PY_SEP) + num(c) : '');
-  if (r.chance(0.15)) s += r.chance(0.2) ? '-' + num(c) : r.pick(PY_SEP) + r.pick(['post', 'rev', 'r']) + (r.chance(0.8) ? r.pick(PY_SEP) + num(c) : '');
-  if (r.chance(0.15)) s += r.pick(PY_SEP) + 'dev' + (r.chance(0.8) ? r.pick(PY_SEP) + num(c) : '');
-  if (r.chance(0.12)) s += '+' + dotted(c, 1, 3, () => (r.chance(0.5) ? num(c) : r.pick(['ubuntu', 'abc', 'cpu', 'g1a2b']))).replace(/\./g, () => r.pick(['.', '-', '_']));
+  if (r.chance(0.15)) s += r.chance(0.2) ? `-${num(c)}` : r.pick(PY_SEP) + r.pick(['post', 'rev', 'r']) + (r.chance(0.8) ? r.pick(PY_SEP) + num(c) : '');
+  if (r.chance(0.15)) s += `${r.pick(PY_SEP)}dev${r.chance(0.8) ? r.pick(PY_SEP) + num(c) : ''}`;
+  if (r.chance(0.12)) s += `+${dotted(c, 1, 3, () => (r.chance(0.5) ? num(c) : r.pick(['ubuntu', 'abc', 'cpu', 'g1a2b']))).replace(/\./g, () => r.pick(['.', '-', '_']))}`;
   return mutate(c, s);
 }
 
@@ -405,6 +405,8 @@ function nativeNpm(cases: readonly Case[]): Native {
       case 'S':
         if (semver.valid(c.a) === null || semver.validRange(c.b) === null) return 'E';
         return semver.satisfies(c.a, c.b) ? '1' : '0';
+      default:
+        return 'E';
     }
   });
   return { tool, answers };

@@ -94,7 +94,7 @@ async function readPackuments() {
     const m = /^make-fetch-happen:request-cache:https:\/\/registry\.npmjs\.org\/(.+)$/.exec(key);
     if (!m || m[1]!.includes('/-/')) continue;
     const { data } = await cacache.get(cachePath, key);
-    let doc: Record<string, any>;
+    let doc: Packument;
     try { doc = JSON.parse(data.toString('utf8')); } catch { continue; }
     if (!doc.versions || !doc.name) continue;
     keepPackument(out, doc);
@@ -104,8 +104,15 @@ async function readPackuments() {
 
 type Trimmed = { name: string; 'dist-tags': Record<string, string>; versions: Record<string, Record<string, unknown>> };
 
+/** The fields of a packument this tool reads. */
+interface Packument {
+  name: string;
+  'dist-tags': Record<string, string>;
+  versions: Record<string, Record<string, unknown>>;
+}
+
 /** A packument trimmed to the fields resolution needs. */
-function trimPackument(doc: Record<string, any>): Trimmed {
+function trimPackument(doc: Packument): Trimmed {
   const versions: Record<string, Record<string, unknown>> = {};
   for (const [v, man] of Object.entries<Record<string, unknown>>(doc.versions)) {
     const t: Record<string, unknown> = {};
@@ -118,7 +125,7 @@ function trimPackument(doc: Record<string, any>): Trimmed {
 }
 
 /** Full-document keys can coexist with corgi ones; keep whichever has more versions. */
-function keepPackument(out: Record<string, unknown>, doc: Record<string, any>) {
+function keepPackument(out: Record<string, unknown>, doc: Packument) {
   const t = trimPackument(doc);
   const prev = out[doc.name] as { versions: object } | undefined;
   if (!prev || Object.keys(prev.versions).length <= Object.keys(t.versions).length) out[doc.name] = t;
@@ -180,7 +187,7 @@ async function addRoots() {
   }
   await registry.close();
   for (const name of Object.keys(registry.fetched).sort()) if (!packuments[name]) packuments[name] = registry.fetched[name];
-  await writeFile(join(OUT, 'roots.json'), JSON.stringify(meta, null, 1) + '\n');
+  await writeFile(join(OUT, 'roots.json'), `${JSON.stringify(meta, null, 1)}\n`);
   await writeFile(join(OUT, 'lockfiles.json.gz'), gzipSync(JSON.stringify(lockfiles), { level: 9 }));
   await writeFile(join(OUT, 'packuments.json.gz'), gzipSync(JSON.stringify(packuments), { level: 9 }));
   console.log(`added ${add.join(', ') || 'nothing'}: ${meta.roots.length} roots, ${Object.keys(packuments).length} packuments`);
@@ -199,7 +206,7 @@ async function main() {
   const lockfiles = Object.fromEntries(CORPUS_ROOTS.filter((r) => results[r]).map((r) => [r, results[r]!.packages]));
   const packuments = await readPackuments();
   const { stdout: npmVersion } = await run('npm', ['--version']);
-  await writeFile(join(OUT, 'roots.json'), JSON.stringify({ npmVersion: npmVersion.trim(), nodeVersion: process.version, recordedAt: new Date().toISOString(), roots }, null, 1) + '\n');
+  await writeFile(join(OUT, 'roots.json'), `${JSON.stringify({ npmVersion: npmVersion.trim(), nodeVersion: process.version, recordedAt: new Date().toISOString(), roots }, null, 1)}\n`);
   await writeFile(join(OUT, 'lockfiles.json.gz'), gzipSync(JSON.stringify(lockfiles), { level: 9 }));
   await writeFile(join(OUT, 'packuments.json.gz'), gzipSync(JSON.stringify(packuments), { level: 9 }));
   console.log(`${roots.length} roots, ${Object.keys(packuments).length} packuments`);

@@ -34,7 +34,7 @@ import type { PublishInput, PublishOutcome } from './publishers/types.ts';
 import { getMonitor, touchMonitorRun, type MonitorRow } from './queries-monitors.ts';
 import { getReportByRun, insertReport, recordPublish, type ReportRow } from './queries-reports.ts';
 import { getDestination, getProvider } from './queries-settings.ts';
-import { articlesByIds, articlesInWindow, getSources, setSourceStatus, storeArticles, type ArticleRow } from './queries-sources.ts';
+import { articlesInWindow, getSources, setSourceStatus, storeArticles, type ArticleRow } from './queries-sources.ts';
 import { appendTrace, beginStep, finishStep, getSteps, getTask, insertSteps, insertTask, noteStepError, recordEvent, type StepRow, type TaskRow } from './queries-tasks.ts';
 import { extractiveReport, modelReport, reportPrompt, reportTitle, type WrittenReport } from './report-writer.ts';
 import { destinationSecret } from './settings.ts';
@@ -107,7 +107,7 @@ export type StepAnswer = { status: 'done' | 'duplicate' | 'skipped' | 'failed'; 
 /** Handles one delivery of one step; `retried` is the queue's Upstash-Retried count. */
 export async function runStep(env: Env, db: Db, runId: string, step: string, retried: number): Promise<StepAnswer> {
   const task = await getTask(db, runId);
-  if (!task || !task.monitor_id) return { status: 'skipped' };
+  if (!task?.monitor_id) return { status: 'skipped' };
   const steps = await getSteps(db, runId);
   const current = steps.find((s) => s.step === step);
   if (!current) return { status: 'skipped' };
@@ -231,7 +231,7 @@ async function collectStep(env: Env, db: Db, task: TaskRow, monitor: MonitorRow,
   const window = { start: new Date(end.getTime() - hours * 3_600_000), end };
   for (const s of sources) {
     try {
-      const override = (monitor.source_overrides ?? {})[s.id] ?? {};
+      const override = monitor.source_overrides?.[s.id] ?? {};
       // An override's usernames replace the source's (username, handle and usernames alike).
       const config = Array.isArray(override.usernames) && override.usernames.length
         ? { ...s.config, username: undefined, handle: undefined, usernames: override.usernames }

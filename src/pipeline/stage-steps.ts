@@ -68,7 +68,7 @@ async function callStage<T>(input: StageInput, stage: ModelStage, articles: Arti
   const id = stageProviderId(monitor, stage);
   const provider = id ? await getProvider(db, id) : undefined;
   // The routing is read when the step runs: a stage unbound since the run started has no provider.
-  if (!provider || !provider.enabled) return { value: undefined, trace: { provider: id, fallback: id ? `provider ${id} disabled` : 'no provider bound' } };
+  if (!provider?.enabled) return { value: undefined, trace: { provider: id, fallback: id ? `provider ${id} disabled` : 'no provider bound' } };
   const prompt = custom ?? stagePrompt(stage as ItemStage, monitor.name, articles);
   let attempts = 1;
   try {

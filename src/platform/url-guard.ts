@@ -42,7 +42,7 @@ function expandIPv6(host: string): number[] | null {
   if (v4) {
     const p = parseIPv4(v4[1]!);
     if (!p) return null;
-    h = h.slice(0, -v4[1]!.length) + ((p[0]! << 8) | p[1]!).toString(16) + ':' + ((p[2]! << 8) | p[3]!).toString(16);
+    h = `${h.slice(0, -v4[1]!.length) + ((p[0]! << 8) | p[1]!).toString(16)}:${((p[2]! << 8) | p[3]!).toString(16)}`;
   }
   const halves = h.split('::');
   if (halves.length > 2) return null;

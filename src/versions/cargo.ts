@@ -126,8 +126,8 @@ export function compareCargo(a: CargoVersion, b: CargoVersion): number {
 
 function canonCargo(v: CargoVersion): string {
   let s = `${v.major}.${v.minor}.${v.patch}`;
-  if (v.pre.length) s += '-' + v.pre.join('.');
-  if (v.build.length) s += '+' + v.build.join('.');
+  if (v.pre.length) s += `-${v.pre.join('.')}`;
+  if (v.build.length) s += `+${v.build.join('.')}`;
   return s;
 }
 

@@ -66,8 +66,8 @@ export function compareGo(a: GoVersion, b: GoVersion): number {
 
 function canonGo(v: GoVersion): string {
   let s = `v${v.major}.${v.minor}.${v.patch}`;
-  if (v.pre.length) s += '-' + v.pre.join('.');
-  if (v.build.length) s += '+' + v.build.join('.');
+  if (v.pre.length) s += `-${v.pre.join('.')}`;
+  if (v.build.length) s += `+${v.build.join('.')}`;
   return s;
 }
 

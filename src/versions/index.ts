@@ -26,7 +26,7 @@
  * ascending and stable; parsed requirements are cached (bounded Map) so repeated `satisfies` calls
  * with the same requirement text do not re-parse.
  */
-import type { ParseResult, Requirement, RequirementOptions, Scheme, System } from './types.ts';
+import type { ParseResult, Requirement, Scheme, System } from './types.ts';
 import { sign } from './types.ts';
 import { NPM } from './npm.ts';
 import { CARGO } from './cargo.ts';
@@ -108,7 +108,7 @@ export function parseRequirement(system: System, text: string, opts?: { includeP
   if (!s) return { ok: false, error: `unknown system ${String(system)}` };
   if (typeof text !== 'string') return { ok: false, error: 'requirement must be a string' };
   const inc = opts?.includePrerelease === true;
-  const key = (inc ? '1' : '0') + system + '\u0000' + text;
+  const key = `${(inc ? '1' : '0') + system}\u0000${text}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   let r: ParseResult;

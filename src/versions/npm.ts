@@ -194,8 +194,8 @@ export function compareNpm(a: NpmVersion, b: NpmVersion): number {
 
 function canonNpm(v: NpmVersion): string {
   let s = `${v.major}.${v.minor}.${v.patch}`;
-  if (v.pre.length) s += '-' + v.pre.join('.');
-  if (v.build.length) s += '+' + v.build.join('.');
+  if (v.pre.length) s += `-${v.pre.join('.')}`;
+  if (v.build.length) s += `+${v.build.join('.')}`;
   return s;
 }
 
@@ -267,7 +267,7 @@ function tilde(x: XR, incPre: boolean): NpmComparator[] {
 
 function xrange(gtlt: string, x: XR, incPre: boolean): NpmComparator[] | null {
   if (x.badOrder) return null;
-  let { M, m, p } = x;
+  const { M, m, p } = x;
   const xM = M === null;
   const xm = xM || m === null;
   const anyX = xm || p === null;

@@ -104,7 +104,7 @@ export function compareNuget(a: NugetVersion, b: NugetVersion): number {
 function canonNuget(v: NugetVersion): string {
   let s = `${v.nums[0]}.${v.nums[1]}.${v.nums[2]}`;
   if (v.nums[3] !== 0) s += `.${v.nums[3]}`;
-  if (v.pre.length) s += '-' + v.pre.join('.').toLowerCase();
+  if (v.pre.length) s += `-${v.pre.join('.').toLowerCase()}`;
   return s;
 }
 
@@ -124,7 +124,7 @@ export interface NugetRange {
 }
 
 /** Parses a floating version (`1.*`, `1.0.0-beta*`, `*-*`), or a plain version. */
-function parseFloat(text: string): { min: NugetVersion; float: boolean; allowPre: boolean } | string {
+function parseFloating(text: string): { min: NugetVersion; float: boolean; allowPre: boolean } | string {
   if (!text.includes('*')) {
     const v = parseNugetVersion(text);
     return v ? { min: v, float: false, allowPre: true } : `invalid version \`${text}\``;
@@ -208,7 +208,7 @@ export function parseNugetRange(text: string): NugetRange | string {
     let min: NugetBound | null = null;
     let max: NugetBound | null = null;
     if (lo) {
-      const f = parseFloat(lo);
+      const f = parseFloating(lo);
       if (typeof f === 'string') return f;
       min = { v: f.min, inclusive: lowerInc };
     }
@@ -227,7 +227,7 @@ export function parseNugetRange(text: string): NugetRange | string {
   if (/[\])]/.test(s)) return `unexpected rbracket in \`${text}\``;
   if (s.includes(',')) return `cannot have more than one range in \`${text}\``;
   if (/\s/.test(s)) return `unexpected version in \`${text}\``;
-  const f = parseFloat(s);
+  const f = parseFloating(s);
   if (typeof f === 'string') return f;
   return { min: { v: f.min, inclusive: true }, max: null, allowPre: f.allowPre, float: f.float };
 }

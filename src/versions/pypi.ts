@@ -178,13 +178,13 @@ function publicString(v: PypiVersion, minRelease: number): string {
   while (rel.length < minRelease) rel.push(0);
   s += rel.join('.');
   if (v.pre) s += v.pre[0] + v.pre[1];
-  if (v.post !== null) s += '.post' + v.post;
-  if (v.dev !== null) s += '.dev' + v.dev;
+  if (v.post !== null) s += `.post${v.post}`;
+  if (v.dev !== null) s += `.dev${v.dev}`;
   return s;
 }
 
 function canonPypi(v: PypiVersion): string {
-  return publicString(v, 3) + (v.local ? '+' + v.local.join('.') : '');
+  return publicString(v, 3) + (v.local ? `+${v.local.join('.')}` : '');
 }
 
 function isPre(v: PypiVersion): boolean {

@@ -42,8 +42,7 @@ function segmentsOf(v: string): (bigint | string)[] {
   const s = v.replace(/-/g, '.pre.');
   const out: (bigint | string)[] = [];
   const re = /[0-9]+|[a-z]+/gi;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(s)) !== null) out.push(/^[0-9]/.test(m[0]) ? BigInt(m[0]) : m[0]);
+  for (const m of s.matchAll(re)) out.push(/^[0-9]/.test(m[0]) ? BigInt(m[0]) : m[0]);
   return out;
 }
 
@@ -101,7 +100,7 @@ function canonGem(v: GemVersion): string {
     const runs = p.match(/[0-9]+|[a-zA-Z]+/g);
     if (runs) parts.push(...runs);
   }
-  return nums.join('.') + '-' + parts.join('.');
+  return `${nums.join('.')}-${parts.join('.')}`;
 }
 
 function release(v: GemVersion): GemVersion {

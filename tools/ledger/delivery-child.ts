@@ -32,7 +32,9 @@ export class DeliveryChild {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
-    const keep = (d: Buffer) => void (this.tail = (this.tail + d.toString()).slice(-4000));
+    const keep = (d: Buffer) => {
+      this.tail = (this.tail + d.toString()).slice(-4000);
+    };
     child.stderr!.on('data', keep);
     await new Promise<void>((resolve, reject) => {
       let out = '';

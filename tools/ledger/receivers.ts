@@ -62,7 +62,9 @@ export async function startReceiver(o: ReceiverOptions): Promise<LedgerReceiver>
   const receipts: Receipt[] = [];
   const seen = new Set<string>();
   const statuses: Record<string, number> = {};
-  const count = (s: number) => void (statuses[s] = (statuses[s] ?? 0) + 1);
+  const count = (s: number) => {
+    statuses[s] = (statuses[s] ?? 0) + 1;
+  };
   let requests = 0;
   let hangs = 0;
   let outages = 0;
@@ -70,7 +72,10 @@ export async function startReceiver(o: ReceiverOptions): Promise<LedgerReceiver>
   const held = new Set<ServerResponse>();
   const timers = new Set<NodeJS.Timeout>();
   const later = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => (timers.delete(t), fn()), ms);
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
     timers.add(t);
   };
 
@@ -97,7 +102,10 @@ export async function startReceiver(o: ReceiverOptions): Promise<LedgerReceiver>
       hangs++;
       count(0);
       held.add(res);
-      later(o.hangMs ?? 5000, () => (held.delete(res), req.socket.destroy()));
+      later(o.hangMs ?? 5000, () => {
+        held.delete(res);
+        req.socket.destroy();
+      });
       return;
     }
     if (random() < o.failRate) {

@@ -77,7 +77,14 @@ interface Ctx {
   o: Required<Omit<LedgerOptions, 'databaseUrl' | 'log'>> & { log: (l: string) => void };
 }
 
-async function api(ctx: Ctx, method: string, path: string, body?: unknown): Promise<any> {
+/** The one answer the ledger reads: a created webhook in UltraCart's envelope. */
+interface ApiAnswer {
+  success: boolean;
+  error?: unknown;
+  webhook: { webhook_oid: number };
+}
+
+async function api(ctx: Ctx, method: string, path: string, body?: unknown): Promise<ApiAnswer> {
   const req = new Request(`http://ledger${path}`, {
     method, body: body === undefined ? undefined : JSON.stringify(body),
     headers: { 'X-UltraCart-Simple-Key': ctx.key, 'content-type': 'application/json' },
@@ -167,7 +174,7 @@ async function round(ctx: Ctx, no: number, maximumEvents: number, n: number): Pr
     // also published after the 410 (disabled-skipped) and publish-to-delivery times are those of a
     // system keeping up.
     const window = Math.max(o.chunk, 2 * maximumEvents * HOOKS.length);
-    const outstanding = () => published.filter((p, k) => {
+    const outstanding = () => published.filter((_p, k) => {
       const r = receivers[k % HOOKS.length]!;
       return !(r.behaviour === 'gone' && r.statuses[410]);
     }).length - receivers.reduce((s, r) => s + (r.behaviour === 'gone' && r.statuses[410] ? 0 : distinct(r)), 0);

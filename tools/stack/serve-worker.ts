@@ -9,7 +9,7 @@ import type { Env } from '../../src/platform/env.ts';
 
 /** Anything with a Workers-style fetch (the ctx type is loose: Hono types it as ExecutionContext). */
 export interface Worker {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: each worker types its own env and ctx
   fetch(req: Request, env: any, ctx: any): Response | Promise<Response>;
 }
 

@@ -184,17 +184,17 @@ function nodeSemverChecks(): Check[] {
   const sys: System = 'NPM';
   const inc = (o: Opts): boolean => typeof o === 'object' && o !== null && o.includePrerelease === true;
   load<[string, string, Opts?][]>('comparisons.js').forEach(([a, b], i) =>
-    out.push(cmpCheck('node-semver/comparisons.js', sys, `comparisons.js#${i} ${a} > ${b}`, a, b, 1)),
+    void out.push(cmpCheck('node-semver/comparisons.js', sys, `comparisons.js#${i} ${a} > ${b}`, a, b, 1)),
   );
   load<[string, string, Opts?][]>('equality.js').forEach(([a, b], i) =>
-    out.push(cmpCheck('node-semver/equality.js', sys, `equality.js#${i} ${a} == ${b}`, a, b, 0)),
+    void out.push(cmpCheck('node-semver/equality.js', sys, `equality.js#${i} ${a} == ${b}`, a, b, 0)),
   );
   for (const [f, want] of [
     ['range-include.js', true],
     ['range-exclude.js', false],
   ] as const) {
     load<[string, unknown, Opts?][]>(f).forEach(([range, version, o], i) =>
-      out.push({
+      void out.push({
         id: `${f}#${i} ${JSON.stringify(range)} ${JSON.stringify(version)}${inc(o) ? ' includePrerelease' : ''}`,
         file: `node-semver/${f}`,
         system: sys,
@@ -207,7 +207,7 @@ function nodeSemverChecks(): Check[] {
   }
   load<[string, number, number, number, (string | number)[], string[]][]>('valid-versions.js').forEach(
     ([v, M, m, p, pre, build], i) =>
-      out.push({
+      void out.push({
         id: `valid-versions.js#${i} ${v}`,
         file: 'node-semver/valid-versions.js',
         system: sys,
