@@ -9,14 +9,14 @@
  *    optional peers too (arborist's #loadPeerSet loads every missing peer edge into the virtual
  *    root): the whole set must fit where the dependency is placed, but an optional peer is then
  *    placed only when the dependency's edge to it would otherwise resolve to a copy that does not
- *    satisfy it; a dependency the last peer set of the same dependent holds is reused (npm.ts);
+ *    satisfy it; a dependency the last peer set of the same dependent holds is reused (npm-ideal-tree.ts);
  *  - placement walks up from the dependent and keeps the shallowest location before the first
  *    conflict (maximal hoisting): KEEP when an existing copy there satisfies, REPLACE when the new
  *    version is >= and satisfies every dependent of the existing one (or when the dependent itself
  *    is the target; for a peer also when it is older, preferDedupe), OK when the name is free there
  *    and no dependent below would be shadowed wrongly; every peer edge inside the set is checked at
  *    that level (or above the dependents peering on that name); when the set fits nowhere the
- *    dependency alone goes where it fits (npm.ts);
+ *    dependency alone goes where it fits (npm-place.ts);
  *  - after a placement, deeper duplicates that the new copy can serve are pruned (canDedupe), and
  *    a replaced or pruned copy takes with it what only it needed (gatherDepSet);
  *  - an edge is satisfied by the copy in its folder on the version alone, whatever package the
@@ -32,7 +32,7 @@
  *    placements see it as KEEP when it satisfies and CONFLICT otherwise, and nothing at or below
  *    a bundled copy is pruned (Node.canDedupe: "not allowed to mess with shrinkwraps or
  *    bundles"). A bundled folder that does not satisfy its own package's edge is replaced in
- *    place by a registry copy (npm.ts; deps.dev's vectors). A bundled copy enters the queue when
+ *    place by a registry copy (npm-place.ts; deps.dev's vectors). A bundled copy enters the queue when
  *    an edge first resolves to it, so its own unmet dependencies are resolved and placed like any
  *    other (npm 6 / deps.dev; npm 7+ leaves them missing); an unused one is reported by npm.ts.
  */

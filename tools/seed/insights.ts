@@ -12,7 +12,7 @@ import { storeCapabilities } from '../../src/insights/capabilities.ts';
 import { storeProject } from '../../src/insights/queries-write.ts';
 import { ingestPackage } from '../../src/insights/read-through.ts';
 import type { System } from '../../src/versions/index.ts';
-import { startFixtureServer } from '../../test/fixtures/insights/server.ts';
+import { startFixtureServer } from '../insights-upstream/server.ts';
 
 export const DEMO: [System, string][] = [
   ['NPM', 'lodash'], ['NPM', 'pino'], ['NPM', '@colors/colors'], ['PYPI', 'django'], ['CARGO', 'openssl'],

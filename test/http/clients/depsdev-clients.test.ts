@@ -10,7 +10,7 @@ import insights from '../../../functions/insights.ts';
 import { testEnv } from '../../support/env.ts';
 import { pythonClients, pythonMissing, runDriver, type PythonClients } from '../../support/python-clients.ts';
 import { serveWorker, type Served } from '../../support/serve.ts';
-import { startFixtureServer, type FixtureServer } from '../../fixtures/insights/server.ts';
+import { startFixtureServer, type FixtureServer } from '../../../tools/insights-upstream/server.ts';
 
 const missing = pythonMissing();
 if (missing) console.warn(`deps.dev client suite skipped: ${missing}`);

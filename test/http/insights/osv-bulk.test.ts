@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importOsvEcosystem } from '../../../src/insights/osv-bulk.ts';
 import { stackInfo, testDb } from '../../support/env.ts';
 import { json, useFixtureUpstream } from '../../fixtures/insights/harness.ts';
-import { buildZip } from '../../fixtures/insights/zip.ts';
+import { buildZip } from '../../../tools/insights-upstream/zip.ts';
 
 const affects = (name: string, events: object[]) => [{ package: { ecosystem: 'npm', name }, ranges: [{ type: 'ECOSYSTEM', events }] }];
 const ZIPS: Record<string, Uint8Array> = {

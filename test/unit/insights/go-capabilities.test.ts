@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fileCapabilities, goImports, zipCapabilities } from '../../../src/insights/go-capabilities.ts';
-import { buildZip } from '../../fixtures/insights/zip.ts';
+import { buildZip } from '../../../tools/insights-upstream/zip.ts';
 
 const caps = (src: string) => Object.fromEntries(fileCapabilities(src));
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bundledFolder, bundledFromTarball, parsePax, parseTarHeader, readTar, tarballUrl } from '../../../src/insights/ingest/npm-tarball.ts';
-import { buildTar, buildTgz, type TarInput } from '../../fixtures/insights/tar.ts';
+import { buildTar, buildTgz, type TarInput } from '../../../tools/insights-upstream/tar.ts';
 
 const stream = (bytes: Uint8Array, chunk = 700) => new ReadableStream<Uint8Array>({
   start(c) {

@@ -1,7 +1,7 @@
-/** The ZIP reader behind the OSV bulk import, over archives built by test/fixtures/insights/zip.ts. */
+/** The ZIP reader behind the OSV bulk import, over archives built by tools/insights-upstream/zip.ts. */
 import { describe, expect, it } from 'vitest';
 import { crc32, readZipEntry, zipEntries } from '../../../src/insights/ingest/zip.ts';
-import { buildZip } from '../../fixtures/insights/zip.ts';
+import { buildZip } from '../../../tools/insights-upstream/zip.ts';
 
 const FILES = [
   { name: 'A-1.json', content: { id: 'A-1', summary: 'x'.repeat(2000) } },

@@ -1,0 +1,256 @@
+/**
+ * Placing one dependency (with its peer set) in the npm tree: arborist's PlaceDep, over the
+ * CanPlaceDep answers of npm-tree.ts. The steps, in order:
+ *  1. find the spot: a bundled folder that does not satisfy its own package's edge is replaced where
+ *     it is; otherwise walk up from `start` and keep the shallowest target before the first
+ *     CONFLICT; when the set fits nowhere, the dependency alone goes where it last fitted (not for
+ *     the root's own edges: npm fails there, the copy goes where the walk started);
+ *  2. KEEP leaves the existing copy; REPLACE retires the old copy (it hands over its children, and
+ *     what only it needed is pruned, PlaceDep.replaceOldDep / pruneForReplacement);
+ *  3. after the placement, deeper duplicates the new copy can serve are pruned (pruneDedupable);
+ *  4. then each peer of the set that the new copy's peer edges still need is placed the same way.
+ */
+import {
+  cmpVersion,
+  deepestNestingTarget,
+  inBundle,
+  isPeerEdge,
+  nodePath,
+  resolveName,
+  satisfiesEdge,
+  type TreeBuilder,
+  type TreeEdge,
+  type TreeNode,
+} from './npm-tree.ts';
+
+/** A tree npm itself would not settle on (npm reports ERESOLVE); becomes the graph's error. */
+export class NpmTreeError extends Error {}
+
+const MAX_PLACEMENTS_PER_PATH = 25;
+
+interface Spot {
+  target: TreeNode;
+  decision: string;
+}
+
+function prune(n: TreeNode): void {
+  n.removed = true;
+  n.parent?.children.delete(n.name);
+}
+
+function dropSubtree(n: TreeNode): void {
+  prune(n);
+  const walk = (x: TreeNode) => {
+    for (const c of x.children.values()) {
+      c.removed = true;
+      walk(c);
+    }
+  };
+  walk(n);
+}
+
+/** Copies named like `dep` below `target`, other than `dep` itself. */
+function duplicatesBelow(target: TreeNode, dep: TreeNode): TreeNode[] {
+  const dupes: TreeNode[] = [];
+  const walk = (x: TreeNode) => {
+    for (const c of x.children.values()) {
+      if (c.removed) continue;
+      if (c.name === dep.name && c !== dep) dupes.push(c);
+      walk(c);
+    }
+  };
+  walk(target);
+  return dupes;
+}
+
+export class Placer {
+  /** what the current task placed (the dependency, then its peers), for the re-evaluation after it */
+  readonly placedNow: { dep: TreeNode; edge: TreeEdge }[] = [];
+  placed = 0;
+  private readonly b: TreeBuilder;
+  private readonly root: TreeNode;
+  private readonly enqueue: (n: TreeNode) => void;
+  private readonly placements = new Map<string, number>();
+
+  constructor(b: TreeBuilder, root: TreeNode, enqueue: (n: TreeNode) => void) {
+    this.b = b;
+    this.root = root;
+    this.enqueue = enqueue;
+  }
+
+  /** Places `dep` for `edge` of `from`, walking up from `start`; `mine` is decided once per set. */
+  place(dep: TreeNode, edge: TreeEdge, from: TreeNode, start: TreeNode, peers: TreeNode[], mine?: boolean): void {
+    mine ??= this.isMine(from, edge);
+    const spot = this.findSpot(dep, edge, from, start, peers, mine);
+    if (!spot) return;
+    const { target, decision } = spot;
+    if (isPeerEdge(edge) && !satisfiesEdge(dep, edge)) edge.conflicted = true;
+    if (decision === 'KEEP') {
+      if (isPeerEdge(edge) && !satisfiesEdge(target.children.get(dep.name)!, edge)) edge.conflicted = true;
+      return;
+    }
+    let oldDeps: TreeNode[] = [];
+    if (decision === 'REPLACE') {
+      const retired = this.retire(target.children.get(dep.name)!, dep);
+      if (!retired) return;
+      oldDeps = retired;
+    }
+    target.children.set(dep.name, dep);
+    dep.parent = target;
+    if (decision === 'REPLACE') this.pruneForReplacement(dep, oldDeps);
+    this.count(dep, edge);
+    this.pruneDedupable(dep, target);
+    this.placePeers(dep, start, peers, mine);
+  }
+
+  /**
+   * PlaceDep.isMine: the placement is on behalf of the root (its own edge, or a peer edge of a
+   * package the root depends on directly or through its peer set).
+   */
+  private isMine(from: TreeNode, edge: TreeEdge): boolean {
+    if (from === this.root) return true;
+    if (!isPeerEdge(edge)) return false;
+    const set = new Set([from]);
+    for (const n of set) {
+      for (const d of this.b.dependents(n)) {
+        if (!isPeerEdge(d.edge)) {
+          if (d.from === this.root) return true;
+        } else set.add(d.from);
+      }
+    }
+    return false;
+  }
+
+  /** Where `dep` goes and how, or null when it is not placed at all (step 1 of the header). */
+  private findSpot(dep: TreeNode, edge: TreeEdge, from: TreeNode, start: TreeNode, peers: TreeNode[], mine: boolean) {
+    const inPlace = this.replaceMismatchedBundle(dep, edge, from, start);
+    if (inPlace) return inPlace;
+    const { all, self } = this.walkUp(dep, edge, from, start, peers);
+    if (all) return all;
+    if (!mine) {
+      // the set fits nowhere: the dependency alone goes where it fits and the conflicting peers
+      // are left as they are ("overriding peer dependency"); if it fits nowhere, nothing is placed
+      if (!self && isPeerEdge(edge)) edge.conflicted = true;
+      return self;
+    }
+    // npm fails with ERESOLVE for the root's own conflicts; the copy goes where the walk started
+    return { target: start, decision: start.children.has(dep.name) ? 'REPLACE' : 'OK' };
+  }
+
+  /**
+   * A bundled folder that does not satisfy its own package's edge is replaced where it is, not from
+   * above (deps.dev's derivedFromMismatchVersion; npm 6 behaviour).
+   */
+  private replaceMismatchedBundle(dep: TreeNode, edge: TreeEdge, from: TreeNode, start: TreeNode): Spot | null {
+    const here = start.children.get(dep.name);
+    if (!here || here.removed || here.bundle === null || start !== from || satisfiesEdge(here, edge)) return null;
+    dropSubtree(here);
+    dep.pinned = true;
+    return { target: start, decision: 'OK' };
+  }
+
+  /** The shallowest spot for the whole set before the first conflict, and the last where `dep` alone fits. */
+  private walkUp(dep: TreeNode, edge: TreeEdge, from: TreeNode, start: TreeNode, peers: TreeNode[]) {
+    let all: Spot | null = null;
+    let self: Spot | null = null;
+    for (let t: TreeNode | null = start; t; t = t.parent) {
+      if (t.parent && t !== start && isPeerEdge(t.edges.get(dep.name))) continue;
+      const d = this.b.canPlace(dep, edge, from, t, start, peers);
+      if (d.self !== 'CONFLICT') self = { target: t, decision: d.self };
+      if (d.all === 'CONFLICT') break;
+      all = { target: t, decision: d.all };
+    }
+    return { all, self };
+  }
+
+  /**
+   * Takes `old` out for `dep` (PlaceDep.replaceOldDep): `dep` adopts its children, and the copies it
+   * depended on under names `dep` does not use are returned for pruning. Null when `old` is a
+   * bundled copy (never replaced).
+   */
+  private retire(old: TreeNode, dep: TreeNode): TreeNode[] | null {
+    if (old.bundle !== null) return null;
+    const oldDeps: TreeNode[] = [];
+    for (const e of old.edges.values()) {
+      const to = dep.edges.has(e.name) ? null : resolveName(old, e.name);
+      if (to && to !== old) oldDeps.push(...this.b.depSet([to], (_f, _e, t) => t !== to));
+    }
+    for (const c of old.children.values()) {
+      if (c.bundle !== null || dep.children.has(c.name)) continue;
+      c.parent = dep;
+      dep.children.set(c.name, c);
+    }
+    old.removed = true;
+    for (const c of [...dep.children.values()]) {
+      if (c.bundle === null && !dep.edges.has(c.name) && this.b.dependents(c).length === 0) prune(c);
+    }
+    return oldDeps;
+  }
+
+  /**
+   * Copies only the replaced one needed, and those the new one's invalid edges reach that nothing
+   * else needs, are removed (PlaceDep.pruneForReplacement).
+   */
+  private pruneForReplacement(dep: TreeNode, oldDeps: TreeNode[]): void {
+    const junk = new Set<TreeNode>();
+    for (const e of dep.edges.values()) {
+      const t = resolveName(dep, e.name);
+      if (t && t !== dep && !satisfiesEdge(t, e)) junk.add(t);
+    }
+    for (const d of oldDeps) {
+      if (d.removed) continue;
+      for (const x of this.b.depSet([d], (_f, e, t) => t !== d && satisfiesEdge(t, e))) junk.add(x);
+    }
+    const valid = (f: TreeNode, e: TreeEdge, t: TreeNode) => f !== dep && t !== dep && satisfiesEdge(t, e);
+    for (const x of this.b.depSet([...junk].filter((x) => !x.removed), valid)) {
+      if (x !== dep && !x.removed && !inBundle(x) && !this.b.isDescendantOf(dep, x)) dropSubtree(x);
+    }
+  }
+
+  /** Counts the placement (a path placed too often does not converge), queues the copy and notes it. */
+  private count(dep: TreeNode, edge: TreeEdge): void {
+    this.placed++;
+    const at = nodePath(dep);
+    const times = (this.placements.get(at) ?? 0) + 1;
+    this.placements.set(at, times);
+    if (times > MAX_PLACEMENTS_PER_PATH) throw new NpmTreeError(`placement of ${at} does not converge`);
+    this.enqueue(dep);
+    this.placedNow.push({ dep, edge });
+  }
+
+  /** Deeper copies the new one can serve are removed with what only they needed (PlaceDep.pruneDedupable). */
+  private pruneDedupable(dep: TreeNode, target: TreeNode): void {
+    for (const n of duplicatesBelow(target, dep)) {
+      if (n.removed || !this.canDedupe(n)) continue;
+      for (const x of this.b.depSet([n], (_f, e, t) => t !== n && satisfiesEdge(t, e))) {
+        if (!x.removed && !inBundle(x)) dropSubtree(x);
+      }
+    }
+  }
+
+  /** Node.canDedupe: a copy the one above it can stand in for (never inside a bundle). */
+  private canDedupe(n: TreeNode): boolean {
+    if (!n.parent || !n.parent.parent || inBundle(n)) return false;
+    const other = resolveName(n.parent.parent, n.name);
+    if (!other) return false;
+    if (other.pkg === n.pkg && other.version === n.version) return true;
+    const deps = this.b.dependents(n);
+    if (deps.length === 0) return true;
+    return deps.every((d) => satisfiesEdge(other, d.edge)) && cmpVersion(other.version, n.version) >= 0;
+  }
+
+  /**
+   * The peers of the set, each where its own walk up from `start` ends; a member that a regular
+   * dependency of the same name meets is not a peer of this copy, and a conflicted one is not placed.
+   */
+  private placePeers(dep: TreeNode, start: TreeNode, peers: TreeNode[], mine: boolean): void {
+    for (const p of peers) {
+      const pe = dep.edges.get(p.name);
+      if (!isPeerEdge(pe) || !satisfiesEdge(p, pe)) continue;
+      const cur = resolveName(dep, p.name);
+      if (cur ? satisfiesEdge(cur, pe) : pe.type === 'peerOptional') continue;
+      const others = peers.filter((x) => x !== p);
+      this.place(p, pe, dep, deepestNestingTarget(start, p.name), others, mine);
+    }
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The graph of a finished PyPI resolution (pip's _build_result): the pinned projects (not extras
+ * identifiers) that have a route to the root through pinned parents, and an edge per distinct
+ * (parent, child, requirement, attrs) of the criteria, a `name[e]` parent standing for the node
+ * `name`; explicit requirements make no edge.
+ */
+import { addEdge, addNode, newGraph } from './graph.ts';
+import { isExplicit, pinKey, projectOf, splitPinKey } from './pypi-identify.ts';
+import type { State } from './pypi-resolution.ts';
+import type { Graph } from './types.ts';
+
+/** Whether a pin reaches the root through parents that are themselves pinned (memoised, cycle-safe). */
+function routesToRoot(s: State, rootKey: string): (pin: string) => boolean {
+  const connected = new Map<string, boolean>([[rootKey, true]]);
+  const routes = (pin: string): boolean => {
+    const known = connected.get(pin);
+    if (known !== undefined) return known;
+    connected.set(pin, false);
+    const crit = s.criteria.get(splitPinKey(pin)[0]);
+    if (!crit) return false;
+    for (const parent of crit.parents) {
+      if (connected.get(parent)) {
+        connected.set(pin, true);
+        return true;
+      }
+      const [pn, pv] = splitPinKey(parent);
+      if (s.mapping.get(pn) !== pv) continue;
+      if (routes(parent)) {
+        connected.set(pin, true);
+        return true;
+      }
+    }
+    return false;
+  };
+  return routes;
+}
+
+export function buildPypiGraph(rootName: string, rootVersion: string, s: State): Graph {
+  const routes = routesToRoot(s, pinKey(rootName, rootVersion));
+  const g = newGraph(rootName, rootVersion);
+  const ids = new Map<string, number>([[rootName, 0]]);
+  for (const [n, v] of s.mapping) {
+    if (projectOf(n) !== n || !routes(pinKey(n, v))) continue;
+    if (!ids.has(n)) ids.set(n, addNode(g, n, v));
+  }
+  const seen = new Set<string>();
+  for (const crit of s.criteria.values()) {
+    const to = ids.get(crit.project);
+    if (to === undefined) continue;
+    crit.reqs.forEach((r, i) => {
+      const from = ids.get(projectOf(splitPinKey(crit.parents[i]!)[0]));
+      const k = JSON.stringify([from, to, r.requirement, r.attrs]);
+      if (from === undefined || isExplicit(r) || seen.has(k)) return;
+      seen.add(k);
+      addEdge(g, from, to, r.requirement, { ...r.attrs });
+    });
+  }
+  return g;
+}
