@@ -9,7 +9,7 @@ import { verifyQstash } from '../src/platform/queue.ts';
 import { insightsDelivery } from '../src/insights/delivery.ts';
 import { marketplaceDelivery } from '../src/marketplace/delivery.ts';
 import { pipelineDelivery } from '../src/pipeline/delivery.ts';
-import { webhooksDelivery } from '../src/webhooks/delivery.ts';
+import { webhooksDelivery } from '../src/webhooks/jobs.ts';
 import { sweepWebhooks } from '../src/webhooks/deliver.ts';
 import type { Env, ExecutionContextLike } from '../src/platform/env.ts';
 

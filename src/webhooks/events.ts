@@ -1,7 +1,7 @@
 /**
  * The event outbox: services record what happened with `emitEvent(tx, ...)` inside the same
  * transaction as the change itself, so an event exists if and only if the change committed. The
- * webhook delivery (src/webhooks/delivery*) fans events out to subscribed webhooks from here.
+ * webhook delivery (src/webhooks/deliver.ts, its queue callbacks in jobs.ts) fans events out to subscribed webhooks from here.
  *
  * Event names follow the webhook resource's categories (see src/webhooks/catalog.ts when present),
  * e.g. `user_signup`, `book_posted`, `book_requested`, `book_matched`, `cart_checked_out`,
