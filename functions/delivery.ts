@@ -9,7 +9,7 @@ import { verifyQstash } from '../src/platform/queue.ts';
 import { insightsJobs } from '../src/insights/jobs.ts';
 import { marketplaceJobs } from '../src/marketplace/jobs.ts';
 import { pipelineJobs } from '../src/pipeline/jobs.ts';
-import { webhooksDelivery } from '../src/webhooks/delivery.ts';
+import { webhooksJobs } from '../src/webhooks/jobs.ts';
 import { sweepWebhooks } from '../src/webhooks/deliver.ts';
 import type { Env, ExecutionContextLike } from '../src/platform/env.ts';
 
@@ -20,7 +20,7 @@ app.route('/', platformJobs);
 app.route('/insights', insightsJobs);
 app.route('/marketplace', marketplaceJobs);
 app.route('/pipeline', pipelineJobs);
-app.route('/webhooks', webhooksDelivery);
+app.route('/webhooks', webhooksJobs);
 
 export default {
   fetch: app.fetch,

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:webhooks`: events delivered per second end to end on a local stack (embedded PGlite
- * in memory, or DATABASE_URL): events written with emitEvent, the outbox notification through the
+ * in memory, or DATABASE_URL): events written with recordRawEvent, the outbox notification through the
  * local QStash, fan-out and per-webhook delivery in the delivery worker (served over HTTP), to a
  * local receiver that answers 200. Measured from the first emit until the receiver has every event,
  * with batching off (maximum_events = 1) and on (maximum_events = BENCH_BATCH, default 100), each
@@ -13,7 +13,7 @@ import delivery from '../functions/delivery.ts';
 import pipeline from '../functions/pipeline.ts';
 import { createDb } from '../src/platform/db.ts';
 import type { Env } from '../src/platform/env.ts';
-import { emitEvent, notifyOutbox } from '../src/webhooks/events.ts';
+import { notifyOutbox, recordRawEvent } from '../src/webhooks/events.ts';
 import { createMerchantKey } from '../src/webhooks/merchant-keys.ts';
 import { readBody } from '../src/webhooks/payload.ts';
 import { serveWorker } from './stack/serve-worker.ts';
@@ -69,7 +69,7 @@ async function run(label: string, maximumEvents: number, mode: 'live' | 'backlog
   const emit = async (notify: boolean) => {
     for (let i = 0; i < EVENTS; i += 250) {
       await db.transaction(async (tx) => {
-        for (let j = i; j < Math.min(EVENTS, i + 250); j++) await emitEvent(tx, { name: 'book_posted', objectId: `bench-${j}`, payload: { book_id: `bench-${j}`, title: `Bench book ${j}`, price: j % 100 } });
+        for (let j = i; j < Math.min(EVENTS, i + 250); j++) await recordRawEvent(tx, { name: 'book_posted', objectId: `bench-${j}`, payload: { book_id: `bench-${j}`, title: `Bench book ${j}`, price: j % 100 } });
       });
       if (notify) await notifyOutbox(env);
     }

@@ -50,7 +50,7 @@ export async function cartBooks(db: Queryable, user: string): Promise<BookRow[]>
 
 export interface CheckoutResult {
   transaction: TransactionRow;
-  books: { id: string; owner_id: string; name: string; price: string; owner_email: string }[];
+  books: (BookRow & { owner_email: string })[];
   buyerEmail: string;
 }
 
@@ -124,7 +124,7 @@ export async function checkout(tx: Queryable, buyer: string): Promise<CheckoutRe
      AND id IN (SELECT request_id FROM market.matches WHERE book_id = ANY($2::bigint[]))`, [buyer, cart]);
   await tx.query('DELETE FROM market.cart_items WHERE user_id = $1', [buyer]);
   const books = await tx.query<CheckoutResult['books'][number]>(
-    `SELECT b.id::text, b.owner_id::text, b.name, b.price::text, u.email AS owner_email
+    `SELECT ${BOOK_COLS}, u.email AS owner_email
      FROM market.books b JOIN market.users u ON u.id = b.owner_id WHERE b.id = ANY($1::bigint[]) ORDER BY b.id`, [cart]);
   return { transaction: t!, books, buyerEmail: t!.buyer_email };
 }

@@ -17,7 +17,7 @@ export interface UserRow {
   created_at: Date;
 }
 
-const USER_COLS = `id::text, email, first_name, last_name, university, cmc, venmo_username, permission_type,
+export const USER_COLS = `id::text, email, first_name, last_name, university, cmc, venmo_username, permission_type,
   books_sold, books_bought, money_made::text, token_version, created_at`;
 
 /** A user as the API shows it: the original's field names, never the password hash or tokens. */

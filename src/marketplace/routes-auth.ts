@@ -50,7 +50,7 @@ async function confirm(c: import('hono').Context<AppEnv>, token: string) {
     const u = await q.confirmSignup(tx, tokenHash, ownerEmails(c.env));
     if (!u) return undefined;
     await q.addNotification(tx, u.id, 'Thanks for signing up for BarterOut!');
-    await emitEvent(tx, { name: 'user_signup', objectId: u.id, payload: q.publicUser(u) });
+    await emitEvent(tx, 'user_signup', q.publicUser(u));
     return u;
   });
   if (!user) throw new HttpError(404, 'Confirmation link is invalid or has expired');

@@ -84,11 +84,11 @@ booksRoutes.post('/postBook', requireUser, body(bookSchema), async (c) => {
       price: b.price, condition: b.condition, comments: b.comments ?? b.Comments ?? null, isbn: b.ISBN,
     });
     await addNotification(tx, owner, `Thanks for posting "${book.name}" up for sale.`);
-    await emitEvent(tx, { name: 'book_posted', objectId: book.id, payload: q.publicBook(book) });
+    await emitEvent(tx, 'book_posted', q.publicBook(book));
     const matches = await q.matchNewBook(tx, { id: book.id, owner, nameNorm: normalizeName(b.name), courseNorm: normalizeCourse(b.course), isbn: b.ISBN });
     const fx = matchEffects(matches);
     await addNotifications(tx, fx.notify.map((n) => n[0]), fx.notify.map((n) => n[1]));
-    for (const m of matches) await emitEvent(tx, { name: 'book_matched', objectId: book.id, payload: { book: q.publicBook(book), requestId: m.request_id, userId: m.user_id } });
+    for (const m of matches) await emitEvent(tx, 'book_matched', { bookId: book.id, requestId: m.request_id, userId: m.user_id });
     return { book, matches };
   });
   afterCommit(c, matchEffects(matches).mails);
@@ -101,10 +101,10 @@ booksRoutes.post('/requestBook', requireUser, body(requestSchema), async (c) => 
   const { request, matches } = await c.get('db').transaction(async (tx) => {
     const request = await q.insertRequest(tx, { owner, name: r.name, nameNorm: normalizeName(r.name), course: r.course, courseNorm: normalizeCourse(r.course), isbn: r.ISBN });
     await addNotification(tx, owner, `Your request for "${request.name}" has been recorded, and you will be notified if we find a match.`);
-    await emitEvent(tx, { name: 'book_requested', objectId: request.id, payload: q.publicRequest(request) });
+    await emitEvent(tx, 'book_requested', q.publicRequest(request));
     const matches = await q.matchRequest(tx, request.id);
     if (matches.length) await addNotification(tx, owner, `We found ${matches.length} match(es) for your request for "${request.name}".`);
-    for (const m of matches) await emitEvent(tx, { name: 'book_matched', objectId: m.book_id, payload: { bookId: m.book_id, requestId: m.request_id, userId: owner } });
+    for (const m of matches) await emitEvent(tx, 'book_matched', { bookId: m.book_id, requestId: m.request_id, userId: owner });
     return { request, matches };
   });
   const mails = matches.length ? [MAIL.match(matches[0]!.email, request.name, matches.map((m) => m.book_name).slice(0, 5).join('", "'), `market-match-${request.id}-request`)] : [];
@@ -126,7 +126,7 @@ booksRoutes.post('/reactivateBook', requireUser, body(bookIdSchema), async (c) =
   const book = await c.get('db').transaction(async (tx) => {
     const moved = await q.moveStatus(tx, bookID, 5, 0, owner);
     if (!moved) return undefined;
-    await emitEvent(tx, { name: 'book_status_changed', objectId: moved.id, payload: { book: q.publicBook(moved), from: 5, to: 0 } });
+    await emitEvent(tx, 'book_status_changed', { book: q.publicBook(moved), from: 5, to: 0 });
     return moved;
   });
   if (!book) {

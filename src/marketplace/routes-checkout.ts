@@ -11,6 +11,7 @@ import { emitEvent } from '../webhooks/events.ts';
 import { me } from './auth.ts';
 import { ok } from './views.ts';
 import { afterCommit, MAIL, type OutgoingMail } from './mailer.ts';
+import { publicBook } from './queries-books.ts';
 import { checkout, dropFromCart, publicTransaction, type CheckoutResult } from './queries-cart.ts';
 import { HttpError } from '../platform/errors.ts';
 import { addNotifications } from './queries-users.ts';
@@ -31,8 +32,8 @@ export async function checkoutHandler(c: Context<AppEnv>): Promise<Response> {
           `Thanks for your purchase! You will be charged $${t.totalCharged.toFixed(2)} once the ${pluralWord(r.books.length, 'book is', 'books are')} checked.`,
           ...sellers.map((s) => `Someone bought your ${pluralWord(r.books.filter((b) => b.owner_id === s).length, 'book')}: ${r.books.filter((b) => b.owner_id === s).map((b) => `"${b.name}"`).join(', ')}.`),
         ]);
-        await emitEvent(tx, { name: 'cart_checked_out', objectId: t._id, payload: t });
-        for (const b of r.books) await emitEvent(tx, { name: 'book_status_changed', objectId: b.id, payload: { bookId: b.id, from: 0, to: 1, buyer } });
+        await emitEvent(tx, 'cart_checked_out', t);
+        for (const b of r.books) await emitEvent(tx, 'book_status_changed', { book: publicBook(b), from: 0, to: 1 });
         return r;
       });
     } catch (err) {

@@ -39,7 +39,7 @@ export async function unlistOldBooks(tx: Queryable, days: number): Promise<Unlis
   const ids = books.map((b) => b.id);
   const byOwner = new Map<string, (BookRow & { owner_email: string })[]>();
   for (const b of books) byOwner.set(b.owner_id, [...(byOwner.get(b.owner_id) ?? []), b]);
-  for (const b of books) await emitEvent(tx, { name: 'book_unlisted', objectId: b.id, payload: publicBook(b) });
+  for (const b of books) await emitEvent(tx, 'book_unlisted', { book: publicBook(b), from: 0, to: 5 });
   const owners = [...byOwner.keys()];
   await addNotifications(tx, owners, owners.map((o) => `${byOwner.get(o)!.length} of your books were unlisted after ${days} days; relist or delete them.`));
   const mails: OutgoingMail[] = [];

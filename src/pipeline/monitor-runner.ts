@@ -43,7 +43,7 @@ import { paperCardExtras, type PaperNote, type PaperReview } from './paper-stage
 import { filterStep, globalSummaryStep, keywordsStep, monitorChatSettings, paperNoteStep, paperReviewStep, stageArticles, stageProviderId, type StageInput } from './stage-steps.ts';
 import { ruleKeywords, topicsOf, MODEL_STAGES, PAPER_STAGES } from './stages.ts';
 import { finishTask } from './task-runner.ts';
-import { reportDate, reportView, taskView } from './views.ts';
+import { publishedReportView, reportDate, taskView } from './views.ts';
 
 export const STEP_RETRIES = 3;
 export const STEP_PATH = '/pipeline/monitor-runs/step';
@@ -316,7 +316,7 @@ async function reportStep(input: StageInput): Promise<Record<string, unknown>> {
       metadata: { global_tldr: written.tldr, tldr: [written.tldr], topics, categories: written.categories, monitor_id: monitor.id, monitor_name: monitor.name, writer: trace, stages },
     });
     await recordPublish(tx, r.id, { stage: 'publish', sink: 'database', status: 'success', trigger: task.trigger_type, url: reportPageUrl(env, r.id) });
-    await emitEvent(tx, { name: 'report_published', objectId: r.id, payload: { ...reportView(r), destination: 'database' } });
+    await emitEvent(tx, 'report_published', publishedReportView(r, 'database'));
     return r;
   });
   return { report_id: report.id, articles: articles.length, ...trace };
@@ -355,7 +355,7 @@ export async function publishTo(env: Env, db: Db, report: ReportRow, destination
         : { url: String(dest.config.feed_url || feedUrl(env)) };
     await db.transaction(async (tx) => {
       await recordPublish(tx, report.id, { ...base, status: 'success', url: outcome.url, external_id: outcome.external_id ?? null, latency_ms: Date.now() - started });
-      await emitEvent(tx, { name: 'report_published', objectId: report.id, payload: { ...reportView(report), destination: dest.id, url: outcome.url } });
+      await emitEvent(tx, 'report_published', publishedReportView(report, dest.id, outcome.url));
     });
     return outcome;
   } catch (err) {

@@ -21,7 +21,7 @@ export async function finishTask(tx: Queryable, id: string, from: TaskStatus[], 
   const row = await transition(tx, id, from, to, set);
   if (!row) return undefined;
   await recordEvent(tx, row, { ...event, payload: { status: to } });
-  await emitEvent(tx, { name: 'task_finished', objectId: row.id, payload: taskView(row) });
+  await emitEvent(tx, 'task_finished', taskView(row));
   return row;
 }
 

@@ -89,3 +89,8 @@ export function reportSummaryView(r: ReportRow) {
 export function reportView(r: ReportRow) {
   return { ...reportSummaryView(r), topics: (r.metadata.topics as unknown[] | undefined) ?? [], content: r.content, article_ids: r.article_ids, metadata: r.metadata, publish_trace: r.publish_trace, run_id: r.run_id };
 }
+
+/** A report_published event's object: the report and the destination it went to (`url` for external ones). */
+export function publishedReportView(r: ReportRow, destination: string, url?: string | null) {
+  return { ...reportView(r), destination, ...(url === undefined ? {} : { url }) };
+}

@@ -2,14 +2,20 @@
  * The event catalogue: every event this system really emits (through `emitEvent`), grouped in the
  * webhook resource's event categories. `customerData` marks categories whose objects carry
  * customer-related information (people, their e-mail, their orders): a webhook subscribed to any
- * of them must use an HTTPS `webhook_url` (the original's rule). `reflow` names the table whose
- * current rows a reflow re-sends (read only if it exists, see queries-reflow.ts).
+ * of them must use an HTTPS `webhook_url` (the original's rule). An event supports reflow when it
+ * names the typed query of its current objects (queries-reflow.ts); its payload's contract is in
+ * schemas-events.ts under the same name.
  */
+import { reflowBooks, reflowReports, reflowUsers, type ReflowQuery } from './queries-reflow.ts';
+import type { EventName } from './schemas-events.ts';
+
 export interface CatalogEvent {
-  event_name: string;
+  event_name: EventName;
   event_description: string;
   supports_reflow: boolean;
   webhook_event_oid: number;
+  /** The current objects of this event, as events, for reflow. */
+  reflow?: ReflowQuery;
 }
 
 export interface CatalogCategory {
@@ -17,29 +23,30 @@ export interface CatalogCategory {
   customerData: boolean;
   available_expansions: string[];
   events: CatalogEvent[];
-  /** Source of current objects for reflow: a table and its id column. */
-  reflow?: { table: string; idColumn: string };
 }
 
 export const API_VERSION = '2017-03-01';
+
+function event(event_name: EventName, oid: number, event_description: string, reflow?: ReflowQuery): CatalogEvent {
+  const supports_reflow = reflow !== undefined;
+  return { event_name, event_description, supports_reflow, webhook_event_oid: oid, ...(reflow ? { reflow } : {}) };
+}
 
 export const CATALOG: CatalogCategory[] = [
   {
     event_category: 'user',
     customerData: true,
     available_expansions: [],
-    reflow: { table: 'market.users', idColumn: 'id' },
-    events: [{ event_name: 'user_signup', event_description: 'A user signed up to the marketplace', supports_reflow: true, webhook_event_oid: 101 }],
+    events: [event('user_signup', 101, 'A user signed up to the marketplace', reflowUsers)],
   },
   {
     event_category: 'book',
     customerData: false,
     available_expansions: [],
-    reflow: { table: 'market.books', idColumn: 'id' },
     events: [
-      { event_name: 'book_posted', event_description: 'A book was posted for sale', supports_reflow: true, webhook_event_oid: 201 },
-      { event_name: 'book_status_changed', event_description: 'A book changed status', supports_reflow: false, webhook_event_oid: 202 },
-      { event_name: 'book_unlisted', event_description: 'An old book was unlisted', supports_reflow: false, webhook_event_oid: 203 },
+      event('book_posted', 201, 'A book was posted for sale', reflowBooks),
+      event('book_status_changed', 202, 'A book changed status'),
+      event('book_unlisted', 203, 'An old book was unlisted'),
     ],
   },
   {
@@ -47,24 +54,23 @@ export const CATALOG: CatalogCategory[] = [
     customerData: true,
     available_expansions: [],
     events: [
-      { event_name: 'book_requested', event_description: 'A user requested a book', supports_reflow: false, webhook_event_oid: 301 },
-      { event_name: 'book_matched', event_description: 'A request was matched with a posted book', supports_reflow: false, webhook_event_oid: 302 },
+      event('book_requested', 301, 'A user requested a book'),
+      event('book_matched', 302, 'A request was matched with a posted book'),
     ],
   },
   {
     event_category: 'checkout',
     customerData: true,
     available_expansions: [],
-    events: [{ event_name: 'cart_checked_out', event_description: 'A cart was checked out', supports_reflow: false, webhook_event_oid: 401 }],
+    events: [event('cart_checked_out', 401, 'A cart was checked out')],
   },
   {
     event_category: 'pipeline',
     customerData: false,
     available_expansions: [],
-    reflow: { table: 'pipeline.reports', idColumn: 'id' },
     events: [
-      { event_name: 'task_finished', event_description: 'A pipeline task finished', supports_reflow: false, webhook_event_oid: 501 },
-      { event_name: 'report_published', event_description: 'A report was published', supports_reflow: true, webhook_event_oid: 502 },
+      event('task_finished', 501, 'A pipeline task finished'),
+      event('report_published', 502, 'A report was published', reflowReports),
     ],
   },
 ];

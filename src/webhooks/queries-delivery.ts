@@ -4,6 +4,8 @@
  * 2xx for its batch; a batch keeps its id until delivered; `pending` = rows not yet delivered.
  */
 import type { Queryable } from '../platform/db.ts';
+import type { EmittedEvent } from './events.ts';
+import { itemSize } from './payload.ts';
 import type { WebhookRow } from './queries.ts';
 
 export const DRAIN_LOCK = 4_000_001;
@@ -13,11 +15,12 @@ export async function fanOut(tx: Queryable, limit: number): Promise<{ events: nu
   await tx.query('SELECT pg_advisory_xact_lock($1)', [DRAIN_LOCK]);
   const rows = await tx.query<{ events: number; webhooks: number[] }>(
     `WITH ev AS (
-       SELECT event_id, event_name, payload, created_at FROM webhooks.outbox
+       SELECT event_id, event_name, payload, size, created_at FROM webhooks.outbox
        WHERE fanned_out_at IS NULL ORDER BY event_id LIMIT $1 FOR UPDATE SKIP LOCKED
      ), ins AS (
        INSERT INTO webhooks.queue (webhook_oid, event_id, event_name, payload, size, created_at)
-       SELECT w.webhook_oid, ev.event_id, ev.event_name, ev.payload, octet_length(jsonb_build_object(ev.event_name, ev.payload)::text), ev.created_at
+       SELECT w.webhook_oid, ev.event_id, ev.event_name, ev.payload,
+         coalesce(ev.size, octet_length(jsonb_build_object(ev.event_name, ev.payload)::text)), ev.created_at
        FROM ev JOIN webhooks.webhooks w ON ev.event_name = ANY (w.events) AND NOT w.disabled
        ORDER BY ev.event_id, w.webhook_oid
        ON CONFLICT (webhook_oid, event_id) DO NOTHING
@@ -31,15 +34,19 @@ export async function fanOut(tx: Queryable, limit: number): Promise<{ events: nu
   return { events: rows[0]!.events, webhooks: rows[0]!.webhooks.map(Number) };
 }
 
-/** Queues objects for one webhook (reflow), under the drain lock so queue order stays event order. */
-export async function enqueueForWebhook(tx: Queryable, oid: number, eventName: string, payloads: unknown[]): Promise<number> {
+/**
+ * Queues events for one webhook (reflow), under the drain lock so queue order stays event order. The
+ * payloads are the events' wire JSON and their sizes, both made in TypeScript (events.ts).
+ */
+export async function enqueueForWebhook(tx: Queryable, oid: number, events: readonly EmittedEvent[]): Promise<number> {
   await tx.query('SELECT pg_advisory_xact_lock($1)', [DRAIN_LOCK]);
-  if (payloads.length === 0) return 0;
+  if (events.length === 0) return 0;
   const rows = await tx.query(
     `INSERT INTO webhooks.queue (webhook_oid, event_name, payload, size)
-     SELECT $1, $2, p, octet_length(jsonb_build_object($2::text, p)::text) FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS t(p, n) ORDER BY n
+     SELECT $1, e->>'name', e->'payload', (e->>'size')::int
+     FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n
      RETURNING queue_id`,
-    [oid, eventName, JSON.stringify(payloads)],
+    [oid, JSON.stringify(events.map((e) => ({ name: e.name, payload: e.payload, size: itemSize(e.name, e.payload) })))],
   );
   return rows.length;
 }

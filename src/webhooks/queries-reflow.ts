@@ -1,36 +1,35 @@
 /**
- * Current objects of an event category, for reflow. When the category's table exists (checked
- * with to_regclass; the marketplace and pipeline schemas are owned by other services), its rows as
- * JSON with secret-looking columns (password, hash, secret, token, key) removed; otherwise the
- * latest payload the outbox recorded for each object of the category's events.
+ * Reflow sources: for each event that supports reflow, a typed query of the current objects it is
+ * about, rendered by the same view and turned into events by the same function (events.ts's
+ * webhookEvent) as the live path, so a reflowed event has the live event's schema and, for an object
+ * unchanged since, the live event's JSON. Objects in id order (reports: creation order), at most
+ * REFLOW_LIMIT per reflow. The catalogue (catalog.ts) names these functions.
  */
 import type { Queryable } from '../platform/db.ts';
-import type { CatalogCategory } from './catalog.ts';
+import { BOOK_COLS, publicBook, type BookRow } from '../marketplace/queries-books.ts';
+import { publicUser, USER_COLS, type UserRow } from '../marketplace/queries-users.ts';
+import type { ReportRow } from '../pipeline/queries-reports.ts';
+import { publishedReportView } from '../pipeline/views.ts';
+import { webhookEvent, type WebhookEvent } from './events.ts';
 
-const SECRET_COLUMN = /password|hash|secret|token|api_key|salt/i;
-const REFLOW_LIMIT = 10_000;
+export const REFLOW_LIMIT = 10_000;
 
-function scrub(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([k]) => !SECRET_COLUMN.test(k)));
-}
+export type ReflowQuery = (q: Queryable) => Promise<WebhookEvent[]>;
 
-export async function currentObjects(q: Queryable, category: CatalogCategory): Promise<unknown[]> {
-  const source = category.reflow;
-  if (source && /^[a-z_]+\.[a-z_]+$/.test(source.table) && /^[a-z_]+$/.test(source.idColumn)) {
-    const exists = await q.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [source.table]);
-    if (exists[0]?.t) {
-      const rows = await q.query<{ o: Record<string, unknown> }>(`SELECT to_jsonb(t) AS o FROM ${source.table} t LIMIT ${REFLOW_LIMIT}`);
-      const id = (o: Record<string, unknown>) => String(o[source.idColumn] ?? '');
-      const byId = (a: Record<string, unknown>, b: Record<string, unknown>) => id(a).localeCompare(id(b), 'en', { numeric: true });
-      return rows.map((r) => r.o).sort(byId).map(scrub);
-    }
-  }
-  const rows = await q.query<{ payload: unknown }>(
-    `SELECT payload FROM (
-       SELECT DISTINCT ON (object_id) object_id, payload, event_id FROM webhooks.outbox
-       WHERE event_name = ANY ($1) ORDER BY object_id, event_id DESC
-     ) latest ORDER BY event_id LIMIT ${REFLOW_LIMIT}`,
-    [category.events.map((e) => e.event_name)],
-  );
-  return rows.map((r) => r.payload);
-}
+/** user_signup: every user, as publicUser shows them (never the password hash or tokens). */
+export const reflowUsers: ReflowQuery = async (q) => {
+  const rows = await q.query<UserRow>(`SELECT ${USER_COLS} FROM market.users ORDER BY id LIMIT ${REFLOW_LIMIT}`);
+  return rows.map((u) => webhookEvent('user_signup', publicUser(u)));
+};
+
+/** book_posted: every book, as publicBook shows it (its current status). */
+export const reflowBooks: ReflowQuery = async (q) => {
+  const rows = await q.query<BookRow>(`SELECT ${BOOK_COLS} FROM market.books b ORDER BY b.id LIMIT ${REFLOW_LIMIT}`);
+  return rows.map((b) => webhookEvent('book_posted', publicBook(b)));
+};
+
+/** report_published: every report, as published to the database (its first destination). */
+export const reflowReports: ReflowQuery = async (q) => {
+  const rows = await q.query<ReportRow>(`SELECT * FROM pipeline.reports ORDER BY created_at, id LIMIT ${REFLOW_LIMIT}`);
+  return rows.map((r) => webhookEvent('report_published', publishedReportView(r, 'database')));
+};

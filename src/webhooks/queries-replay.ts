@@ -57,7 +57,7 @@ export async function replayPage(
   const rows = await q.query<Row>(
     `WITH h AS (SELECT events FROM webhooks.webhooks WHERE webhook_oid = $1),
      ev AS (
-       SELECT o.event_id, o.event_name, o.payload,
+       SELECT o.event_id, o.event_name, o.payload, o.size,
          -- waiting for the webhook through its original row or another replay's; a row of this very
          -- replay, delivered or not, makes the event already queued (the insert below meets it)
          EXISTS (SELECT 1 FROM webhooks.queue p WHERE p.webhook_oid = $1 AND p.delivered_at IS NULL
@@ -68,7 +68,7 @@ export async function replayPage(
      ), ins AS (
        INSERT INTO webhooks.queue (webhook_oid, event_name, payload, size, replay_id, replay_event_id)
        SELECT $1, ev.event_name, ev.payload,
-         octet_length(jsonb_build_object(ev.event_name, ev.payload)::text), $6, ev.event_id
+         coalesce(ev.size, octet_length(jsonb_build_object(ev.event_name, ev.payload)::text)), $6, ev.event_id
        FROM ev WHERE NOT ev.pending ORDER BY ev.event_id
        ON CONFLICT (replay_id, replay_event_id) DO NOTHING
        RETURNING queue_id

@@ -13,11 +13,11 @@ import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { validate } from '../platform/validate.ts';
 import { merchantOf } from './merchant-keys.ts';
-import { ok, resultSet } from './present.ts';
-import { presentAttempt, presentEvent, presentStats } from './present-attempts.ts';
+import { ok, resultSet } from './views.ts';
+import { attemptView, eventView, statsView } from './views-attempts.ts';
 import { eventAttempts, eventRows, listEvents, recentAttempts, webhookStats } from './queries-attempts.ts';
-import { BASE, mustGet, oidParam } from './route-helpers.ts';
-import { renderStatusPage, STATUS_PAGE_CSP } from './status-page.ts';
+import { BASE, mustGet, oidParam } from './routes-shared.ts';
+import { renderStatusPage, STATUS_PAGE_CSP } from './views-status-page.ts';
 
 export const attemptRoutes = new Hono<AppEnv>();
 
@@ -38,7 +38,7 @@ attemptRoutes.get(`${PATH}/events`, validate('param', oidParam), validate('query
   await mustGet(db, m.merchantId, oid);
   const q = c.req.valid('query');
   const { rows, total } = await listEvents(db, oid, { limit: q._limit, offset: q._offset, state: q._state });
-  const events = rows.map(presentEvent);
+  const events = rows.map(eventView);
   return c.json(ok({ webhook_events: events }, resultSet('webhook_events', events.length, q._limit, q._offset, total)));
 });
 
@@ -49,8 +49,8 @@ attemptRoutes.get(`${PATH}/events/:event_id/attempts`, validate('param', eventPa
   await mustGet(db, m.merchantId, oid);
   const rows = await eventRows(db, oid, eventId);
   if (rows.length === 0) throw new HttpError(404, `event ${eventId} was never queued for webhook ${oid}`);
-  const attempts = (await eventAttempts(db, oid, eventId)).map(presentAttempt);
-  return c.json(ok({ webhook_event_deliveries: rows.map(presentEvent), attempts }));
+  const attempts = (await eventAttempts(db, oid, eventId)).map(attemptView);
+  return c.json(ok({ webhook_event_deliveries: rows.map(eventView), attempts }));
 });
 
 attemptRoutes.get(`${PATH}/stats`, validate('param', oidParam), validate('query', statsQuery), async (c) => {
@@ -60,7 +60,7 @@ attemptRoutes.get(`${PATH}/stats`, validate('param', oidParam), validate('query'
   await mustGet(db, m.merchantId, oid);
   const since = c.req.valid('query')._since;
   const stats = await webhookStats(db, oid, since ? new Date(since) : null);
-  return c.json(ok({ webhook_stats: presentStats(stats) }));
+  return c.json(ok({ webhook_stats: statsView(stats) }));
 });
 
 attemptRoutes.get(`${PATH}/status`, validate('param', oidParam), async (c) => {
@@ -73,7 +73,7 @@ attemptRoutes.get(`${PATH}/status`, validate('param', oidParam), async (c) => {
     await recentAttempts(db, oid, 50),
     (await listEvents(db, oid, { limit: 50, offset: 0, state: undefined })).rows,
   ];
-  const html = renderStatusPage(w, presentStats(stats), attempts.map(presentAttempt), events.map(presentEvent));
+  const html = renderStatusPage(w, statsView(stats), attempts.map(attemptView), events.map(eventView));
   c.header('Content-Security-Policy', STATUS_PAGE_CSP);
   c.header('X-Content-Type-Options', 'nosniff');
   c.header('Cache-Control', 'no-store');

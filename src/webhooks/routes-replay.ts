@@ -15,9 +15,9 @@ import { HttpError } from '../platform/errors.ts';
 import { validate } from '../platform/validate.ts';
 import { scheduleDelivery } from './deliver.ts';
 import { merchantOf } from './merchant-keys.ts';
-import { ok } from './present.ts';
+import { ok } from './views.ts';
 import { getReplay, replayFor, replayPage, type ReplayWindow } from './queries-replay.ts';
-import { BASE, mustGet, oidParam } from './route-helpers.ts';
+import { BASE, mustGet, oidParam } from './routes-shared.ts';
 
 export const replayRoutes = new Hono<AppEnv>();
 

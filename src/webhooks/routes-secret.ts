@@ -13,9 +13,9 @@ import { encryptSecret } from '../platform/crypto.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { validate } from '../platform/validate.ts';
 import { merchantOf } from './merchant-keys.ts';
-import { ok } from './present.ts';
+import { ok } from './views.ts';
 import { dropPreviousSecret, rotateSecret } from './queries-secret.ts';
-import { BASE, mustGet, oidParam } from './route-helpers.ts';
+import { BASE, mustGet, oidParam } from './routes-shared.ts';
 import { newSigningSecret } from './signing.ts';
 
 export const DEFAULT_OVERLAP_SECONDS = 86_400;

@@ -9,9 +9,9 @@ import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { validate } from '../platform/validate.ts';
 import { merchantOf } from './merchant-keys.ts';
-import { ok } from './present.ts';
+import { ok } from './views.ts';
 import { setRateLimit } from './queries-throttle.ts';
-import { BASE, mustGet, oidParam } from './route-helpers.ts';
+import { BASE, mustGet, oidParam } from './routes-shared.ts';
 
 export const MIN_RATE = 0.01;
 export const MAX_RATE = 1000;

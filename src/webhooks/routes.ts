@@ -14,13 +14,12 @@ import { validate } from '../platform/validate.ts';
 import { findEvent } from './catalog.ts';
 import { scheduleDelivery } from './deliver.ts';
 import { merchantAuth, merchantOf } from './merchant-keys.ts';
-import { ok, presentLog, presentLogSummary, presentWebhook, resultSet } from './present.ts';
+import { ok, logView, logSummaryView, webhookView, resultSet } from './views.ts';
 import { deleteWebhook, findWebhooksByUrl, getLog, insertWebhook, keyBelongsTo, listLogs, listWebhooks, SORTS, updateWebhook, type WebhookRow, type WebhookValues } from './queries.ts';
 import { enqueueForWebhook } from './queries-delivery.ts';
-import { currentObjects } from './queries-reflow.ts';
-import { mergeWebhook, webhookInput, type Merged } from './webhook-input.ts';
+import { mergeWebhook, webhookInput, type Merged } from './schemas-webhook.ts';
 import { newSigningSecret } from './signing.ts';
-import { BASE, mustGet, oidParam } from './route-helpers.ts';
+import { BASE, mustGet, oidParam } from './routes-shared.ts';
 import { secretRoutes } from './routes-secret.ts';
 import { replayRoutes } from './routes-replay.ts';
 import { attemptRoutes } from './routes-attempts.ts';
@@ -67,7 +66,7 @@ webhookRoutes.get(`${BASE}/webhooks`, validate('query', listQuery), async (c) =>
   const sort = (q._sort ?? 'webhook_oid').replace(/^[-+]/, '');
   if (!(sort in SORTS)) throw new HttpError(400, `_sort must be one of ${Object.keys(SORTS).join(', ')} (optionally prefixed with -)`);
   const { rows, total } = await listWebhooks(c.get('db'), m.merchantId, { limit: q._limit, offset: q._offset, sort, desc: (q._sort ?? '').startsWith('-') });
-  const webhooks = await Promise.all(rows.map((w) => presentWebhook(c.env, w, q._placeholders ?? false)));
+  const webhooks = await Promise.all(rows.map((w) => webhookView(c.env, w, q._placeholders ?? false)));
   return c.json(ok({ webhooks }, resultSet('webhooks', webhooks.length, q._limit, q._offset, total)));
 });
 
@@ -79,7 +78,7 @@ webhookRoutes.post(`${BASE}/webhooks`, validate('query', placeholdersQuery), val
   await checkApiUser(db, m.merchantId, values);
   const secret = newSigningSecret();
   const oid = await insertWebhook(db, m.merchantId, values, await encryptSecret(c.env.ENCRYPTION_KEY, secret));
-  const webhook = await presentWebhook(c.env, await mustGet(db, m.merchantId, oid), c.req.valid('query')._placeholders ?? false);
+  const webhook = await webhookView(c.env, await mustGet(db, m.merchantId, oid), c.req.valid('query')._placeholders ?? false);
   // Shown once: the generated basic password (the original returns generated credentials) and the
   // Standard Webhooks signing secret (a header, so the Webhook object keeps the SDKs' shape).
   if (merged.generatedPassword && merged.secrets.basicPassword) webhook.basic_password = merged.secrets.basicPassword;
@@ -99,7 +98,7 @@ webhookRoutes.put(`${BASE}/webhooks/:webhook_oid`, validate('param', oidParam), 
   await updateWebhook(db, m.merchantId, oid, values);
   const after = await mustGet(db, m.merchantId, oid);
   if (stored.disabled && !after.disabled && after.pending > 0) c.executionCtx.waitUntil(scheduleDelivery(c.env, oid).catch(() => undefined));
-  const webhook = await presentWebhook(c.env, after, c.req.valid('query')._placeholders ?? false);
+  const webhook = await webhookView(c.env, after, c.req.valid('query')._placeholders ?? false);
   if (merged.generatedPassword && merged.secrets.basicPassword) webhook.basic_password = merged.secrets.basicPassword;
   c.header('Cache-Control', 'no-store');
   return c.json(ok({ webhook }));
@@ -117,7 +116,7 @@ webhookRoutes.delete(`${BASE}/webhooks`, validate('json', deleteByUrl), async (c
   const matches = await findWebhooksByUrl(db, m.merchantId, c.req.valid('json').webhook_url);
   if (!matches.length) throw new HttpError(404, 'no webhook with that webhook_url');
   for (const w of matches) await deleteWebhook(db, m.merchantId, w.webhook_oid);
-  return c.json(ok({ webhook: await presentWebhook(c.env, matches[0]!) }));
+  return c.json(ok({ webhook: await webhookView(c.env, matches[0]!) }));
 });
 
 webhookRoutes.get(`${BASE}/webhooks/:webhook_oid/logs`, validate('param', oidParam), validate('query', logsQuery), async (c) => {
@@ -127,7 +126,7 @@ webhookRoutes.get(`${BASE}/webhooks/:webhook_oid/logs`, validate('param', oidPar
   await mustGet(db, m.merchantId, oid);
   const q = c.req.valid('query');
   const { rows, total } = await listLogs(db, oid, { limit: q._limit, offset: q._offset, since: q._since ? new Date(q._since) : null });
-  return c.json(ok({ webhook_log_summaries: rows.map(presentLogSummary) }, resultSet('webhook_log_summaries', rows.length, q._limit, q._offset, total)));
+  return c.json(ok({ webhook_log_summaries: rows.map(logSummaryView) }, resultSet('webhook_log_summaries', rows.length, q._limit, q._offset, total)));
 });
 
 webhookRoutes.get(`${BASE}/webhooks/:webhook_oid/logs/:request_id`, validate('param', logParam), async (c) => {
@@ -137,7 +136,7 @@ webhookRoutes.get(`${BASE}/webhooks/:webhook_oid/logs/:request_id`, validate('pa
   await mustGet(db, m.merchantId, webhook_oid);
   const log = await getLog(db, webhook_oid, request_id);
   if (!log) throw new HttpError(404, `log ${request_id} not found`);
-  return c.json(ok({ webhook_log: presentLog(log) }));
+  return c.json(ok({ webhook_log: logView(log) }));
 });
 
 webhookRoutes.post(`${BASE}/webhooks/:webhook_oid/reflow/:event_name`, validate('param', reflowParam), async (c) => {
@@ -147,10 +146,11 @@ webhookRoutes.post(`${BASE}/webhooks/:webhook_oid/reflow/:event_name`, validate(
   const w = await mustGet(db, m.merchantId, webhook_oid);
   const found = findEvent(event_name);
   if (!found) throw new HttpError(400, `unknown event ${event_name}`);
-  if (!found.event.supports_reflow) throw new HttpError(400, `event ${event_name} does not support reflow`);
   if (!w.events.includes(event_name)) throw new HttpError(400, `webhook ${webhook_oid} is not subscribed to ${event_name}`);
   if (w.disabled) throw new HttpError(400, `webhook ${webhook_oid} is disabled`);
-  const queued = await db.transaction(async (tx) => enqueueForWebhook(tx, webhook_oid, event_name, await currentObjects(tx, found.category)));
+  const reflow = found.event.reflow;
+  if (!reflow) throw new HttpError(400, `event ${event_name} does not support reflow`);
+  const queued = await db.transaction(async (tx) => enqueueForWebhook(tx, webhook_oid, await reflow(tx)));
   if (queued > 0) c.executionCtx.waitUntil(scheduleDelivery(c.env, webhook_oid).catch((err) => console.warn('reflow schedule failed (sweep will retry):', (err as Error).message)));
   return c.json(ok({ reflow: { event_name, queued: queued > 0 } }));
 });

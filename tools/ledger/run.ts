@@ -13,7 +13,7 @@ import pipeline from '../../functions/pipeline.ts';
 import { createDb, type Db } from '../../src/platform/db.ts';
 import type { Env } from '../../src/platform/env.ts';
 import { sweepWebhooks } from '../../src/webhooks/deliver.ts';
-import { emitEvent, notifyOutbox } from '../../src/webhooks/events.ts';
+import { notifyOutbox, recordRawEvent } from '../../src/webhooks/events.ts';
 import { createMerchantKey } from '../../src/webhooks/merchant-keys.ts';
 import { workerVars } from '../stack/config.ts';
 import { freshDatabase } from '../stack/fresh-database.ts';
@@ -187,7 +187,7 @@ async function round(ctx: Ctx, no: number, maximumEvents: number, n: number): Pr
           const seq = Math.floor(j / HOOKS.length);
           const id = `${roundTag}-${w}-${seq}`;
           const payload = { ledger_id: id, ledger_round: roundTag, seq };
-          await emitEvent(tx, { name: HOOKS[w]!.event, objectId: id, payload });
+          await recordRawEvent(tx, { name: HOOKS[w]!.event, objectId: id, payload });
           batch.push({ id, webhook: oids[w]!, seq });
         }
       });

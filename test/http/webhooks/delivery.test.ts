@@ -1,5 +1,5 @@
 /**
- * Delivery end to end: events written with emitEvent, the outbox notification through the local
+ * Delivery end to end: events written with recordRawEvent, the outbox notification through the local
  * QStash to the delivery worker served over HTTP, fan-out, batches to local receivers (one failing
  * 50% at random and down for a stretch). Checks: every event delivered, none lost, order per webhook
  * kept, retries carry the same webhook-id and body, signatures verify, counters and logs tell the truth.
@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import delivery from '../../../functions/delivery.ts';
 import type { Env } from '../../../src/platform/env.ts';
-import { emitEvent, notifyOutbox } from '../../../src/webhooks/events.ts';
+import { notifyOutbox, recordRawEvent } from '../../../src/webhooks/events.ts';
 import { sweepWebhooks } from '../../../src/webhooks/deliver.ts';
-import { findCategory } from '../../../src/webhooks/catalog.ts';
-import { currentObjects } from '../../../src/webhooks/queries-reflow.ts';
+import { findEvent } from '../../../src/webhooks/catalog.ts';
+import { insertReport } from '../../../src/pipeline/queries-reports.ts';
 import { readBody } from '../../../src/webhooks/payload.ts';
 import { verifyStandardSignature, apiUserSignature } from '../../../src/webhooks/signing.ts';
 import { apiUserSigningKey } from '../../../src/webhooks/merchant-keys.ts';
@@ -37,7 +37,7 @@ async function state(oid: number) {
 
 async function emit(events: { name: string; id: string; payload: unknown }[], env: Env) {
   await testDb().transaction(async (tx) => {
-    for (const e of events) await emitEvent(tx, { name: e.name, objectId: e.id, payload: e.payload });
+    for (const e of events) await recordRawEvent(tx, { name: e.name, objectId: e.id, payload: e.payload });
   });
   await notifyOutbox(env);
 }
@@ -255,33 +255,28 @@ describe('delivery through the queue', () => {
     }
   });
 
-  it('reflow re-sends the category\'s current objects to that webhook only', async () => {
+  it('reflow re-sends the event\'s current objects, as its reflow query renders them, to that webhook only', async () => {
     const rec = await startReceiver(() => 200);
+    const other = await startReceiver(() => 200);
     try {
       const hook = await createHook({ webhook_url: `${rec.url}/reflow`, maximum_events: 50, event_categories: [{ event_category: 'pipeline', events: [{ event_name: 'report_published' }] }] });
-      await emit([
-        { name: 'report_published', id: 'rep-1', payload: { report_id: 'rep-1', version: 1 } },
-        { name: 'report_published', id: 'rep-2', payload: { report_id: 'rep-2', version: 1 } },
-        { name: 'report_published', id: 'rep-1', payload: { report_id: 'rep-1', version: 2 } },
-      ], env);
-      await waitFor('live events', async () => firstOk(rec.received).length >= 1 && (await state(hook.oid)).pending === 0);
-      const live = (await Promise.all(firstOk(rec.received).map((r) => readBody(r.body)))).flat();
-      expect(live).toHaveLength(3);
-      // Without the category's table, the current objects are the latest payload per object in the outbox.
-      const fallback = await currentObjects(testDb(), { ...findCategory('pipeline')!, reflow: { table: 'pipeline.no_such_table', idColumn: 'id' } });
-      expect(fallback).toEqual(expect.arrayContaining([{ report_id: 'rep-2', version: 1 }, { report_id: 'rep-1', version: 2 }]));
-      expect(fallback).not.toContainEqual({ report_id: 'rep-1', version: 1 });
-      expect(fallback.indexOf(fallback.find((o: any) => o.report_id === 'rep-2')!)).toBeLessThan(fallback.indexOf(fallback.find((o: any) => o.report_id === 'rep-1')!));
-      // The real source: pipeline.reports when that table exists, else the same fallback.
-      const expected = await currentObjects(testDb(), findCategory('pipeline')!);
-      const before = firstOk(rec.received).length;
+      const bystander = await createHook({ webhook_url: `${other.url}/bystander`, event_categories: [{ event_category: 'pipeline', events: [{ event_name: 'report_published' }] }] });
+      const report = await insertReport(testDb(), {
+        run_id: null, monitor_id: null, time_period: 'daily', report_type: 'summary', title: 'Reflowed report', content: '# Reflowed',
+        article_ids: [], metadata: { global_tldr: 'tl;dr', topics: [] },
+      });
+      const expected = (await findEvent('report_published')!.event.reflow!(testDb())).map((e) => ({ [e.name]: e.payload }));
+      expect(expected).toContainEqual({ report_published: expect.objectContaining({ id: report.id, title: 'Reflowed report', destination: 'database' }) });
       const res = await api(env).post(`${BASE}/${hook.oid}/reflow/report_published`, undefined, m.headers);
-      expect(await res.json()).toMatchObject({ reflow: { event_name: 'report_published', queued: expected.length > 0 }, success: true });
-      await waitFor('reflow', async () => (await state(hook.oid)).pending === 0 && firstOk(rec.received).length >= before + (expected.length > 0 ? 1 : 0));
-      const reflowed = (await Promise.all(firstOk(rec.received).slice(before).map((r) => readBody(r.body)))).flat();
-      expect(reflowed).toEqual(expected.map((o) => ({ report_published: o })));
+      expect(await res.json()).toMatchObject({ reflow: { event_name: 'report_published', queued: true }, success: true });
+      await waitFor('reflow', async () => (await state(hook.oid)).pending === 0 && firstOk(rec.received).length >= 1);
+      const reflowed = (await Promise.all(firstOk(rec.received).map((r) => readBody(r.body)))).flat();
+      expect(reflowed).toEqual(expected);
+      expect((await state(bystander.oid)).pending).toBe(0);
+      expect(other.received).toHaveLength(0);
     } finally {
       await rec.close();
+      await other.close();
       await quiesce();
     }
   });
@@ -290,7 +285,7 @@ describe('delivery through the queue', () => {
     const rec = await startReceiver(() => 200);
     try {
       const hook = await createHook({ webhook_url: `${rec.url}/sweep`, event_categories: [{ event_category: 'pipeline', subscribed: true }] });
-      await testDb().transaction((tx) => emitEvent(tx, { name: 'task_finished', objectId: 'lost', payload: { task_id: 'lost' } }));
+      await testDb().transaction((tx) => recordRawEvent(tx, { name: 'task_finished', objectId: 'lost', payload: { task_id: 'lost' } }));
       await new Promise((r) => setTimeout(r, 300));
       expect(rec.received).toHaveLength(0);
       const swept = await sweepWebhooks(env);

@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import delivery from '../../../functions/delivery.ts';
 import type { Env } from '../../../src/platform/env.ts';
-import { emitEvent, notifyOutbox } from '../../../src/webhooks/events.ts';
+import { notifyOutbox, recordRawEvent } from '../../../src/webhooks/events.ts';
 import { testDb, testEnv } from '../../support/env.ts';
 import { serveWorker, type Served } from '../../support/serve.ts';
 import { waitFor as poll } from '../../support/wait.ts';
@@ -42,7 +42,7 @@ export async function quiesce(): Promise<void> {
 
 export async function emit(env: Env, events: { name: string; id: string; payload: unknown }[]): Promise<void> {
   await testDb().transaction(async (tx) => {
-    for (const e of events) await emitEvent(tx, { name: e.name, objectId: e.id, payload: e.payload });
+    for (const e of events) await recordRawEvent(tx, { name: e.name, objectId: e.id, payload: e.payload });
   });
   await notifyOutbox(env);
 }

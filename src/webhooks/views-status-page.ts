@@ -5,16 +5,16 @@
  * and is served with a CSP that forbids any (`default-src 'none'`).
  */
 import { escapeHtml } from '../platform/html.ts';
-import type { presentAttempt, presentEvent, presentStats } from './present-attempts.ts';
+import type { attemptView, eventView, statsView } from './views-attempts.ts';
 import type { WebhookRow } from './queries.ts';
 
 export const STATUS_PAGE_CSP = [
   "default-src 'none'", "style-src 'unsafe-inline'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
 ].join('; ');
 
-type Stats = ReturnType<typeof presentStats>;
-type Attempt = ReturnType<typeof presentAttempt>;
-type Event = ReturnType<typeof presentEvent>;
+type Stats = ReturnType<typeof statsView>;
+type Attempt = ReturnType<typeof attemptView>;
+type Event = ReturnType<typeof eventView>;
 
 const e = (v: unknown) => escapeHtml(v === null || v === undefined ? '–' : String(v));
 

@@ -12,16 +12,16 @@ import { verifiedJson } from '../platform/queue.ts';
 import { parseWith } from '../platform/validate.ts';
 import { deliverWebhook, drainOutbox } from './deliver.ts';
 
-export const webhooksDelivery = new Hono<AppEnv>();
+export const webhooksJobs = new Hono<AppEnv>();
 
 const deliverMessage = z.object({ webhook_oid: z.number().int().positive(), retry_token: z.string().max(100).optional() });
 
-webhooksDelivery.post('/drain', async (c) => {
+webhooksJobs.post('/drain', async (c) => {
   const r = await drainOutbox(c.env, c.get('db'));
   return c.json({ ok: true, events: r.events, webhooks: r.webhooks.length });
 });
 
-webhooksDelivery.post('/deliver', async (c) => {
+webhooksJobs.post('/deliver', async (c) => {
   const msg = parseWith(deliverMessage, verifiedJson(c));
   const r = await deliverWebhook(c.env, c.get('db'), msg.webhook_oid, msg.retry_token ?? null);
   return c.json({ ok: true, ...r });

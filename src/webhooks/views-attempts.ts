@@ -4,7 +4,7 @@ import type { AttemptRow, EventRow, WebhookAttemptRow, WebhookStats } from './qu
 const ageSeconds = (d: Date | string, now: number) => Math.max(0, Math.floor((now - new Date(d).getTime()) / 1000));
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-export function presentEvent(e: EventRow) {
+export function eventView(e: EventRow) {
   return {
     queue_id: Number(e.queue_id),
     event_id: e.event_id === null ? null : Number(e.event_id),
@@ -18,7 +18,7 @@ export function presentEvent(e: EventRow) {
   };
 }
 
-export function presentAttempt(a: WebhookAttemptRow & Partial<Pick<AttemptRow, 'queue_id' | 'replay_id'>>) {
+export function attemptView(a: WebhookAttemptRow & Partial<Pick<AttemptRow, 'queue_id' | 'replay_id'>>) {
   return {
     attempt_dts: iso(a.delivery_dts),
     request_id: a.request_id,
@@ -33,7 +33,7 @@ export function presentAttempt(a: WebhookAttemptRow & Partial<Pick<AttemptRow, '
   };
 }
 
-export function presentStats(s: WebhookStats, now = Date.now()) {
+export function statsView(s: WebhookStats, now = Date.now()) {
   return {
     attempts: s.attempts,
     successful_attempts: s.successful,
@@ -41,7 +41,7 @@ export function presentStats(s: WebhookStats, now = Date.now()) {
     events_delivered: s.delivered,
     events_pending: s.pending,
     oldest_undelivered_event: s.oldest
-      ? { ...presentEvent(s.oldest), age_seconds: ageSeconds(s.oldest.created_at, now) }
+      ? { ...eventView(s.oldest), age_seconds: ageSeconds(s.oldest.created_at, now) }
       : null,
   };
 }

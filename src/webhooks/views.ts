@@ -44,7 +44,7 @@ export function eventCategories(events: string[], expansions: Record<string, str
   }).filter((c) => placeholders || c.any_subscribed);
 }
 
-export async function presentWebhook(env: Pick<Env, 'ENCRYPTION_KEY'>, w: WebhookRow, placeholders = false) {
+export async function webhookView(env: Pick<Env, 'ENCRYPTION_KEY'>, w: WebhookRow, placeholders = false) {
   return {
     api_user_oid: w.api_user_oid,
     api_version: w.api_version,
@@ -70,11 +70,11 @@ export async function presentWebhook(env: Pick<Env, 'ENCRYPTION_KEY'>, w: Webhoo
   };
 }
 
-export function presentLogSummary(l: LogSummaryRow) {
+export function logSummaryView(l: LogSummaryRow) {
   return { delivery_dts: new Date(l.delivery_dts).toISOString(), request_id: l.request_id, success: l.success };
 }
 
-export function presentLog(l: LogRow) {
+export function logView(l: LogRow) {
   return {
     delivery_dts: new Date(l.delivery_dts).toISOString(),
     duration: l.duration,
