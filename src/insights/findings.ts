@@ -19,9 +19,10 @@
  * for the package's default version (what an unpinned install gets), plus MALICIOUS for any version.
  */
 import { compare, isPrerelease, type System } from '../versions/index.ts';
+import { cooldownEnd, rfc3339 } from './cooldown.ts';
 import type { FindingPackage, FindingVersion } from './queries-findings.ts';
 
-export const DEFAULT_COOLDOWN_DAYS = 7;
+export { cooldownDays, DEFAULT_COOLDOWN_DAYS } from './cooldown.ts';
 
 type Risk = 'RISK_CRITICAL' | 'RISK_HIGH' | 'RISK_MEDIUM' | 'RISK_LOW' | 'RISK_INFORMATIONAL';
 
@@ -33,12 +34,6 @@ export interface Finding {
   vulnerableContext?: { advisoryKeys: { id: string }[] };
 }
 
-export function cooldownDays(env: Record<string, unknown>): number {
-  const n = Number(env.INSIGHTS_COOLDOWN_DAYS);
-  return env.INSIGHTS_COOLDOWN_DAYS !== undefined && Number.isFinite(n) && n >= 0 ? n : DEFAULT_COOLDOWN_DAYS;
-}
-
-const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 const isMalicious = (id: string) => id.startsWith('MAL-');
 
 /** The findings of one stored version, REMEDIATION aside. */
@@ -49,10 +44,8 @@ function versionFindings(v: FindingVersion, now: Date, cooldownMs: number): Find
     const reason = v.reason || (v.yanked ? 'yanked' : '');
     out.push({ type: 'DEPRECATED', risk: 'RISK_MEDIUM', deprecatedContext: { reason } });
   }
-  if (v.publishedAt) {
-    const end = new Date(new Date(v.publishedAt).getTime() + cooldownMs);
-    if (end > now) out.push({ type: 'COOLDOWN', risk: 'RISK_LOW', cooldownContext: { end: rfc3339(end) } });
-  }
+  const end = cooldownEnd(v.publishedAt, now, cooldownMs / 86_400_000);
+  if (end) out.push({ type: 'COOLDOWN', risk: 'RISK_LOW', cooldownContext: { end: rfc3339(end) } });
   const vulns = v.advisories.filter((a) => !isMalicious(a.id));
   if (vulns.length) {
     const top = Math.max(...vulns.map((a) => a.cvss3));

@@ -15,6 +15,8 @@ import { getPackage, getVersion } from './queries.ts';
 import { queryContainerImages } from './queries-batch.ts';
 import { readThroughPackage } from './read-through.ts';
 import { jsonText } from './respond.ts';
+import { cooldownDays } from './cooldown.ts';
+import { alphaVersionText } from './version-alpha.ts';
 import { chainIdParam, check, purlParam } from './schemas.ts';
 
 export const alphaRoutes = new Hono<AppEnv>();
@@ -35,7 +37,8 @@ alphaRoutes.get('/v3alpha/purl/*', async (c) => {
     if (canonical) found = await read(canonical);
   }
   if (found.body === null) throw new HttpError(404, `${kind} for purl not found`);
-  return jsonText(c, `{"${kind}":${found.body}}`);
+  const body = kind === 'version' ? await alphaVersionText(db, found.body, cooldownDays(c.env)) : found.body;
+  return jsonText(c, `{"${kind}":${body}}`);
 });
 
 alphaRoutes.get('/v3alpha/querycontainerimages/*', async (c) => {
