@@ -205,7 +205,8 @@ export async function storeVersionDetails(db: Db, system: System, name: string, 
       WHERE x.requirements IS NOT NULL
         AND EXISTS (SELECT 1 FROM insights.versions v WHERE v.system = $2 AND v.name = $3 AND v.version = x.version)
       ON CONFLICT DO NOTHING`, [JSON.stringify(rows), system, name]); // versions read but not listed (Go pseudo-versions): not stored
-    await storeVersionDetailRows(tx, system, name, detailRows(versions.map((v) => ({ ...v, version: canon(system, v.version) ?? v.version }))));
+    const canonical = versions.map((v) => ({ ...v, version: canon(system, v.version) ?? v.version }));
+    await storeVersionDetailRows(tx, system, name, detailRows(canonical));
     await tx.query('UPDATE insights.packages SET resolve_doc = insights.resolve_doc(system, name) WHERE system = $1 AND name = $2', [system, name]);
   });
 }

@@ -17,8 +17,8 @@ import { pypiAttestationsFromProvenance } from './attestations.ts';
 import { fetchJson, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { licenseDetails, licenseFromClassifier, normalizeLicenses } from './licenses.ts';
 import {
-  UpstreamError, UpstreamNotFound, type Artifact, type Attestation, type IngestedPackage, type IngestedVersion, type Link,
-  type UpstreamIdentifier,
+  UpstreamError, UpstreamNotFound, type Artifact, type Attestation, type IngestedPackage, type IngestedVersion,
+  type Link, type UpstreamIdentifier,
 } from './types.ts';
 
 export const PYPI_REGISTRY = 'https://pypi.org/simple';
