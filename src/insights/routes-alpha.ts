@@ -2,8 +2,9 @@
  * v3alpha single-item methods: `GET /v3alpha/purl/{purl}` (the whole purl percent-encoded;
  * {package} or {version}, v3alpha messages: with `purl`, `upstreamIdentifiers`) and
  * `GET /v3alpha/querycontainerimages/{chainId}` (an OCI chain id `sha256:<64 hex>`; an
- * unknown one answers 200 `{"results": []}`, as deps.dev does; where image data would come from:
- * migrations/0160_container_images.sql). The batch methods are in routes-batch.ts.
+ * unknown one answers 200 `{"results": []}`, as deps.dev does; the rows come from the importer in
+ * container-images.ts, which also says where production data would come from). The batch methods are in
+ * routes-batch.ts.
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
