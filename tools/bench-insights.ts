@@ -327,6 +327,7 @@ try {
     ['GetVersion', () => { const k = keys[rand(keys.length)]!; return capture((db) => getVersion(db, 'NPM', k.name, k.version)); }],
     ['GetPackage', () => capture((db) => getPackage(db, 'NPM', names[rand(names.length)]!))],
     ['GetRequirements', () => { const k = keys[rand(keys.length)]!; return capture((db) => getRequirements(db, 'NPM', k.name, k.version)); }],
+    ['GetSimilarlyNamedPackages', () => capture((db) => similarlyNamed(db, 'NPM', names[rand(names.length)]!))],
   ];
   for (const [op, make] of plans) {
     const st = await make();

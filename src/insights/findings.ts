@@ -12,6 +12,10 @@
  *   VULNERABLE  other advisories affect the version; risk from the highest CVSS v3 score
  *               (>= 9 critical, >= 7 high, >= 4 medium, else low)                     vulnerableContext{advisoryKeys}
  *   REMEDIATION the version is vulnerable or malicious and a recommended version exists RISK_INFORMATIONAL
+ *   LOW_USAGE   (only when INSIGHTS_LOW_USAGE_DEPENDENTS > 0) fewer than that many other stored packages
+ *               depend on any version of the package (queries-usage.ts: what this service has indexed, not
+ *               the registry); lowUsageContext{alternativePackages: similarly named packages used at least
+ *               that often, most used first}. Package-level: it never makes a version recommended. RISK_LOW
  * recommendedVersions: when the version has any finding but REMEDIATION, the nearest version that has
  * none of MALICIOUS, VULNERABLE, DEPRECATED, COOLDOWN and is in the request's major range (same first
  * number; for 0.x the same 0.x, as a caret range): the lowest such version above the request, else the
@@ -19,26 +23,28 @@
  * for the package's default version (what an unpinned install gets), plus MALICIOUS for any version.
  */
 import { compare, isPrerelease, type System } from '../versions/index.ts';
+import { cooldownEnd, rfc3339 } from './cooldown.ts';
 import type { FindingPackage, FindingVersion } from './queries-findings.ts';
 
-export const DEFAULT_COOLDOWN_DAYS = 7;
+export { cooldownDays, DEFAULT_COOLDOWN_DAYS } from './cooldown.ts';
 
 type Risk = 'RISK_CRITICAL' | 'RISK_HIGH' | 'RISK_MEDIUM' | 'RISK_LOW' | 'RISK_INFORMATIONAL';
 
 export interface Finding {
-  type: 'NOT_FOUND' | 'MALICIOUS' | 'DEPRECATED' | 'COOLDOWN' | 'VULNERABLE' | 'REMEDIATION';
+  type: 'NOT_FOUND' | 'MALICIOUS' | 'DEPRECATED' | 'COOLDOWN' | 'VULNERABLE' | 'REMEDIATION' | 'LOW_USAGE';
   risk: Risk;
   deprecatedContext?: { reason: string };
   cooldownContext?: { end: string };
   vulnerableContext?: { advisoryKeys: { id: string }[] };
+  lowUsageContext?: { alternativePackages: { system: string; name: string }[] };
 }
 
-export function cooldownDays(env: Record<string, unknown>): number {
-  const n = Number(env.INSIGHTS_COOLDOWN_DAYS);
-  return env.INSIGHTS_COOLDOWN_DAYS !== undefined && Number.isFinite(n) && n >= 0 ? n : DEFAULT_COOLDOWN_DAYS;
+/** The LOW_USAGE threshold (INSIGHTS_LOW_USAGE_DEPENDENTS, dependent packages); 0, the default, turns it off. */
+export function lowUsageThreshold(env: Record<string, unknown>): number {
+  const n = Number(env.INSIGHTS_LOW_USAGE_DEPENDENTS);
+  return Number.isInteger(n) && n > 0 ? n : 0;
 }
 
-const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 const isMalicious = (id: string) => id.startsWith('MAL-');
 
 /** The findings of one stored version, REMEDIATION aside. */
@@ -49,10 +55,8 @@ function versionFindings(v: FindingVersion, now: Date, cooldownMs: number): Find
     const reason = v.reason || (v.yanked ? 'yanked' : '');
     out.push({ type: 'DEPRECATED', risk: 'RISK_MEDIUM', deprecatedContext: { reason } });
   }
-  if (v.publishedAt) {
-    const end = new Date(new Date(v.publishedAt).getTime() + cooldownMs);
-    if (end > now) out.push({ type: 'COOLDOWN', risk: 'RISK_LOW', cooldownContext: { end: rfc3339(end) } });
-  }
+  const end = cooldownEnd(v.publishedAt, now, cooldownMs / 86_400_000);
+  if (end) out.push({ type: 'COOLDOWN', risk: 'RISK_LOW', cooldownContext: { end: rfc3339(end) } });
   const vulns = v.advisories.filter((a) => !isMalicious(a.id));
   if (vulns.length) {
     const top = Math.max(...vulns.map((a) => a.cvss3));
@@ -108,6 +112,10 @@ export function findingsOf(system: System, pkg: FindingPackage, version: string 
   const recommendedVersions = findings.length && target ? recommend(system, pkg, target, now, cooldownMs) : [];
   if (recommendedVersions.length && findings.some((f) => f.type === 'VULNERABLE' || f.type === 'MALICIOUS')) {
     findings.push({ type: 'REMEDIATION', risk: 'RISK_INFORMATIONAL' });
+  }
+  if (pkg.usage && pkg.usage.dependents < pkg.usage.threshold) {
+    const alternativePackages = pkg.usage.alternatives.map((name) => ({ system, name }));
+    findings.push({ type: 'LOW_USAGE', risk: 'RISK_LOW', lowUsageContext: { alternativePackages } });
   }
   return { ...head, recommendedVersions, packageFindings: findings };
 }

@@ -3,11 +3,13 @@
  * names the Hono route that serves it and the zod schemas that route validates its path segments, query
  * and body with (schemas.ts, routes-batch.ts, routes-findings.ts); `z.toJSONSchema` turns them into
  * JSON Schema 2020-12 (OpenAPI 3.1's dialect). test/http/insights/openapi.test.ts checks both ways
- * against the routers' registered routes. Answer bodies are deps.dev's messages (built in SQL, not
- * validated by zod), so 200s are described by name, not by schema; errors share `Error`. Every GET documents
+ * against the routers' registered routes. Each 200 refers to its answer's schema in `components.schemas`,
+ * generated from response-schemas.ts (zod's registry -> JSON Schema, sub-messages as `$ref`s); the test
+ * holds real answers against them. Errors share `Error`. Every GET documents
  * its `ETag` / `If-None-Match` / 304 (routes.ts); no rate-limit headers are sent (docs/insights.md says why).
  */
 import * as z from 'zod';
+import { RESPONSE_OF, RESPONSES } from './response-schemas.ts';
 import { findingsBatchBody } from './routes-findings.ts';
 import { projectBatchBody, purlBatchBody, versionBatchBody } from './routes-batch.ts';
 import {
@@ -28,6 +30,8 @@ export interface Operation {
   queryExample?: Record<string, string>;
   body?: z.ZodType;
   bodyExample?: unknown;
+  /** The 200 answer (a schema registered in response-schemas.ts). */
+  response: z.ZodType;
   /** Extra answers beyond 200/400/404 (e.g. GetDependencies' 503). */
   extra?: Record<string, object>;
 }
@@ -45,13 +49,13 @@ const versionKey = { system: 'NPM', name: 'lodash', version: '4.17.21' };
 /** The operations served under both /v3 and /v3alpha (v3alpha answers add its own fields). */
 function both(api: 'v3' | 'v3alpha'): Operation[] {
   const p = `/${api}/systems/{system}/packages/{name}`;
-  const ops: Omit<Operation, 'operationId'>[] = [
+  const ops: Omit<Operation, 'operationId' | 'response'>[] = [
     { method: 'get', path: p, route: SYSTEMS_ROUTE, summary: 'GetPackage', params: pkg },
     { method: 'get', path: `${p}/versions/{version}`, route: SYSTEMS_ROUTE, summary: 'GetVersion', params: ver },
     { method: 'get', path: `${p}/versions/{version}:requirements`, route: SYSTEMS_ROUTE, summary: 'GetRequirements',
       params: ver },
     { method: 'get', path: `${p}/versions/{version}:dependencies`, route: SYSTEMS_ROUTE, summary: 'GetDependencies',
-      params: pino, query: dependenciesQuery,
+      params: pino, query: dependenciesQuery, queryExample: { include: 'advisories,licenses' },
       extra: { 503: { description: 'the graph needs more upstream fetches than INSIGHTS_FETCH_LIMIT; retry later',
         headers: { 'Retry-After': { schema: { type: 'integer' } } } } } },
     { method: 'get', path: `/${api}/projects/{projectId}`, route: '/:api{v3|v3alpha}/projects/*',
@@ -63,12 +67,16 @@ function both(api: 'v3' | 'v3alpha'): Operation[] {
     { method: 'get', path: `/${api}/query`, route: '/:api{v3|v3alpha}/query', summary: 'Query', query: queryQuery,
       queryExample: { 'versionKey.system': 'NPM', 'versionKey.name': 'lodash', 'versionKey.version': '4.17.21' } },
   ];
-  return ops.map((o) => ({ ...o, operationId: `${api}.${o.summary}` }));
+  return ops.map((o) => {
+    const r = RESPONSE_OF[o.summary as keyof typeof RESPONSE_OF];
+    const response = 'v3' in r ? r[api] : r;
+    return { ...o, operationId: `${api}.${o.summary}`, response };
+  });
 }
 
-const batch = (path: string, summary: string, body: z.ZodType, request: object): Operation => ({
+const batch = (path: string, summary: keyof typeof RESPONSE_OF, body: z.ZodType, request: object): Operation => ({
   method: 'post', path, route: path, operationId: `v3alpha.${summary}`, summary, body,
-  bodyExample: { requests: [request] },
+  bodyExample: { requests: [request] }, response: RESPONSE_OF[summary] as z.ZodType,
 });
 
 const ALPHA_VERSION = '/v3alpha/systems/{system}/packages/{name}/versions/{version}';
@@ -77,24 +85,29 @@ const projectKey = { id: 'github.com/lodash/lodash' };
 const ALPHA_ONLY: Operation[] = [
   { method: 'get', path: `${ALPHA_VERSION}:dependents`, route: SYSTEMS_ROUTE,
     operationId: 'v3alpha.GetDependents', summary: 'GetDependents (counts; ?list=true pages the dependents)',
-    params: ver, query: dependentsQuery },
+    params: ver, query: dependentsQuery, response: RESPONSE_OF.GetDependents },
   { method: 'get', path: `${ALPHA_VERSION}:capabilities`, route: SYSTEMS_ROUTE,
     operationId: 'v3alpha.GetCapabilities', summary: 'GetCapabilities (Go; import-based, see docs/insights.md)',
     params: {
       system: { schema: systemParam, example: 'go' }, name: { schema: nameParam, example: 'example.com/capdemo' },
       version: { schema: versionParam, example: 'v1.0.0' },
-    } },
+    }, response: RESPONSE_OF.GetCapabilities },
   { method: 'get', path: `${ALPHA_VERSION}:findings`, route: SYSTEMS_ROUTE,
-    operationId: 'v3alpha.GetVersionFindings', summary: 'Findings of a version', params: ver },
+    operationId: 'v3alpha.GetVersionFindings', summary: 'Findings of a version', params: ver,
+    response: RESPONSE_OF.Findings },
   { method: 'get', path: '/v3alpha/systems/{system}/packages/{name}:findings', route: SYSTEMS_ROUTE,
-    operationId: 'v3alpha.GetPackageFindings', summary: 'Findings of a package', params: pkg },
+    operationId: 'v3alpha.GetPackageFindings', summary: 'Findings of a package', params: pkg,
+    response: RESPONSE_OF.Findings },
   { method: 'get', path: '/v3alpha/systems/{system}/packages/{name}:similarlyNamedPackages', route: SYSTEMS_ROUTE,
-    operationId: 'v3alpha.GetSimilarlyNamedPackages', summary: 'GetSimilarlyNamedPackages', params: pkg },
+    operationId: 'v3alpha.GetSimilarlyNamedPackages', summary: 'GetSimilarlyNamedPackages', params: pkg,
+    response: RESPONSE_OF.GetSimilarlyNamedPackages },
   { method: 'get', path: '/v3alpha/purl/{purl}', route: '/v3alpha/purl/*', operationId: 'v3alpha.PurlLookup',
-    summary: 'PurlLookup', params: { purl: { schema: purlParam, example: 'pkg:npm/lodash@4.17.21' } } },
+    summary: 'PurlLookup', params: { purl: { schema: purlParam, example: 'pkg:npm/lodash@4.17.21' } },
+    response: RESPONSE_OF.PurlLookup },
   { method: 'get', path: '/v3alpha/querycontainerimages/{chainId}', route: '/v3alpha/querycontainerimages/*',
     operationId: 'v3alpha.QueryContainerImages', summary: 'QueryContainerImages',
-    params: { chainId: { schema: chainIdParam, example: `sha256:${'0'.repeat(64)}` } } },
+    params: { chainId: { schema: chainIdParam, example: `sha256:${'0'.repeat(64)}` } },
+    response: RESPONSE_OF.QueryContainerImages },
   batch('/v3alpha/versionbatch', 'GetVersionBatch', versionBatchBody, { versionKey }),
   batch('/v3alpha/purlbatch', 'PurlLookupBatch', purlBatchBody, { purl: 'pkg:npm/lodash@4.17.21' }),
   batch('/v3alpha/projectbatch', 'GetProjectBatch', projectBatchBody, { projectKey }),
@@ -103,7 +116,8 @@ const ALPHA_ONLY: Operation[] = [
 
 export const OPERATIONS: Operation[] = [
   ...both('v3'), ...both('v3alpha'), ...ALPHA_ONLY,
-  { method: 'get', path: '/openapi.json', route: '/openapi.json', operationId: 'openapi', summary: 'this document' },
+  { method: 'get', path: '/openapi.json', route: '/openapi.json', operationId: 'openapi', summary: 'this document',
+    response: RESPONSE_OF.OpenAPI },
 ];
 
 const schemaOf = (s: z.ZodType) => {
@@ -145,7 +159,7 @@ function operationObject(op: Operation): object {
       200: {
         description: `deps.dev ${op.summary} answer`,
         ...(get ? { headers: etagHeader } : {}),
-        content: { 'application/json': { schema: {} } },
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${responseName(op.response)}` } } },
       },
       ...(get ? { 304: { description: 'unchanged since the ETag sent in If-None-Match', headers: etagHeader } } : {}),
       400: { description: 'malformed input', ...errorRef },
@@ -153,6 +167,23 @@ function operationObject(op: Operation): object {
       ...(op.extra ?? {}),
     },
   };
+}
+
+/** The component name of a registered answer schema. */
+export function responseName(schema: z.ZodType): string {
+  const id = RESPONSES.get(schema)?.id;
+  if (!id) throw new Error('an answer schema not registered in response-schemas.ts');
+  return id;
+}
+
+/** Every registered answer schema as JSON Schema, sub-messages referred to by `$ref`. */
+function responseSchemas(): Record<string, object> {
+  const out = z.toJSONSchema(RESPONSES, { io: 'output', uri: (id) => `#/components/schemas/${id}` }) as
+    { schemas: Record<string, Record<string, unknown>> };
+  return Object.fromEntries(Object.entries(out.schemas).map(([id, s]) => {
+    const { $schema: _s, $id: _i, ...rest } = s;
+    return [id, rest];
+  }));
 }
 
 export function openApiDocument(): object {
@@ -168,7 +199,10 @@ export function openApiDocument(): object {
     },
     paths,
     components: {
-      schemas: { Error: { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] } },
+      schemas: {
+        ...responseSchemas(),
+        Error: { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] },
+      },
     },
   };
 }

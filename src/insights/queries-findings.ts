@@ -1,5 +1,6 @@
 /** What the findings are computed from: one statement for the packages of a page (findings.ts). */
 import type { Queryable } from '../platform/db.ts';
+import type { Usage } from './queries-usage.ts';
 
 export interface FindingVersion {
   version: string;
@@ -19,6 +20,8 @@ export interface FindingPackage {
   known: boolean;
   /** In version order. */
   versions: FindingVersion[];
+  /** Read only when LOW_USAGE is on (routes-findings.ts). */
+  usage?: Usage & { threshold: number };
 }
 
 export async function findingPackages(db: Queryable, keys: { system: string; name: string }[],

@@ -15,6 +15,7 @@ import { advisoryFromOsv, isAffected, osvPackages, type Osv } from './ingest/osv
 import { relatedProjectsFromAttestations, relatedProjectsFromLinks } from './ingest/project-links.ts';
 import type { IngestedProject } from './ingest/projects.ts';
 import type { IngestedPackage, IngestedVersion } from './ingest/types.ts';
+import { storeVersionDetailRows, type DetailsRow } from './queries-version-details.ts';
 
 interface Prepared extends IngestedVersion {
   canonical: string;
@@ -84,6 +85,7 @@ async function storeInTransaction(tx: Queryable, pkg: IngestedPackage, onlyNew =
         is_default boolean, is_deprecated boolean, deprecated_reason text, licenses json, links json, slsa_provenances json,
         attestations json, registries json, project_status json, meta jsonb)`, [JSON.stringify(rows), system, name]);
   }
+  await storeVersionDetailRows(tx, system, name, detailRows(versions.map((v) => ({ ...v, version: v.canonical }))));
   const reqs = versions.filter((v) => v.requirements).map((v) => ({ version: v.canonical, requirements: v.requirements }));
   if (reqs.length) {
     await tx.query(`INSERT INTO insights.requirements (system, name, version, requirements)
@@ -203,6 +205,14 @@ export async function storeVersionDetails(db: Db, system: System, name: string, 
       WHERE x.requirements IS NOT NULL
         AND EXISTS (SELECT 1 FROM insights.versions v WHERE v.system = $2 AND v.name = $3 AND v.version = x.version)
       ON CONFLICT DO NOTHING`, [JSON.stringify(rows), system, name]); // versions read but not listed (Go pseudo-versions): not stored
+    const canonical = versions.map((v) => ({ ...v, version: canon(system, v.version) ?? v.version }));
+    await storeVersionDetailRows(tx, system, name, detailRows(canonical));
     await tx.query('UPDATE insights.packages SET resolve_doc = insights.resolve_doc(system, name) WHERE system = $1 AND name = $2', [system, name]);
   });
+}
+
+/** The v3alpha details an adapter recorded (none for a version whose adapter records neither field). */
+function detailRows(versions: readonly IngestedVersion[]): DetailsRow[] {
+  return versions.filter((v) => v.licenseDetails !== undefined || v.upstreamIdentifiers !== undefined)
+    .map((v) => ({ version: v.version, licenseDetails: v.licenseDetails, upstreamIdentifiers: v.upstreamIdentifiers }));
 }

@@ -2,8 +2,9 @@
  * v3alpha single-item methods: `GET /v3alpha/purl/{purl}` (the whole purl percent-encoded;
  * {package} or {version}, v3alpha messages: with `purl`, `upstreamIdentifiers`) and
  * `GET /v3alpha/querycontainerimages/{chainId}` (an OCI chain id `sha256:<64 hex>`; an
- * unknown one answers 200 `{"results": []}`, as deps.dev does; where image data would come from:
- * migrations/0160_container_images.sql). The batch methods are in routes-batch.ts.
+ * unknown one answers 200 `{"results": []}`, as deps.dev does; the rows come from the importer in
+ * container-images.ts, which also says where production data would come from). The batch methods are in
+ * routes-batch.ts.
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
@@ -15,6 +16,8 @@ import { getPackage, getVersion } from './queries.ts';
 import { queryContainerImages } from './queries-batch.ts';
 import { readThroughPackage } from './read-through.ts';
 import { jsonText } from './views.ts';
+import { cooldownDays } from './cooldown.ts';
+import { alphaVersionText } from './version-alpha.ts';
 import { chainIdParam, check, purlParam } from './schemas.ts';
 
 export const alphaRoutes = new Hono<AppEnv>();
@@ -35,7 +38,8 @@ alphaRoutes.get('/v3alpha/purl/*', async (c) => {
     if (canonical) found = await read(canonical);
   }
   if (found.body === null) throw new HttpError(404, `${kind} for purl not found`);
-  return jsonText(c, `{"${kind}":${found.body}}`);
+  const body = kind === 'version' ? await alphaVersionText(db, found.body, cooldownDays(c.env)) : found.body;
+  return jsonText(c, `{"${kind}":${body}}`);
 });
 
 alphaRoutes.get('/v3alpha/querycontainerimages/*', async (c) => {

@@ -7,7 +7,7 @@
  *   ignoring case (purl-target.ts; deps.dev fails them)
  * - `POST /v3alpha/projectbatch` {projectKey: {id}} -> {request, project}
  * At most 5000 requests (an empty list is a 400 too), 1000 per page (batch-paging.ts). Only stored
- * items are answered (v3alpha Version messages, with `purl`), nothing is read through inside a batch;
+ * items are answered (v3alpha Version messages, version-alpha.ts), nothing is read through inside a batch;
  * an unknown one comes back with its `request` alone. `request` is echoed as sent (after proto3
  * normalisation), not canonicalised.
  */
@@ -24,6 +24,8 @@ import { parsePurl } from './purl.ts';
 import { canonicalPurlKey, purlKeys } from './purl-target.ts';
 import { batchVersions } from './queries.ts';
 import { batchProjects } from './queries-batch.ts';
+import { cooldownDays } from './cooldown.ts';
+import { withAlphaFields } from './version-alpha.ts';
 
 export const batchRoutes = new Hono<AppEnv>();
 
@@ -52,11 +54,17 @@ function keysOf<T>(requests: T[], key: (r: T) => { system: string; name: string;
 
 type Key = ReturnType<typeof keysOf>[number];
 
+/** v3alpha Versions (null: not stored) of the keys, in their order, with every v3alpha field (version-alpha.ts). */
+async function alphaVersions(c: Context<AppEnv>, keys: { system: string; name: string; version: string }[]) {
+  const versions = await batchVersions(c.get('db'), keys, true) as (Record<string, unknown> | null)[];
+  return withAlphaFields(c.get('db'), versions, cooldownDays(c.env));
+}
+
 /** One page of versions: `answer(request, version)` for a stored one, `{request}` for an unknown one. */
 async function versionPage<T>(c: Context<AppEnv>, requests: T[], keys: Key[], pageToken: string | undefined,
   answer: (request: T, version: unknown) => object): Promise<Response> {
   const page = pageOf(requests.map((request, i) => ({ request, key: keys[i]! })), pageToken);
-  const versions = await batchVersions(c.get('db'), page.items.map((p) => p.key), true);
+  const versions = await alphaVersions(c, page.items.map((p) => p.key));
   return c.json({
     responses: page.items.map(({ request }, i) => (versions[i] ? answer(request, versions[i]) : { request })),
     nextPageToken: page.nextPageToken,
@@ -88,7 +96,7 @@ batchRoutes.post('/v3alpha/purlbatch', validate('json', purlBatchBody), async (c
   const keys = await purlKeys(db, c.env, page.items.map((p) => p.purl), page.items.map((p) => p.key));
   const found = keys.map((k, i) => ({ k, i })).filter(({ k }) => !k.notHere);
   const wanted = found.map(({ k }) => ({ system: k.system, name: k.name, version: k.version! }));
-  const versions = await batchVersions(db, wanted, true);
+  const versions = await alphaVersions(c, wanted);
   const byIndex = new Map(found.map(({ i }, j) => [i, versions[j]]));
   return c.json({
     responses: page.items.map(({ request }, i) => {

@@ -14,10 +14,11 @@ import { HttpError } from '../platform/errors.ts';
 import { validate } from '../platform/validate.ts';
 import type { System } from '../versions/index.ts';
 import { MAX_BATCH, pageOf } from './batch-paging.ts';
-import { cooldownDays, findingsOf } from './findings.ts';
+import { cooldownDays, findingsOf, lowUsageThreshold } from './findings.ts';
 import { canonicalName, canonicalVersion, parseSystem } from './paths.ts';
 import { proto3 } from './proto-json.ts';
-import { findingPackages } from './queries-findings.ts';
+import { findingPackages, type FindingPackage } from './queries-findings.ts';
+import { usageOf } from './queries-usage.ts';
 import { readThroughPackage } from './read-through.ts';
 
 export const findingsRoutes = new Hono<AppEnv>();
@@ -29,7 +30,20 @@ export async function getFindings(c: Context<AppEnv>, t: { system: System; name:
     const canonical = await readThroughPackage(c, t.system, t.name);
     if (canonical) [pkg] = await findingPackages(db, [{ system: t.system, name: canonical }]);
   }
+  await withUsage(c, [pkg!]);
   return c.json(findingsOf(t.system, pkg!, t.version, new Date(), cooldownDays(c.env)));
+}
+
+/** Attaches the usage LOW_USAGE reads to the known packages, when it is on (one count query per system). */
+async function withUsage(c: Context<AppEnv>, pkgs: FindingPackage[]): Promise<void> {
+  const threshold = lowUsageThreshold(c.env);
+  if (threshold === 0) return;
+  const known = pkgs.filter((p) => p.known);
+  for (const system of new Set(known.map((p) => p.system))) {
+    const mine = known.filter((p) => p.system === system);
+    const usage = await usageOf(c.get('db'), system, mine.map((p) => p.name), threshold);
+    for (const p of mine) p.usage = { ...usage.get(p.name)!, threshold };
+  }
 }
 
 const request = z.union([
@@ -57,6 +71,7 @@ findingsRoutes.post('/v3alpha/findingsbatch', validate('json', findingsBatchBody
   const page = pageOf(requests.map((request, i) => ({ request, key: keys[i]! })), pageToken);
   const distinct = [...new Map(page.items.map(({ key }) => [`${key.system}\u0000${key.name}`, key])).values()];
   const pkgs = await findingPackages(c.get('db'), distinct.map((k) => ({ system: k.system, name: k.name })));
+  await withUsage(c, pkgs);
   const byKey = new Map(pkgs.map((p) => [`${p.system}\u0000${p.name}`, p]));
   const now = new Date();
   const days = cooldownDays(c.env);

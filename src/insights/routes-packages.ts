@@ -22,6 +22,8 @@ import { canonicalName, canonicalVersion, decodeSegment, parseSystem, rawSegment
 import { getPackage, getRequirements, getVersion, type Found } from './queries.ts';
 import { readThroughPackage, refreshIfStale } from './read-through.ts';
 import { jsonText } from './views.ts';
+import { cooldownDays } from './cooldown.ts';
+import { alphaVersionText } from './version-alpha.ts';
 
 export const packageRoutes = new Hono<AppEnv>();
 
@@ -131,5 +133,5 @@ packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
   }
   const found = await withReadThrough(c, t, (n) => getVersion(db, t.system, n, version, t.alpha));
   if (found.body === null) throw new HttpError(404, `version ${t.system} ${t.name}@${version} not found`);
-  return jsonText(c, found.body);
+  return jsonText(c, t.alpha ? await alphaVersionText(db, found.body, cooldownDays(c.env)) : found.body);
 });

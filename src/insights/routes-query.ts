@@ -17,6 +17,8 @@ import { canonicalName, canonicalVersion, parseSystem } from './paths.ts';
 import { packageExists, queryVersions, type QueryArgs } from './queries.ts';
 import { readThroughPackage } from './read-through.ts';
 import { jsonText } from './views.ts';
+import { cooldownDays } from './cooldown.ts';
+import { withAlphaFields } from './version-alpha.ts';
 import { HASH_TYPES, queryQuery } from './schemas.ts';
 
 export const queryRoutes = new Hono<AppEnv>();
@@ -59,5 +61,10 @@ queryRoutes.get('/:api{v3|v3alpha}/query', validate('query', queryQuery), async 
     const canonical = await readThroughPackage(c, args.system, args.name);
     if (canonical) args.name = canonical;
   }
-  return jsonText(c, await queryVersions(db, args, new URL(c.req.url).pathname.startsWith('/v3alpha/')));
+  const alpha = new URL(c.req.url).pathname.startsWith('/v3alpha/');
+  const body = await queryVersions(db, args, alpha);
+  if (!alpha) return jsonText(c, body);
+  const { results } = JSON.parse(body) as { results: { version: Record<string, unknown>; artifacts: unknown }[] };
+  const versions = await withAlphaFields(db, results.map((r) => r.version), cooldownDays(c.env));
+  return c.json({ results: results.map((r, i) => ({ version: versions[i], artifacts: r.artifacts })) });
 });

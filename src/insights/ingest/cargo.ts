@@ -8,7 +8,7 @@
  * the local name as `packageAlias`. Default = greatest non-yanked, non-prerelease version.
  */
 import { byName, fetchJson, FetchLimitReached, fetchText, hexToBase64, isoTime, upstreamUrl, type UpstreamEnv } from './http.ts';
-import { normalizeLicenses } from './licenses.ts';
+import { licenseFields } from './licenses.ts';
 import { UpstreamNotFound, type IngestedPackage, type IngestedVersion, type Link } from './types.ts';
 
 export const CRATES_REGISTRY = 'https://crates.io/';
@@ -67,7 +67,7 @@ function cargoVersion(e: any, apiV: any, links: Link[], dl: string): IngestedVer
     version: e.vers,
     publishedAt: isoTime(apiV?.created_at),
     deprecated: null,
-    licenses: normalizeLicenses([apiV?.license ?? '']),
+    ...licenseFields([apiV?.license ?? '']),
     links,
     registries: [CRATES_REGISTRY],
     slsaProvenances: [],

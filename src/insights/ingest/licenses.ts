@@ -14,6 +14,7 @@
  * module carries one compact string of the same ids. Both share the same data, so the data is adopted.
  */
 import { SPDX_DEPRECATED_IDS, SPDX_EXCEPTIONS, SPDX_IDS } from './spdx-ids.ts';
+import type { LicenseDetail } from './types.ts';
 
 const IDS = `${SPDX_IDS} ${SPDX_DEPRECATED_IDS}`.split(/\s+/);
 const EXCEPTIONS = SPDX_EXCEPTIONS.split(/\s+/);
@@ -130,6 +131,25 @@ export function normalizeLicenses(texts: readonly unknown[]): string[] {
     if (!out.includes(n)) out.push(n);
   }
   return out;
+}
+
+/**
+ * v3alpha `licenseDetails`: every non-empty licence text as published (trimmed, duplicates removed), with
+ * its SPDX reading (`normalizeLicense`, so the set of `spdx` values is `licenses[]`). `spdx` overrides the
+ * reading where the adapter already mapped the text (a PyPI classifier to its id).
+ */
+export function licenseDetails(texts: readonly unknown[], spdx?: (text: string) => string | null): LicenseDetail[] {
+  const out: LicenseDetail[] = [];
+  for (const t of texts) {
+    if (typeof t !== 'string' || !t.trim() || out.some((d) => d.license === t.trim())) continue;
+    out.push({ license: t.trim(), spdx: spdx?.(t.trim()) ?? normalizeLicense(t) });
+  }
+  return out;
+}
+
+/** `licenses` and `licenseDetails` of a version from the licence texts its registry publishes. */
+export function licenseFields(texts: readonly unknown[]): { licenses: string[]; licenseDetails: LicenseDetail[] } {
+  return { licenses: normalizeLicenses(texts), licenseDetails: licenseDetails(texts) };
 }
 
 /** PyPI trove classifier `License :: OSI Approved :: MIT License` -> id, or null. */

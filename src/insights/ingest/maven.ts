@@ -21,7 +21,7 @@
  * upstream failed), not a failed ingestion.
  */
 import { fetchText, fetchUpstream, hexToBase64, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
-import { normalizeLicenses } from './licenses.ts';
+import { licenseFields } from './licenses.ts';
 import { child, children, parseXml, textAt, type XmlNode } from './xml.ts';
 import { UpstreamError, UpstreamNotFound, type Artifact, type HashValue, type IngestedPackage, type IngestedVersion, type Link } from './types.ts';
 
@@ -193,7 +193,7 @@ async function mavenVersion(version: string, pom: XmlNode, lastModified: string 
     version,
     publishedAt: isoTime(lastModified),
     deprecated: null,
-    licenses: normalizeLicenses(licenses),
+    ...licenseFields(licenses),
     links,
     registries: [MAVEN_REGISTRY],
     slsaProvenances: [],

@@ -11,7 +11,7 @@
  * the `dist.attestations` document (attestations.ts).
  */
 import { byName, fetchJson, hexToBase64, isoTime, registryOf, upstreamUrl, type UpstreamEnv } from './http.ts';
-import { normalizeLicenses } from './licenses.ts';
+import { licenseFields } from './licenses.ts';
 import { addBundled } from './npm-tarball.ts';
 import { addNpmAttestations } from './attestations.ts';
 import type { Artifact, IngestedPackage, IngestedVersion, Link } from './types.ts';
@@ -103,7 +103,8 @@ function npmVersion(name: string, version: string, m: Manifest, published: strin
     version,
     publishedAt: isoTime(published),
     deprecated,
-    licenses: normalizeLicenses(licenseTexts),
+    ...licenseFields(licenseTexts),
+    upstreamIdentifiers: [{ packageName: name, versionString: version, source: 'NPM_NPMJS_ORG' }],
     links,
     registries: [registry],
     slsaProvenances: [],

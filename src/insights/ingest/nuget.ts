@@ -5,7 +5,7 @@
  * deprecation and dependencyGroups. Names are lower-cased (NuGet ids are case-insensitive).
  */
 import { byName, fetchJson, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
-import { normalizeLicenses } from './licenses.ts';
+import { licenseFields } from './licenses.ts';
 import { UpstreamError, type IngestedPackage, type IngestedVersion } from './types.ts';
 
 export const NUGET_REGISTRY = 'https://api.nuget.org/v3/index.json';
@@ -29,7 +29,7 @@ function nugetVersion(e: any): IngestedVersion {
     version: String(e.version),
     publishedAt: published && !published.startsWith('1900-') ? published : null,
     deprecated: deprecation ? String(deprecation.message ?? (deprecation.reasons ?? []).join(', ')) : null,
-    licenses: normalizeLicenses([e.licenseExpression ?? '']),
+    ...licenseFields([e.licenseExpression ?? '']),
     links: e.projectUrl ? [{ label: 'HOMEPAGE', url: String(e.projectUrl) }] : [],
     registries: [NUGET_REGISTRY],
     slsaProvenances: [],

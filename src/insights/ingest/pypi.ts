@@ -15,8 +15,11 @@
  */
 import { pypiAttestationsFromProvenance } from './attestations.ts';
 import { fetchJson, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
-import { licenseFromClassifier, normalizeLicenses } from './licenses.ts';
-import { UpstreamError, UpstreamNotFound, type Artifact, type Attestation, type IngestedPackage, type IngestedVersion, type Link } from './types.ts';
+import { licenseDetails, licenseFromClassifier, normalizeLicenses } from './licenses.ts';
+import {
+  UpstreamError, UpstreamNotFound, type Artifact, type Attestation, type IngestedPackage, type IngestedVersion,
+  type Link, type UpstreamIdentifier,
+} from './types.ts';
 
 export const PYPI_REGISTRY = 'https://pypi.org/simple';
 
@@ -104,8 +107,11 @@ function pypiVersion(version: string, vdoc: any, files: any[]): IngestedVersion 
   }
   const licenseText = info.license_expression || (typeof info.license === 'string' && info.license.length < 200 ? info.license : '');
   let licenses = normalizeLicenses([licenseText]);
+  let details = licenseDetails([licenseText]);
   if (licenses.length === 0 || (licenses[0] === 'non-standard' && !licenseText)) {
-    licenses = normalizeLicenses((info.classifiers ?? []).map((c: string) => licenseFromClassifier(c)).filter(Boolean));
+    const classifiers = strings(info.classifiers).filter((c) => licenseFromClassifier(c) !== null);
+    licenses = normalizeLicenses(classifiers.map(licenseFromClassifier));
+    details = licenseDetails(classifiers, licenseFromClassifier);
   }
   const uploads = files.map((f) => isoTime(f.upload_time_iso_8601 ?? f.upload_time)).filter((t): t is string => t !== null).sort();
   const artifacts: Artifact[] = files.map((f) => ({
@@ -121,6 +127,8 @@ function pypiVersion(version: string, vdoc: any, files: any[]): IngestedVersion 
     publishedAt: uploads[0] ?? null,
     deprecated: null,
     licenses,
+    licenseDetails: details,
+    upstreamIdentifiers: pypiUpstreamIdentifiers(info, files),
     links: pypiLinks(info),
     registries: [PYPI_REGISTRY],
     slsaProvenances: [],
@@ -138,6 +146,40 @@ function pypiVersion(version: string, vdoc: any, files: any[]): IngestedVersion 
     projectStatus: { status: typeof info.project_status?.status === 'string' ? info.project_status.status : 'active', reason: typeof info.project_status?.reason === 'string' ? info.project_status.reason : '' },
     excludeFromDefault: yanked,
   };
+}
+
+function strings(x: unknown): string[] {
+  return Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : [];
+}
+
+/** The name and version a distribution's file name spells: `{name}-{version}-{tags}.whl`, `{name}-{version}.tar.gz`. */
+export function distributionName(filename: string): { name: string; version: string } | null {
+  const wheel = /^([^-]+)-([^-]+)-.+\.whl$/.exec(filename);
+  if (wheel) return { name: wheel[1]!, version: wheel[2]! };
+  const sdist = /^(.+)-([^-]+)\.(?:tar\.gz|tar\.bz2|tar\.xz|tgz|zip|tar)$/i.exec(filename);
+  return sdist ? { name: sdist[1]!, version: sdist[2]! } : null;
+}
+
+/**
+ * deps.dev's PyPI upstream identifiers: the name and version each release file name spells
+ * (PYPI_RELEASE_FILENAME, one entry per distinct spelling, in file order), then the METADATA file's
+ * `Name` and `Version` (PYPI_METADATA_FILE; the JSON API's `info`, which PyPI fills from it).
+ */
+function pypiUpstreamIdentifiers(info: any, files: any[]): UpstreamIdentifier[] {
+  const out: UpstreamIdentifier[] = [];
+  const add = (packageName: string, versionString: string, source: string) => {
+    if (!out.some((u) => u.packageName === packageName && u.versionString === versionString && u.source === source)) {
+      out.push({ packageName, versionString, source });
+    }
+  };
+  for (const f of files) {
+    const d = typeof f.filename === 'string' ? distributionName(f.filename) : null;
+    if (d) add(d.name, d.version, 'PYPI_RELEASE_FILENAME');
+  }
+  if (typeof info.name === 'string' && info.name && typeof info.version === 'string' && info.version) {
+    add(info.name, info.version, 'PYPI_METADATA_FILE');
+  }
+  return out;
 }
 
 function hex64(hex: string): string {

@@ -8,7 +8,7 @@
  * platform published for the number and the required Ruby: the resolver reads them, GetRequirements does not show them.
  */
 import { byName, fetchJson, hexToBase64, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
-import { normalizeLicenses } from './licenses.ts';
+import { licenseFields } from './licenses.ts';
 import type { IngestedPackage, IngestedVersion, Link } from './types.ts';
 
 export const RUBYGEMS_REGISTRY = 'https://rubygems.org/';
@@ -48,7 +48,7 @@ function rubyVersion(v: any, d: any, platforms: string[], linux: any): IngestedV
     version: String(v.number),
     publishedAt: isoTime(v.created_at ?? d.created_at),
     deprecated: null,
-    licenses: normalizeLicenses(v.licenses ?? d.licenses ?? []),
+    ...licenseFields(v.licenses ?? d.licenses ?? []),
     links,
     registries: [RUBYGEMS_REGISTRY],
     slsaProvenances: [],

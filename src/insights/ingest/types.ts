@@ -39,6 +39,21 @@ export interface Attestation {
   commit: string;
 }
 
+/** v3alpha Version.licenseDetails entry: the licence as the registry publishes it and its SPDX reading. */
+export interface LicenseDetail {
+  license: string;
+  /** A canonical SPDX expression, or `non-standard` (the same reading as `licenses[]`). */
+  spdx: string;
+}
+
+/** v3alpha Version.upstreamIdentifiers entry: a spelling of the name and version the upstream used. */
+export interface UpstreamIdentifier {
+  packageName: string;
+  versionString: string;
+  /** NPM_NPMJS_ORG, PYPI_RELEASE_FILENAME, PYPI_METADATA_FILE (deps.dev's source names). */
+  source: string;
+}
+
 export interface IngestedVersion {
   /** The registry's own spelling. */
   version: string;
@@ -46,6 +61,10 @@ export interface IngestedVersion {
   /** null when not deprecated; the reason text ('' allowed) otherwise. */
   deprecated: string | null;
   licenses: string[];
+  /** v3alpha: each licence text as published (stored in insights.version_details, migration 0170). */
+  licenseDetails?: LicenseDetail[];
+  /** v3alpha: the upstream's own spellings; absent = none recorded (deps.dev has them for npm and PyPI). */
+  upstreamIdentifiers?: UpstreamIdentifier[];
   links: Link[];
   registries: string[];
   slsaProvenances: SlsaProvenance[];

@@ -1,6 +1,7 @@
 /**
  * The v3alpha-only fields: `purl` on Package, Package.Version and Version (in proto declaration order),
- * Version.upstreamIdentifiers (npm), Query results' `artifacts`; every purl answered is taken back by
+ * Version.licenseDetails and upstreamIdentifiers (npm, PyPI; more in alpha-version-details.test.ts), Query
+ * results' `artifacts`; every purl answered is taken back by
  * `GET /v3alpha/purl`; /v3 answers stay without them.
  */
 import { describe, expect, it } from 'vitest';
@@ -13,22 +14,34 @@ const V3_VERSION_KEYS = ['versionKey', 'publishedAt', 'isDefault', 'isDeprecated
   'advisoryKeys', 'links', 'slsaProvenances', 'attestations', 'registries', 'relatedProjects'];
 
 describe('v3alpha Version', () => {
-  it('adds purl after versionKey, upstreamIdentifiers after relatedProjects; the rest is v3', async () => {
+  it('adds purl after versionKey, licenseDetails after licenses, upstreamIdentifiers last', async () => {
     const v3 = await json('/v3/systems/npm/packages/lodash/versions/4.17.21');
     const alpha = await json('/v3alpha/systems/npm/packages/lodash/versions/4.17.21');
     expect(Object.keys(v3)).toEqual(V3_VERSION_KEYS);
-    expect(Object.keys(alpha)).toEqual(['versionKey', 'purl', ...V3_VERSION_KEYS.slice(1), 'upstreamIdentifiers']);
+    const at = V3_VERSION_KEYS.indexOf('licenses') + 1;
+    expect(Object.keys(alpha)).toEqual(['versionKey', 'purl', ...V3_VERSION_KEYS.slice(1, at), 'licenseDetails',
+      ...V3_VERSION_KEYS.slice(at), 'upstreamIdentifiers']);
     expect(alpha.purl).toBe('pkg:npm/lodash@4.17.21');
     expect(alpha.upstreamIdentifiers)
       .toEqual([{ packageName: 'lodash', versionString: '4.17.21', source: 'NPM_NPMJS_ORG' }]);
-    const { purl: _p, upstreamIdentifiers: _u, ...rest } = alpha;
+    const { purl: _p, upstreamIdentifiers: _u, licenseDetails: _l, ...rest } = alpha;
     expect(rest).toEqual(v3);
   });
-  it('systems without known upstream identifiers answer an empty list; projectStatus stays last', async () => {
+  it('PyPI identifiers spell the version as published (3.0, not 3.0.0); projectStatus stays last', async () => {
     const body = await json('/v3alpha/systems/pypi/packages/django/versions/3.0');
     expect(body.purl).toBe('pkg:pypi/django@3.0.0');
-    expect(body.upstreamIdentifiers).toEqual([]);
+    expect(body.upstreamIdentifiers).toEqual([
+      { packageName: 'Django', versionString: '3.0', source: 'PYPI_RELEASE_FILENAME' },
+      { packageName: 'Django', versionString: '3.0', source: 'PYPI_METADATA_FILE' },
+    ]);
     expect(Object.keys(body).slice(-2)).toEqual(['upstreamIdentifiers', 'projectStatus']);
+  });
+  it.each([
+    ['cargo', 'openssl', '0.10.0'], ['maven', 'org.apache.logging.log4j%3Alog4j-core', '2.14.1'],
+    ['nuget', 'newtonsoft.json', '13.0.1'], ['rubygems', 'rack', '3.0.0'],
+    ['go', 'github.com%2FBurntSushi%2Ftoml', 'v1.2.1'],
+  ])('%s (deps.dev records upstream identifiers for npm and PyPI only): an empty list', async (system, name, v) => {
+    expect((await json(`/v3alpha/systems/${system}/packages/${name}/versions/${v}`)).upstreamIdentifiers).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@
  * Findings (`:findings` on packages and versions, `POST /v3alpha/findingsbatch`), each type from stored
  * fixtures: an OSV `MAL-` record, a deprecated npm version, a yanked crate, a version inside the cooldown
  * window, a vulnerable version with its remediation, unknown packages and versions; recommendedVersions;
- * the configurable cooldown; batch validation and paging.
+ * the configurable cooldown; batch validation and paging; LOW_USAGE from stored dependents (opt-in threshold).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import insights from '../../../functions/insights.ts';
@@ -176,5 +176,57 @@ describe('findingsbatch', () => {
     const got = await post(body, 400);
     expect(Object.keys(got)).toEqual(['error']);
     if (message) expect(got.error).toBe(message);
+  });
+});
+
+describe('LOW_USAGE (INSIGHTS_LOW_USAGE_DEPENDENTS)', () => {
+  const npmReq = (dep: string) =>
+    JSON.stringify({ npm: { dependencies: { dependencies: [{ name: dep, requirement: '^1.0.0' }] } } });
+  beforeAll(async () => {
+    const db = testDb();
+    await db.query(`DELETE FROM insights.packages WHERE name LIKE 'lu-%'`);
+    // lu-express has two dependents, lu-exprss one, lu-expres (the typo) none
+    const deps: [string, string | null][] = [['lu-express', null], ['lu-exprss', null], ['lu-expres', null],
+      ['lu-app1', 'lu-express'], ['lu-app2', 'lu-express'], ['lu-app3', 'lu-exprss']];
+    for (const [name, dep] of deps) {
+      await db.query(`INSERT INTO insights.packages (system, name, fetched_at) VALUES ('NPM', $1, now())`, [name]);
+      await db.query(`INSERT INTO insights.versions (system, name, version, upstream_version, ordinal, published_at,
+        is_default) VALUES ('NPM', $1, '1.0.0', '1.0.0', 0, '2020-01-01T00:00:00Z', true)`, [name]);
+      if (dep) {
+        await db.query(`INSERT INTO insights.requirements (system, name, version, requirements)
+          VALUES ('NPM', $1, '1.0.0', $2::json)`, [name, npmReq(dep)]);
+      }
+    }
+  });
+  const client = (threshold: string) =>
+    workerClient(insights, testEnv({ ...upstream.env, INSIGHTS_LOW_USAGE_DEPENDENTS: threshold }));
+  const get = async (c: ReturnType<typeof client>, path: string) => {
+    const res = await c.get(path);
+    expect(res.status).toBe(200);
+    return (await res.json()) as any;
+  };
+  it('flags a package fewer stored packages depend on, with used look-alikes as alternatives', async () => {
+    const body = await get(client('2'), '/v3alpha/systems/npm/packages/lu-expres/versions/1.0.0:findings');
+    expect(body.packageFindings).toEqual([{ type: 'LOW_USAGE', risk: 'RISK_LOW',
+      lowUsageContext: { alternativePackages: [{ system: 'NPM', name: 'lu-express' }] } }]);
+    expect(body.recommendedVersions).toEqual([]);
+  });
+  it('a package used by as many as the threshold is not flagged; the threshold decides', async () => {
+    expect((await get(client('2'), '/v3alpha/systems/npm/packages/lu-express:findings')).packageFindings).toEqual([]);
+    const strict = await get(client('3'), '/v3alpha/systems/npm/packages/lu-expres:findings');
+    expect(strict.packageFindings).toEqual([{ type: 'LOW_USAGE', risk: 'RISK_LOW',
+      lowUsageContext: { alternativePackages: [] } }]);
+    const loose = await get(client('1'), '/v3alpha/systems/npm/packages/lu-expres:findings');
+    expect(loose.packageFindings[0].lowUsageContext.alternativePackages.map((p: any) => p.name))
+      .toEqual(['lu-express', 'lu-exprss']);
+  });
+  it('is off by default, and in findingsbatch (NOT_FOUND packages are never LOW_USAGE)', async () => {
+    expect((await v('npm', 'lu-expres', '1.0.0')).packageFindings).toEqual([]);
+    const res = await client('2').post('/v3alpha/findingsbatch', { requests: [
+      { packageKey: { system: 'NPM', name: 'lu-expres' } }, { packageKey: { system: 'NPM', name: 'lu-app1' } },
+      { packageKey: { system: 'NPM', name: 'lu-nowhere' } }] });
+    const body = (await res.json()) as any;
+    expect(body.responses.map((r: any) => types(r.findings)))
+      .toEqual([['LOW_USAGE RISK_LOW'], ['LOW_USAGE RISK_LOW'], ['NOT_FOUND RISK_HIGH']]);
   });
 });

@@ -3,7 +3,8 @@
  * every documented operation names a registered route; each documented operation, called with its
  * documented examples, is served (200, never a routing 404 or a 400); each path pattern the document
  * states is enforced by the route (a value outside it is a 400); every `:method` the router serves is
- * documented; the request-body examples pass the body schemas.
+ * documented; the request-body examples pass the body schemas; every 200 answer passes the response schema the
+ * document generates for it (response-schemas.ts), and answers of another shape fail it.
  */
 import { describe, expect, it } from 'vitest';
 import { api, json, useFixtureUpstream } from '../../fixtures/insights/harness.ts';
@@ -11,6 +12,7 @@ import { OPERATIONS } from '../../../src/insights/openapi.ts';
 import { insightsRoutes } from '../../../src/insights/routes.ts';
 import { PACKAGE_METHODS, VERSION_METHODS } from '../../../src/insights/routes-packages.ts';
 import { urlOf, type Doc } from '../../fixtures/insights/openapi-urls.ts';
+import { schemaErrors } from '../../fixtures/insights/json-schema.ts';
 
 useFixtureUpstream();
 
@@ -49,6 +51,9 @@ describe('GET /openapi.json', () => {
         const text = await res.text();
         expect({ method, url, status: res.status }, text.slice(0, 300)).toEqual({ method, url, status: 200 });
         expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+        const schema = op.responses[200].content['application/json'].schema;
+        expect({ url, errors: schemaErrors(JSON.parse(text), schema, (doc as any).components.schemas) })
+          .toEqual({ url, errors: [] });
       }
     }
   });
@@ -81,5 +86,25 @@ describe('GET /openapi.json', () => {
     const doc: Doc = await json('/openapi.json');
     const schema = doc.paths['/v3alpha/versionbatch']!.post.requestBody.content['application/json'].schema;
     expect(schema.properties.requests).toMatchObject({ type: 'array', minItems: 1, maxItems: 5000 });
+  });
+
+  it('answers of another shape fail the generated response schemas', async () => {
+    const doc: any = await json('/openapi.json');
+    const components = doc.components.schemas;
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    const v3 = await json('/v3/systems/npm/packages/lodash/versions/4.17.21');
+    const alpha = await json('/v3alpha/systems/npm/packages/lodash/versions/4.17.21');
+    expect(schemaErrors(v3, ref('Version'), components)).toEqual([]);
+    expect(schemaErrors(alpha, ref('VersionV3alpha'), components)).toEqual([]);
+    expect(schemaErrors(v3, ref('VersionV3alpha'), components))
+      .toEqual(['$: missing purl', '$: missing licenseDetails', '$: missing upstreamIdentifiers']);
+    expect(schemaErrors(alpha, ref('Version'), components)).toEqual(expect.arrayContaining([
+      '$: unexpected member purl', '$: unexpected member licenseDetails']));
+    expect(schemaErrors({ ...v3, isDefault: 'yes' }, ref('Version'), components))
+      .toEqual(['$.isDefault: string, want boolean']);
+    const findings = await json('/v3alpha/systems/npm/packages/lodash/versions/4.17.20:findings');
+    const bad = { ...findings, packageFindings: [{ type: 'SUSPICIOUS', risk: 'RISK_LOW' }] };
+    expect(schemaErrors(findings, ref('Findings'), components)).toEqual([]);
+    expect(schemaErrors(bad, ref('Findings'), components)).toEqual(['$: 0 of 2 options pass']);
   });
 });

@@ -1,9 +1,9 @@
 /** Pure pieces of the insights ingestion: CVSS v3 base score, SPDX licenses, project ids, purls, go.mod, PEP 508, OSV ranges. */
 import { describe, expect, it } from 'vitest';
 import { cvss3BaseScore } from '../../../src/insights/ingest/cvss.ts';
-import { normalizeLicense } from '../../../src/insights/ingest/licenses.ts';
+import { licenseDetails, normalizeLicense } from '../../../src/insights/ingest/licenses.ts';
 import { projectIdFromUrl } from '../../../src/insights/ingest/project-links.ts';
-import { parseRequiresDist } from '../../../src/insights/ingest/pypi.ts';
+import { distributionName, parseRequiresDist } from '../../../src/insights/ingest/pypi.ts';
 import { isAffected } from '../../../src/insights/ingest/osv.ts';
 import { sparseIndexPath } from '../../../src/insights/ingest/cargo.ts';
 import { parsePurl } from '../../../src/insights/purl.ts';
@@ -31,6 +31,26 @@ describe('normalizeLicense', () => {
     ['GPL-2.0-only WITH Classpath-exception-2.0', 'GPL-2.0-only WITH Classpath-exception-2.0'],
     ['Apache License, Version 2.0', 'Apache-2.0'], ['BSD', 'non-standard'], ['Proprietary', 'non-standard'], ['MIT OR', 'non-standard'],
   ])('%s -> %s', (text, want) => expect(normalizeLicense(text)).toBe(want));
+});
+
+describe('licenseDetails', () => {
+  it('keeps each text as published (trimmed, once) with its SPDX reading', () => {
+    expect(licenseDetails([' mit ', 'BSD', '', 42, 'mit', 'MIT/Apache-2.0'])).toEqual([
+      { license: 'mit', spdx: 'MIT' }, { license: 'BSD', spdx: 'non-standard' },
+      { license: 'MIT/Apache-2.0', spdx: 'MIT OR Apache-2.0' },
+    ]);
+  });
+});
+
+describe('distributionName (PyPI file names)', () => {
+  it.each([
+    ['jaraco_context-6.0.2-py3-none-any.whl', { name: 'jaraco_context', version: '6.0.2' }],
+    ['Django-3.0-py3-none-any.whl', { name: 'Django', version: '3.0' }],
+    ['jaraco.context-4.1.tar.gz', { name: 'jaraco.context', version: '4.1' }],
+    ['python-dateutil-2.8.2.tar.gz', { name: 'python-dateutil', version: '2.8.2' }],
+    ['pytz-2019.3.zip', { name: 'pytz', version: '2019.3' }],
+    ['README.txt', null],
+  ])('%s -> %j', (filename, want) => expect(distributionName(filename)).toEqual(want));
 });
 
 describe('projectIdFromUrl', () => {
