@@ -10,7 +10,7 @@ import { readZipEntry, zipEntries } from '../../src/insights/ingest/zip.ts';
 import { SPDX_DEPRECATED_IDS, SPDX_EXCEPTIONS, SPDX_IDS } from '../../src/insights/ingest/spdx-ids.ts';
 import { sha256Hex } from '../../src/platform/crypto.ts';
 import { sign } from '../../src/webhooks/sigv4.ts';
-import { suiteCases } from '../support/sigv4-suite.ts';
+import { suiteCases } from '../../tools/sigv4-suite.ts';
 import { SUITE_FILES } from '../support/sigv4-suite-files.ts';
 
 describe('SPDX under workerd', () => {

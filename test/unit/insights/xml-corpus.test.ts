@@ -1,7 +1,7 @@
-/** The XML corpus (test/support/xml-corpus.ts) through src/insights/ingest/xml.ts, and what it must reject. */
+/** The XML corpus (tools/xml-corpus.ts) through src/insights/ingest/xml.ts, and what it must reject. */
 import { describe, expect, it } from 'vitest';
 import { children, parseXml, type XmlNode } from '../../../src/insights/ingest/xml.ts';
-import { cases, type Case } from '../../support/xml-corpus.ts';
+import { cases, type Case } from '../../../tools/xml-corpus.ts';
 
 const hand = (c: Case): string[] => {
   let nodes: XmlNode[] = [parseXml(c.xml)];
