@@ -5,7 +5,7 @@
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { normalizeLicense } from '../../src/insights/ingest/licenses.ts';
-import { parseXml } from '../../src/insights/ingest/xml.ts';
+import { parseXml } from '../../src/platform/xml.ts';
 import { readZipEntry, zipEntries } from '../../src/insights/ingest/zip.ts';
 import { SPDX_DEPRECATED_IDS, SPDX_EXCEPTIONS, SPDX_IDS } from '../../src/insights/ingest/spdx-ids.ts';
 import { sha256Hex } from '../../src/platform/crypto.ts';

@@ -9,7 +9,7 @@
 import type { Env } from '../../platform/env.ts';
 import type { CollectedItem, CollectOptions, CollectResult } from './types.ts';
 import { baseUrl, byKeywords, cut, getText, limitOf, str } from './upstream.ts';
-import { attributes, first, textOf } from './xml-text.ts';
+import { attributes, first, textOf } from './html-text.ts';
 
 export const SINCE = ['daily', 'weekly', 'monthly'] as const;
 

@@ -4,7 +4,7 @@
  * yields its links that sit inside headings (`<h1>`-`<h3>`), which is how blog index pages list
  * posts. Links are resolved against the page URL, same-URL duplicates dropped, non-http(s) dropped.
  */
-import { attributes, first, isoDate, textOf } from './xml-text.ts';
+import { attributes, first, isoDate, textOf } from './html-text.ts';
 import type { CollectedItem, CollectResult } from './types.ts';
 
 function resolve(href: string | undefined, base: string): string | null {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseFeed } from '../../../src/pipeline/collectors/feed.ts';
 import { parseHtml } from '../../../src/pipeline/collectors/html.ts';
-import { decodeEntities, textOf } from '../../../src/pipeline/collectors/xml-text.ts';
+import { decodeEntities, textOf } from '../../../src/pipeline/collectors/html-text.ts';
 import { nextRun, parseCron } from '../../../src/pipeline/cron.ts';
 import { inline, renderMarkdown } from '../../../src/pipeline/render/markdown.ts';
 import { renderRss, xmlEscape } from '../../../src/pipeline/render/feed-xml.ts';
@@ -38,6 +38,29 @@ describe('feed parsing', () => {
     ['{broken', 'response is not valid JSON'],
   ])('refuses %s', (body, message) => {
     expect(() => parseFeed(body, BASE)).toThrow(message);
+  });
+
+  it.each([
+    ['RSS 1.0 (rdf:RDF, items beside the channel, dc:date)', `<?xml version="1.0"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+<channel rdf:about="${BASE}/"><title>RDF &amp; co</title><link>${BASE}/</link></channel>
+<item rdf:about="${BASE}/r/1"><title>R1</title><link>${BASE}/r/1</link><description>d1</description><dc:date>2026-11-19T08:00:00Z</dc:date></item>
+</rdf:RDF>`, 'rss', 'RDF & co', [['R1', `${BASE}/r/1`, 'd1', '2026-11-19T08:00:00.000Z']]],
+    ['RSS 2.0 with atom:link first, a comment, CDATA title, content:encoded only', `<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/">
+<channel><title><![CDATA[Blog <b>X</b>]]></title><!-- <item>not one</item> -->
+<item><atom:link href="${BASE}/self" rel="self"/><title><![CDATA[A <em>b</em> &amp; c]]></title><link> ${BASE}/p/1 </link>
+<content:encoded><![CDATA[<p>Body <script>x()</script>text</p>]]></content:encoded></item></channel></rss>`, 'rss', 'Blog X', [['A b & c', `${BASE}/p/1`, 'Body text', null]]],
+    ['Atom with xhtml content (mixed content in order) and rel=self before alternate', `<feed xmlns="http://www.w3.org/2005/Atom"><title type="text">T</title>
+<entry><title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">One <i>two</i> three</div></title><link rel="self" href="/self"/><link rel="alternate" href="/x/1"/>
+<content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>Para <b>bold</b> end.</p></div></content><updated>2026-11-18T00:00:00Z</updated></entry></feed>`, 'atom', 'T', [['One two three', `${BASE}/x/1`, 'Para bold end.', '2026-11-18T00:00:00.000Z']]],
+  ] as const)('%s', (_n, body, format, title, items) => {
+    const r = parseFeed(body, `${BASE}/feed`);
+    expect([r.format, r.title]).toEqual([format, title]);
+    expect(r.items.map((i) => [i.title, i.url, i.summary, i.published_at])).toEqual(items);
+  });
+
+  it('a feed that is not well-formed XML is refused with the reader\'s reason', () => {
+    expect(() => parseFeed('<rss><channel><item><title>x</item></channel></rss>', BASE)).toThrow(/feed is not well-formed XML: mismatched <\/item>/);
   });
 
   it('drops items whose link is not http(s)', () => {

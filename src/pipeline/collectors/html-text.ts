@@ -1,8 +1,10 @@
 /**
- * Just enough XML/HTML text handling for feeds and pages, without a DOM (Workers have none):
- * element blocks by tag name (namespace prefixes allowed), attribute reads, CDATA unwrapping,
- * entity decoding (named basics, decimal and hex) and tag stripping. Everything returned is plain
- * text; rendering escapes it again (see render/markdown.ts), so nothing from a feed reaches a page raw.
+ * Text out of HTML, for pages (html.ts, github-trending.ts) and for the HTML that feed and API fields
+ * carry (feed.ts, pubmed.ts, europe-pmc.ts): entity decoding (named basics, decimal and hex), attribute
+ * reads, CDATA unwrapping, tag stripping, the first element of a name. Everything returned is plain
+ * text; rendering escapes it again (see render/markdown.ts), so nothing from a page reaches a page raw.
+ * XML documents (feeds, PubMed) are read by the one XML reader, src/platform/xml.ts (issue 23); this is
+ * not a second one: it reads HTML, which is not XML.
  */
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', hellip: '…', mdash: '—', ndash: '–', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“' };
 
@@ -32,21 +34,10 @@ export function textOf(markup: string): string {
 
 const tagName = (name: string) => `(?:[\\w.-]+:)?${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
 
-/** Inner markup of every `<name ...>...</name>` element (non-nested), in order. */
-export function blocks(xml: string, name: string): string[] {
-  const re = new RegExp(`<${tagName(name)}(?:\\s[^>]*)?>([\\s\\S]*?)<\\/${tagName(name)}\\s*>`, 'gi');
-  return [...xml.matchAll(re)].map((m) => m[1] ?? '');
-}
-
 /** Inner markup of the first element called `name`, or undefined. */
-export function first(xml: string, name: string): string | undefined {
-  return blocks(xml, name)[0];
-}
-
-/** Start tags (`<name attr...>` or self-closing) with their attributes. */
-export function startTags(xml: string, name: string): Record<string, string>[] {
-  const re = new RegExp(`<${tagName(name)}(\\s[^>]*)?\\/?>`, 'gi');
-  return [...xml.matchAll(re)].map((m) => attributes(m[1] ?? ''));
+export function first(html: string, name: string): string | undefined {
+  const re = new RegExp(`<${tagName(name)}(?:\\s[^>]*)?>([\\s\\S]*?)<\\/${tagName(name)}\\s*>`, 'i');
+  return re.exec(html)?.[1];
 }
 
 export function attributes(s: string): Record<string, string> {
