@@ -45,9 +45,11 @@ function parseRss(doc: XmlNode, base: string): CollectResult {
     const guidUrl = guid && guid.attrs.isPermaLink !== 'false' ? textOf(textContent(guid)) : undefined;
     // `link` unprefixed first: an `atom:link` beside it is a self-closing reference, not the item's page
     const link = textOf(textContent(b.children.find((c) => c.name === 'link'))) || field(b, 'link') || guidUrl;
-    return item(field(b, 'title'), absolute(link, base), field(b, 'description', 'encoded'), isoDate(field(b, 'pubDate', 'date')));
+    const date = isoDate(field(b, 'pubDate', 'date'));
+    return item(field(b, 'title'), absolute(link, base), field(b, 'description', 'encoded'), date);
   });
-  return { format: 'rss', title: channel ? field(channel, 'title') : '', items: items.filter((i): i is CollectedItem => i !== null) };
+  const title = channel ? field(channel, 'title') : '';
+  return { format: 'rss', title, items: items.filter((i): i is CollectedItem => i !== null) };
 }
 
 function parseAtom(feed: XmlNode, base: string): CollectResult {

@@ -6,6 +6,7 @@ import { nextRun, parseCron } from '../../../src/pipeline/cron.ts';
 import { inline, renderMarkdown } from '../../../src/pipeline/render/markdown.ts';
 import { renderRss, xmlEscape } from '../../../src/pipeline/render/feed-xml.ts';
 import { atomBody, blogBody, jsonFeedBody, rssBody } from '../../support/fakes/feed-server.ts';
+import { cases as htmlCorpus } from '../../../tools/html-corpus.ts';
 
 const BASE = 'https://blog.example';
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -75,6 +76,12 @@ describe('feed parsing', () => {
       ['First blog post', `${BASE}/blog/first`, 'Intro of the first post.', '2026-11-20T12:00:00.000Z'],
       ['Second blog post', 'https://other.example/blog/second', 'Second intro.', null],
     ]);
+  });
+
+  it.each(htmlCorpus.map((c) => [c.name, c] as const))('HTML corpus: %s', (_n, c) => {
+    const r = parseHtml(c.html, c.url);
+    expect(r.title).toBe(c.title);
+    expect(r.items.map((i) => [i.title, i.url, i.summary, i.published_at])).toEqual(c.items);
   });
 
   it('falls back to linked headings without <article>', () => {
