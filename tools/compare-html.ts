@@ -35,6 +35,8 @@ for (const [name, parse] of impls) {
     t.push(performance.now() - t0);
   }
   t.sort((a, b) => a - b);
-  console.log(`${name.padEnd(24)} ${cases.length - failed.length}/${cases.length}  parse ${(big.length / 1024).toFixed(0)} KiB page: median ${t[5]!.toFixed(1)} ms`);
+  const rate = `${cases.length - failed.length}/${cases.length}`;
+  const kib = (big.length / 1024).toFixed(0);
+  console.log(`${name.padEnd(24)} ${rate}  parse ${kib} KiB page: median ${t[5]!.toFixed(1)} ms`);
   for (const f of failed) console.log(`   FAIL ${f}`);
 }

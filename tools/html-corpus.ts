@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 
 export type Item = [title: string, url: string, summary: string, publishedAt: string | null];
 export type Case = { name: string; html: string; url: string; title: string; items: Item[] };
-const page = (p: string): string => readFileSync(new URL(`../test/fixtures/pipeline/pages/${p}`, import.meta.url), 'utf8');
+const page = (p: string): string =>
+  readFileSync(new URL(`../test/fixtures/pipeline/pages/${p}`, import.meta.url), 'utf8');
 
 export const cases: Case[] = [
   {
@@ -31,8 +32,10 @@ export const cases: Case[] = [
     url: 'https://blog.example/',
     title: 'A Blog',
     items: [
-      ['First post', 'https://blog.example/2026/11/first-post/', 'Intro with bold and mixed nesting.', '2026-11-19T00:00:00.000Z'],
-      ['Heading without link', 'https://blog.example/2026/11/second/', 'See the second post for more.', '2026-11-18T08:30:00.000Z'],
+      ['First post', 'https://blog.example/2026/11/first-post/', 'Intro with bold and mixed nesting.',
+        '2026-11-19T00:00:00.000Z'],
+      ['Heading without link', 'https://blog.example/2026/11/second/', 'See the second post for more.',
+        '2026-11-18T08:30:00.000Z'],
     ],
   },
   {

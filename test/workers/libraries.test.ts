@@ -1,7 +1,7 @@
 /**
  * issue 23 inside workerd: the format modules whose library/hand-written choice docs/libraries.md records
  * run in the Workers runtime (the generated SPDX table with the expression parser, the SigV4 signer, the XML
- * reader, the pipeline's feed parser on it and its page parser on htmlparser2, the ZIP reader).
+ * reader, the pipeline's feed parser on it, its page parser on htmlparser2, its Markdown on marked, the ZIP reader).
  */
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { normalizeLicense } from '../../src/insights/ingest/licenses.ts';
 import { parseXml } from '../../src/platform/xml.ts';
 import { parseFeed } from '../../src/pipeline/collectors/feed.ts';
 import { parseHtml } from '../../src/pipeline/collectors/html.ts';
+import { renderMarkdown } from '../../src/pipeline/render/markdown.ts';
 import { readZipEntry, zipEntries } from '../../src/insights/ingest/zip.ts';
 import { SPDX_DEPRECATED_IDS, SPDX_EXCEPTIONS, SPDX_IDS } from '../../src/insights/ingest/spdx-ids.ts';
 import { sha256Hex } from '../../src/platform/crypto.ts';
@@ -65,6 +66,14 @@ describe('pipeline feed and page parsing under workerd', () => {
       + '<!-- <article><a href="/no">x</a></article> --><article><h2><a href=p1>One</a></h2><p>Lead</article>', 'https://x.example/');
     expect([page.title, page.items.map((i) => [i.title, i.url, i.summary])])
       .toEqual(['P', [['One', 'https://y.example/d/p1', 'Lead']]]);
+  });
+});
+
+describe('report Markdown (marked) under workerd', () => {
+  it('renders escaped titles as text, raw HTML as text and drops javascript: hrefs', () => {
+    expect(renderMarkdown('- [A \\[b\\]](https://x.example/a) <img src=x onerror=alert(1)> [c](javascript:alert(1))'))
+      .toBe('<ul>\n<li><a href="https://x.example/a" rel="nofollow noopener noreferrer">A [b]</a> '
+        + '&lt;img src=x onerror=alert(1)&gt; c</li>\n</ul>');
   });
 });
 
