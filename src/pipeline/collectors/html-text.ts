@@ -1,10 +1,10 @@
 /**
- * Text out of HTML, for pages (html.ts, github-trending.ts) and for the HTML that feed and API fields
- * carry (feed.ts, pubmed.ts, europe-pmc.ts): entity decoding (named basics, decimal and hex), attribute
- * reads, CDATA unwrapping, tag stripping, the first element of a name. Everything returned is plain
- * text; rendering escapes it again (see render/markdown.ts), so nothing from a page reaches a page raw.
- * XML documents (feeds, PubMed) are read by the one XML reader, src/platform/xml.ts (issue 23); this is
- * not a second one: it reads HTML, which is not XML.
+ * Plain text out of the short HTML that feed and API fields carry (feed.ts, pubmed.ts, europe-pmc.ts):
+ * entity decoding (named basics, decimal and hex), CDATA unwrapping, tag stripping; and ISO dates.
+ * Everything returned is plain text; rendering escapes it again (see render/markdown.ts), so nothing
+ * from a feed reaches a page raw. XML documents are read by src/platform/xml.ts and whole HTML pages by
+ * html-dom.ts (htmlparser2; issue 23). Not moved onto htmlparser2: fields may hold HTML escaped twice,
+ * which this strips in two rounds, and the text of a field needs no tree.
  */
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', hellip: '…', mdash: '—', ndash: '–', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“' };
 
@@ -30,22 +30,6 @@ export function textOf(markup: string): string {
   // CDATA content was entity-escaped above and may itself hold HTML: strip once more after decoding.
   s = s.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>/g, ' ');
   return decodeEntities(s).replace(/\s+/g, ' ').trim();
-}
-
-const tagName = (name: string) => `(?:[\\w.-]+:)?${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
-
-/** Inner markup of the first element called `name`, or undefined. */
-export function first(html: string, name: string): string | undefined {
-  const re = new RegExp(`<${tagName(name)}(?:\\s[^>]*)?>([\\s\\S]*?)<\\/${tagName(name)}\\s*>`, 'i');
-  return re.exec(html)?.[1];
-}
-
-export function attributes(s: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of s.matchAll(/([\w:.-]+)\s*=\s*("([^"]*)"|'([^']*)'|([^\s"'>]+))/g)) {
-    out[m[1]!.toLowerCase()] = decodeEntities(m[3] ?? m[4] ?? m[5] ?? '');
-  }
-  return out;
 }
 
 /** A date string as ISO 8601, or null when it does not parse. */

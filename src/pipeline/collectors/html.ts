@@ -16,45 +16,10 @@
  * selector callbacks where this code needs the whole page (an article's first link, heading and
  * paragraph together). `node tools/compare-html.ts` measures it (HTML_BASELINE= adds the old scanner).
  */
-import { parseDocument } from 'htmlparser2';
-import type { AnyNode, Element } from 'domhandler';
+import type { AnyNode } from 'domhandler';
+import { all, find, named, parsePage, text } from './html-dom.ts';
 import { isoDate } from './html-text.ts';
 import type { CollectedItem, CollectResult } from './types.ts';
-
-/** Elements whose content is not page text (raw text, templates). */
-const HIDDEN = new Set(['script', 'style', 'template', 'textarea', 'noscript']);
-
-function text(nodes: AnyNode[] | undefined): string {
-  let out = '';
-  const walk = (ns: AnyNode[]) => {
-    for (const n of ns) {
-      if (n.type === 'text') out += n.data;
-      else if (n.type === 'tag' && !HIDDEN.has(n.name)) walk(n.children);
-    }
-  };
-  if (nodes) walk(nodes);
-  return out.replace(/\s+/g, ' ').trim();
-}
-
-/** Elements passing `test` in document order, not looking inside a match nor inside hidden elements. */
-function all(nodes: AnyNode[], test: (e: Element) => boolean, firstOnly = false): Element[] {
-  const out: Element[] = [];
-  const walk = (ns: AnyNode[]): boolean => {
-    for (const n of ns) {
-      if (n.type !== 'tag' && n.type !== 'script' && n.type !== 'style') continue;
-      const e = n as Element;
-      if (test(e)) {
-        out.push(e);
-        if (firstOnly) return true;
-      } else if (!HIDDEN.has(e.name) && walk(e.children)) return true;
-    }
-    return false;
-  };
-  walk(nodes);
-  return out;
-}
-const find = (nodes: AnyNode[], test: (e: Element) => boolean): Element | undefined => all(nodes, test, true)[0];
-const named = (...names: string[]) => (e: Element) => names.includes(e.name);
 
 function resolve(href: string | undefined, base: string): string | null {
   if (!href) return null;
@@ -75,7 +40,7 @@ function timeOf(nodes: AnyNode[]): string | null {
 }
 
 export function parseHtml(html: string, pageUrl: string): CollectResult {
-  const doc = parseDocument(html).children;
+  const doc = parsePage(html);
   const og = find(doc, (e) => e.name === 'meta' && e.attribs.property === 'og:title');
   const title = text(find(doc, named('title'))?.children) || (og?.attribs.content ?? '').replace(/\s+/g, ' ').trim();
   const baseHref = find(doc, (e) => e.name === 'base' && e.attribs.href !== undefined)?.attribs.href;
