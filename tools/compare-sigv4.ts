@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { AwsV4Signer } from 'aws4fetch';
 import { sign } from '../src/webhooks/sigv4.ts';
 import { sha256Hex } from '../src/platform/crypto.ts';
-import { suiteCases, type SuiteCase } from '../test/support/sigv4-suite.ts';
+import { suiteCases, type SuiteCase } from './sigv4-suite.ts';
 
 const dir = new URL('../test/fixtures/webhooks/aws-sig-v4-test-suite/', import.meta.url);
 const files: Record<string, string> = {};

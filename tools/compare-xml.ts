@@ -1,12 +1,12 @@
 /**
- * `node tools/compare-xml.ts`: issue 23's XML row. The corpus of test/support/xml-corpus.ts through
- * src/insights/ingest/xml.ts and through `fast-xml-parser` (pass rate, failures), then the median time of
+ * `node tools/compare-xml.ts`: issue 23's XML row. The corpus of tools/xml-corpus.ts through
+ * src/platform/xml.ts and through `fast-xml-parser` (pass rate, failures), then the median time of
  * each to parse 50 concatenated PubMed efetch documents (185 KiB).
  */
 import { XMLParser } from 'fast-xml-parser';
-import { children, parseXml, type XmlNode } from '../src/insights/ingest/xml.ts';
+import { children, parseXml, type XmlNode } from '../src/platform/xml.ts';
 
-import { cases, type Case } from '../test/support/xml-corpus.ts';
+import { cases, type Case } from './xml-corpus.ts';
 
 const hand = (c: Case): string[] => {
   let nodes: XmlNode[] = [parseXml(c.xml)];

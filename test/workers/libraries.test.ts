@@ -1,16 +1,20 @@
 /**
  * issue 23 inside workerd: the format modules whose library/hand-written choice docs/libraries.md records
- * run in the Workers runtime (the generated SPDX table with the expression parser, the SigV4 signer).
+ * run in the Workers runtime (the generated SPDX table with the expression parser, the SigV4 signer, the XML
+ * reader, the pipeline's feed parser on it, its page parser on htmlparser2, its Markdown on marked, the ZIP reader).
  */
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { normalizeLicense } from '../../src/insights/ingest/licenses.ts';
-import { parseXml } from '../../src/insights/ingest/xml.ts';
+import { parseXml } from '../../src/platform/xml.ts';
+import { parseFeed } from '../../src/pipeline/collectors/feed.ts';
+import { parseHtml } from '../../src/pipeline/collectors/html.ts';
+import { renderMarkdown } from '../../src/pipeline/render/markdown.ts';
 import { readZipEntry, zipEntries } from '../../src/insights/ingest/zip.ts';
 import { SPDX_DEPRECATED_IDS, SPDX_EXCEPTIONS, SPDX_IDS } from '../../src/insights/ingest/spdx-ids.ts';
 import { sha256Hex } from '../../src/platform/crypto.ts';
 import { sign } from '../../src/webhooks/sigv4.ts';
-import { suiteCases } from '../support/sigv4-suite.ts';
+import { suiteCases } from '../../tools/sigv4-suite.ts';
 import { SUITE_FILES } from '../support/sigv4-suite-files.ts';
 
 describe('SPDX under workerd', () => {
@@ -49,6 +53,27 @@ describe('XML reader under workerd', () => {
       + '<v>&v;</v><d><![CDATA[<b>]]></d></p>');
     const p = doc.children[0]!;
     expect([p.attrs.a, p.children[0]!.text, p.children[1]!.text]).toEqual(['1 > 0', '1.2.3', '<b>']);
+  });
+});
+
+describe('pipeline feed and page parsing under workerd', () => {
+  it('reads an RSS feed on the XML reader and a page with htmlparser2', () => {
+    const rss = '<rss><channel><title>F</title><item><title>A &amp; B</title><link>https://x.example/a</link></item>'
+      + '</channel></rss>';
+    const feed = parseFeed(rss, 'https://x.example/');
+    expect([feed.title, feed.items.map((i) => [i.title, i.url])]).toEqual(['F', [['A & B', 'https://x.example/a']]]);
+    const page = parseHtml('<base href="https://y.example/d/"><title>P</title>'
+      + '<!-- <article><a href="/no">x</a></article> --><article><h2><a href=p1>One</a></h2><p>Lead</article>', 'https://x.example/');
+    expect([page.title, page.items.map((i) => [i.title, i.url, i.summary])])
+      .toEqual(['P', [['One', 'https://y.example/d/p1', 'Lead']]]);
+  });
+});
+
+describe('report Markdown (marked) under workerd', () => {
+  it('renders escaped titles as text, raw HTML as text and drops javascript: hrefs', () => {
+    expect(renderMarkdown('- [A \\[b\\]](https://x.example/a) <img src=x onerror=alert(1)> [c](javascript:alert(1))'))
+      .toBe('<ul>\n<li><a href="https://x.example/a" rel="nofollow noopener noreferrer">A [b]</a> '
+        + '&lt;img src=x onerror=alert(1)&gt; c</li>\n</ul>');
   });
 });
 

@@ -22,7 +22,7 @@
  */
 import { fetchText, fetchUpstream, hexToBase64, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { licenseFields } from './licenses.ts';
-import { child, children, parseXml, textAt, type XmlNode } from './xml.ts';
+import { child, children, parseXml, textAt, type XmlNode } from '../../platform/xml.ts';
 import { UpstreamError, UpstreamNotFound, type Artifact, type HashValue, type IngestedPackage, type IngestedVersion, type Link } from './types.ts';
 
 export const MAVEN_REGISTRY = 'https://repo.maven.apache.org/maven2/';

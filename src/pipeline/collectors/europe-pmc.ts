@@ -8,7 +8,7 @@
 import type { Env } from '../../platform/env.ts';
 import type { CollectedItem, CollectOptions, CollectResult } from './types.ts';
 import { arr, baseUrl, cut, day, getJson, isoDay, limitOf, obj, searchText, str, windowOf } from './upstream.ts';
-import { textOf } from './xml-text.ts';
+import { textOf } from './html-text.ts';
 
 function record(raw: unknown): CollectedItem | null {
   const r = obj(raw);

@@ -6,7 +6,8 @@
  * are served with every type under the sun). Items without an absolute http(s) URL are dropped;
  * relative links resolve against the feed URL. Summaries are plain text cut at 1,000 characters.
  */
-import { attributes, blocks, first, isoDate, startTags, textOf } from './xml-text.ts';
+import { child, children, descendants, parseXml, textContent, type XmlNode } from '../../platform/xml.ts';
+import { isoDate, textOf } from './html-text.ts';
 import type { CollectedItem, CollectResult } from './types.ts';
 
 const SUMMARY_MAX = 1000;
@@ -28,29 +29,37 @@ function item(title: string, url: string | null, summary: string, date: string |
   return { title: title || url, url, summary: cut(summary), published_at: date };
 }
 
-function parseRss(xml: string, base: string): CollectResult {
-  const channel = first(xml, 'channel') ?? xml;
-  const head = channel.split(/<item[\s>]/i)[0] ?? '';
-  const items = blocks(xml, 'item').map((b) => {
-    const guid = /<guid(\s[^>]*)?>([\s\S]*?)<\/guid>/i.exec(b);
-    const guidUrl = guid && attributes(guid[1] ?? '').ispermalink !== 'false' ? textOf(guid[2] ?? '') : undefined;
-    const link = textOf(first(b, 'link') ?? '') || guidUrl;
-    const summary = textOf(first(b, 'description') ?? first(b, 'encoded') ?? '');
-    return item(textOf(first(b, 'title') ?? ''), absolute(link, base), summary, isoDate(textOf(first(b, 'pubDate') ?? first(b, 'date') ?? '')));
-  });
-  return { format: 'rss', title: textOf(first(head, 'title') ?? ''), items: items.filter((i): i is CollectedItem => i !== null) };
+/** Plain text of the first child with one of the local names (in that order of preference) that has any. */
+function field(node: XmlNode, ...names: string[]): string {
+  for (const n of names) {
+    const t = textOf(textContent(child(node, n)));
+    if (t) return t;
+  }
+  return '';
 }
 
-function parseAtom(xml: string, base: string): CollectResult {
-  const head = xml.split(/<entry[\s>]/i)[0] ?? '';
-  const items = blocks(xml, 'entry').map((b) => {
-    const links = startTags(b, 'link');
-    const alt = links.find((l) => !l.rel || l.rel === 'alternate') ?? links[0];
-    const summary = textOf(first(b, 'summary') ?? first(b, 'content') ?? '');
-    const date = isoDate(textOf(first(b, 'published') ?? first(b, 'updated') ?? ''));
-    return item(textOf(first(b, 'title') ?? ''), absolute(alt?.href, base), summary, date);
+function parseRss(doc: XmlNode, base: string): CollectResult {
+  const channel = descendants(doc, 'channel')[0];
+  const items = descendants(doc, 'item').map((b) => {
+    const guid = child(b, 'guid');
+    const guidUrl = guid && guid.attrs.isPermaLink !== 'false' ? textOf(textContent(guid)) : undefined;
+    // `link` unprefixed first: an `atom:link` beside it is a self-closing reference, not the item's page
+    const link = textOf(textContent(b.children.find((c) => c.name === 'link'))) || field(b, 'link') || guidUrl;
+    const date = isoDate(field(b, 'pubDate', 'date'));
+    return item(field(b, 'title'), absolute(link, base), field(b, 'description', 'encoded'), date);
   });
-  return { format: 'atom', title: textOf(first(head, 'title') ?? ''), items: items.filter((i): i is CollectedItem => i !== null) };
+  const title = channel ? field(channel, 'title') : '';
+  return { format: 'rss', title, items: items.filter((i): i is CollectedItem => i !== null) };
+}
+
+function parseAtom(feed: XmlNode, base: string): CollectResult {
+  const items = children(feed, 'entry').map((b) => {
+    const links = children(b, 'link').map((l) => l.attrs);
+    const alt = links.find((l) => !l.rel || l.rel === 'alternate') ?? links[0];
+    const date = isoDate(field(b, 'published', 'updated'));
+    return item(field(b, 'title'), absolute(alt?.href, base), field(b, 'summary', 'content'), date);
+  });
+  return { format: 'atom', title: field(feed, 'title'), items: items.filter((i): i is CollectedItem => i !== null) };
 }
 
 function str(v: unknown): string | undefined {
@@ -81,7 +90,17 @@ export function parseFeed(body: string, baseUrl: string): CollectResult {
     if (typeof d.version === 'string' && d.version.includes('jsonfeed.org')) return parseJsonFeed(d, baseUrl);
     throw new Error('JSON document is not a JSON Feed');
   }
-  if (/<rss[\s>]/i.test(text) || /<rdf:RDF[\s>]/i.test(text)) return parseRss(text, baseUrl);
-  if (/<feed[\s>]/i.test(text)) return parseAtom(text, baseUrl);
+  const looksXml = /<rss[\s>]/i.test(text) || /<rdf:RDF[\s>]/i.test(text) || /<feed[\s>]/i.test(text);
+  let doc: XmlNode;
+  try {
+    doc = parseXml(text);
+  } catch (e) {
+    if (looksXml) throw new Error(`feed is not well-formed XML: ${(e as Error).message}`);
+    throw new Error('response is not an RSS, Atom or JSON feed');
+  }
+  const root = doc.children[0];
+  const local = root?.name.replace(/^[\w.-]+:/, '');
+  if (local === 'rss' || local === 'RDF') return parseRss(doc, baseUrl);
+  if (local === 'feed' && root) return parseAtom(root, baseUrl);
   throw new Error('response is not an RSS, Atom or JSON feed');
 }

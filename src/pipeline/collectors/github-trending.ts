@@ -5,41 +5,35 @@
  * week|this month". Config: `language` (e.g. `python`), `since` (daily | weekly | monthly, default
  * daily), `spoken_language_code`, `limit` / `max_results` (default 25; the page lists 25). Items point at
  * https://github.com/<owner>/<repo> and carry no date (trending is a snapshot): the collection time counts.
+ * The page is read as a tree by html-dom.ts (htmlparser2), like the other page collectors.
  */
 import type { Env } from '../../platform/env.ts';
 import type { CollectedItem, CollectOptions, CollectResult } from './types.ts';
 import { baseUrl, byKeywords, cut, getText, limitOf, str } from './upstream.ts';
-import { attributes, first, textOf } from './xml-text.ts';
+import { all, find, named, parsePage, text } from './html-dom.ts';
 
 export const SINCE = ['daily', 'weekly', 'monthly'] as const;
 
 const count = (s: string | undefined) => (s ? Number(s.replace(/,/g, '')) : null);
 
-export function parseTrending(html: string): CollectedItem[] {
-  const rows = [...html.matchAll(/<article(\s[^>]*)?>([\s\S]*?)<\/article\s*>/gi)]
-    .filter((m) => (attributes(m[1] ?? '').class ?? '').split(/\s+/).includes('Box-row'))
-    .map((m) => m[2] ?? '');
+function parseRows(doc: ReturnType<typeof parsePage>): CollectedItem[] {
+  const rows = all(doc, (e) => e.name === 'article' && (e.attribs.class ?? '').split(/\s+/).includes('Box-row'));
   const items: CollectedItem[] = [];
   for (const row of rows) {
-    const heading = /<h[12](?:\s[^>]*)?>([\s\S]*?)<\/h[12]\s*>/i.exec(row)?.[1] ?? '';
-    const href = attributes(/<a(\s[^>]*)>/i.exec(heading)?.[1] ?? '').href ?? '';
+    const heading = find(row.children, named('h1', 'h2'));
+    const link = heading && find(heading.children, (e) => e.name === 'a' && e.attribs.href !== undefined);
+    const href = link?.attribs.href ?? '';
     const name = href
       .replace(/^https?:\/\/[^/]+/, '')
       .replace(/^\/+|\/+$/g, '')
       .replace(/\s+/g, '');
     if (!/^[\w.-]+\/[\w.-]+$/.test(name)) continue;
-    const description = textOf(/<p(?:\s[^>]*)?>([\s\S]*?)<\/p\s*>/i.exec(row)?.[1] ?? '');
-    const language =
-      textOf(/<span[^>]*itemprop="programmingLanguage"[^>]*>([\s\S]*?)<\/span>/i.exec(row)?.[1] ?? '') || null;
-    const stars = count(
-      textOf(
-        new RegExp(
-          `<a[^>]*href="/${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/stargazers"[^>]*>([\\s\\S]*?)</a>`,
-          'i',
-        ).exec(row)?.[1] ?? '',
-      ).match(/[\d,]+/)?.[0],
-    );
-    const period = /([\d,]+)\s+stars?\s+(today|this week|this month)/i.exec(textOf(row));
+    const description = text(find(row.children, named('p'))?.children);
+    const lang = find(row.children, (e) => e.name === 'span' && e.attribs.itemprop === 'programmingLanguage');
+    const language = text(lang?.children) || null;
+    const starsLink = find(row.children, (e) => e.name === 'a' && e.attribs.href === `/${name}/stargazers`);
+    const stars = count(text(starsLink?.children).match(/[\d,]+/)?.[0]);
+    const period = /([\d,]+)\s+stars?\s+(today|this week|this month)/i.exec(text(row.children));
     items.push({
       title: name,
       url: `https://github.com/${name}`,
@@ -59,6 +53,10 @@ export function parseTrending(html: string): CollectedItem[] {
   return items;
 }
 
+export function parseTrending(html: string): CollectedItem[] {
+  return parseRows(parsePage(html));
+}
+
 export async function collectGithubTrending(
   env: Env,
   config: Record<string, unknown>,
@@ -71,13 +69,14 @@ export async function collectGithubTrending(
   if (spoken) q.set('spoken_language_code', spoken);
   const path = language ? `/trending/${encodeURIComponent(language.toLowerCase())}` : '/trending';
   const html = await getText(env, `${baseUrl(env, 'PIPELINE_GITHUB_URL')}${path}?${q}`, 'text/html');
-  const all = parseTrending(html);
-  if (!all.length && !/Box-row|trending/i.test(html)) throw new Error('the answer is not a GitHub trending page');
-  const title = textOf(first(html, 'title') ?? '') || 'GitHub trending';
+  const doc = parsePage(html);
+  const rows = parseRows(doc);
+  if (!rows.length && !/Box-row|trending/i.test(html)) throw new Error('the answer is not a GitHub trending page');
+  const title = text(find(doc, named('title'))?.children) || 'GitHub trending';
   return {
     format: 'github_trending',
     title,
-    items: byKeywords(all, opts.keywords).slice(0, limitOf(config, opts, 25)),
-    fetched: all.length,
+    items: byKeywords(rows, opts.keywords).slice(0, limitOf(config, opts, 25)),
+    fetched: rows.length,
   };
 }

@@ -9,56 +9,54 @@
 import type { Env } from '../../platform/env.ts';
 import type { CollectedItem, CollectOptions, CollectResult } from './types.ts';
 import { arr, baseUrl, cut, getJson, getText, limitOf, obj, searchText, setting, str, windowOf } from './upstream.ts';
-import { attributes, blocks, first, textOf } from './xml-text.ts';
+import { descendants, find, parseXml, textContent, type XmlNode } from '../../platform/xml.ts';
+import { textOf } from './html-text.ts';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
-function xmlDate(block: string | undefined): string | null {
-  if (!block) return null;
-  const year = Number(textOf(first(block, 'Year') ?? ''));
+/** Plain text of the first element called `name` under `node`. */
+const text = (node: XmlNode | undefined, name: string) => textOf(textContent(find(node, name)));
+
+function xmlDate(node: XmlNode | undefined): string | null {
+  if (!node) return null;
+  const year = Number(text(node, 'Year'));
   if (!year) return null;
-  const rawMonth = textOf(first(block, 'Month') ?? '1');
+  const rawMonth = text(node, 'Month') || '1';
   const month = /^\d+$/.test(rawMonth) ? Number(rawMonth) : MONTHS.indexOf(rawMonth.slice(0, 3).toLowerCase()) + 1 || 1;
-  const dayOf = Number(textOf(first(block, 'Day') ?? '1')) || 1;
+  const dayOf = Number(text(node, 'Day')) || 1;
   return new Date(Date.UTC(year, month - 1, dayOf)).toISOString();
 }
 
-/** One `<PubmedArticle>` of an efetch answer. */
-export function pubmedArticle(xml: string): CollectedItem | null {
-  const pmid = textOf(first(xml, 'PMID') ?? '');
+/** One `<PubmedArticle>` of an efetch answer (its element, or its markup). */
+export function pubmedArticle(article: XmlNode | string): CollectedItem | null {
+  const a = typeof article === 'string' ? parseXml(article) : article;
+  const pmid = text(a, 'PMID');
   if (!/^\d+$/.test(pmid)) return null;
-  const parts = [...xml.matchAll(/<AbstractText(\s[^>]*)?>([\s\S]*?)<\/AbstractText>/gi)].map((m) => {
-    const label = attributes(m[1] ?? '').label;
-    const text = textOf(m[2] ?? '');
-    return label ? `${label}: ${text}` : text;
+  const parts = descendants(a, 'AbstractText').map((p) => {
+    const label = p.attrs.Label;
+    const body = textOf(textContent(p));
+    return label ? `${label}: ${body}` : body;
   });
   const abstract = parts.join('\n\n');
-  const authors = blocks(first(xml, 'AuthorList') ?? '', 'Author')
-    .map((a) => {
-      const collective = textOf(first(a, 'CollectiveName') ?? '');
-      return (
-        collective || [textOf(first(a, 'ForeName') ?? ''), textOf(first(a, 'LastName') ?? '')].filter(Boolean).join(' ')
-      );
-    })
+  const authors = descendants(find(a, 'AuthorList'), 'Author')
+    .map((au) => text(au, 'CollectiveName') || [text(au, 'ForeName'), text(au, 'LastName')].filter(Boolean).join(' '))
     .filter(Boolean);
-  const doi = [...xml.matchAll(/<(?:ArticleId|ELocationID)(\s[^>]*)>([\s\S]*?)<\/(?:ArticleId|ELocationID)>/gi)].find(
-    (m) => {
-      const a = attributes(m[1] ?? '');
-      return a.idtype === 'doi' || a.eidtype === 'doi';
-    },
+  // the article's own ELocationID first, then PubmedData's ArticleIdList (both carry the same DOI when both do)
+  const doi = [...descendants(a, 'ELocationID'), ...descendants(a, 'ArticleId')].find(
+    (n) => n.attrs.IdType === 'doi' || n.attrs.EIdType === 'doi',
   );
-  const journal = first(xml, 'Journal') ?? '';
+  const journal = find(a, 'Journal');
   return {
-    title: textOf(first(xml, 'ArticleTitle') ?? '') || `PubMed ${pmid}`,
+    title: text(a, 'ArticleTitle') || `PubMed ${pmid}`,
     url: `https://pubmed.ncbi.nlm.nih.gov/${pmid}/`,
     summary: cut(abstract),
-    published_at: xmlDate(first(xml, 'ArticleDate')) ?? xmlDate(first(journal, 'PubDate')),
+    published_at: xmlDate(find(a, 'ArticleDate')) ?? xmlDate(find(journal, 'PubDate')),
     metadata: {
       collector: 'pubmed',
       pmid,
-      doi: doi ? textOf(doi[2] ?? '') : null,
+      doi: doi ? textOf(textContent(doi)) : null,
       authors,
-      venue: textOf(first(journal, 'Title') ?? '') || null,
+      venue: text(journal, 'Title') || null,
       abstract: cut(abstract, 10_000),
     },
   };
@@ -102,8 +100,14 @@ export async function collectPubmed(
   fetch.set('id', ids.join(','));
   fetch.set('retmode', 'xml');
   const xml = await getText(env, `${base}/efetch.fcgi?${fetch}`, 'application/xml, text/xml');
+  let doc: XmlNode;
+  try {
+    doc = parseXml(xml);
+  } catch (e) {
+    throw new Error(`efetch answer is not well-formed XML: ${(e as Error).message}`);
+  }
   const byId = new Map(
-    blocks(xml, 'PubmedArticle')
+    descendants(doc, 'PubmedArticle')
       .map(pubmedArticle)
       .filter((i): i is CollectedItem => i !== null)
       .map((i) => [String(i.metadata?.pmid), i]),

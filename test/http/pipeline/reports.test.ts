@@ -136,7 +136,8 @@ describe('public pages and feed', () => {
   it('renders Markdown as safe HTML: no tag, attribute or javascript: URL from the content survives', async () => {
     const html = await (await pub.get(`/reports/${ids.w1}`)).text();
     const content = html.slice(html.indexOf('<div id="report-content">'));
-    expect(content).toContain('<p>TL;DR: &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; more</p>');
+    // a quote in text needs no escaping: marked leaves this one as it is (the list item's quotes it escapes)
+    expect(content).toContain('<p>TL;DR: &lt;script&gt;alert("x")&lt;/script&gt; &amp; more</p>');
     expect(content).toContain('<h2>Items &lt;img src=x onerror=alert(1)&gt;</h2>');
     expect(content).toContain('<li>click and <a href="https://example.org/a?b=1&amp;c=2" rel="nofollow noopener noreferrer">ok</a></li>');
     expect(content).toContain('<li><strong>bold</strong> <code>&lt;b&gt;code&lt;/b&gt;</code> &quot;quoted&quot; &#39;single&#39;</li>');

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../src/platform/crypto.ts';
 import { sign } from '../../../src/webhooks/sigv4.ts';
-import { suiteCases } from '../../support/sigv4-suite.ts';
+import { suiteCases } from '../../../tools/sigv4-suite.ts';
 import { SUITE_FILES } from '../../support/sigv4-suite-files.ts';
 
 const cases = suiteCases(SUITE_FILES);

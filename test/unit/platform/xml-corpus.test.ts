@@ -1,7 +1,7 @@
-/** The XML corpus (test/support/xml-corpus.ts) through src/insights/ingest/xml.ts, and what it must reject. */
+/** The XML corpus (tools/xml-corpus.ts) through src/platform/xml.ts, and what it must reject. */
 import { describe, expect, it } from 'vitest';
-import { children, parseXml, type XmlNode } from '../../../src/insights/ingest/xml.ts';
-import { cases, type Case } from '../../support/xml-corpus.ts';
+import { children, descendants, find, parseXml, textContent, type XmlNode } from '../../../src/platform/xml.ts';
+import { cases, type Case } from '../../../tools/xml-corpus.ts';
 
 const hand = (c: Case): string[] => {
   let nodes: XmlNode[] = [parseXml(c.xml)];
@@ -20,5 +20,12 @@ describe('XML corpus', () => {
   });
   it.each(['<a><b></a>', '<a title="x>', '<!DOCTYPE a [<!ENTITY x "1">', '<?xml version="1.0"'])('%s throws', (doc) => {
     expect(() => parseXml(doc)).toThrow();
+  });
+  it('textContent reads mixed content in document order; find and descendants walk in document order', () => {
+    const doc = parseXml('<a>x <b>y <c>z</c></b> w<d/>v<b>q</b></a>');
+    expect(textContent(doc)).toBe('x y z wvq');
+    expect(textContent(find(doc, 'c'))).toBe('z');
+    expect(descendants(doc, 'b').map((n) => textContent(n))).toEqual(['y z', 'q']);
+    expect(textContent(find(doc, 'nope'))).toBe('');
   });
 });

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 
 export type Case = { name: string; xml: string; path: string[]; want: string[] };
-const f = (p: string): string => readFileSync(new URL(`../fixtures/${p}`, import.meta.url), 'utf8');
+const f = (p: string): string => readFileSync(new URL(`../test/fixtures/${p}`, import.meta.url), 'utf8');
 const rss = `<?xml version="1.0"?><rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>T</title>
 <item><title>&lt;script&gt;alert(1)&lt;/script&gt; &amp; more</title><dc:creator>Ann</dc:creator><description><![CDATA[<p>New <img src=x onerror="alert(2)"> a]]b > c</p>]]></description></item>
 <item><title>Second &#8212; &#x1F600;</title></item></channel></rss>`;

@@ -1,8 +1,10 @@
 /**
- * Just enough XML/HTML text handling for feeds and pages, without a DOM (Workers have none):
- * element blocks by tag name (namespace prefixes allowed), attribute reads, CDATA unwrapping,
- * entity decoding (named basics, decimal and hex) and tag stripping. Everything returned is plain
- * text; rendering escapes it again (see render/markdown.ts), so nothing from a feed reaches a page raw.
+ * Plain text out of the short HTML that feed and API fields carry (feed.ts, pubmed.ts, europe-pmc.ts):
+ * entity decoding (named basics, decimal and hex), CDATA unwrapping, tag stripping; and ISO dates.
+ * Everything returned is plain text; rendering escapes it again (see render/markdown.ts), so nothing
+ * from a feed reaches a page raw. XML documents are read by src/platform/xml.ts and whole HTML pages by
+ * html-dom.ts (htmlparser2; issue 23). Not moved onto htmlparser2: fields may hold HTML escaped twice,
+ * which this strips in two rounds, and the text of a field needs no tree.
  */
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', hellip: '…', mdash: '—', ndash: '–', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“' };
 
@@ -28,33 +30,6 @@ export function textOf(markup: string): string {
   // CDATA content was entity-escaped above and may itself hold HTML: strip once more after decoding.
   s = s.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>/g, ' ');
   return decodeEntities(s).replace(/\s+/g, ' ').trim();
-}
-
-const tagName = (name: string) => `(?:[\\w.-]+:)?${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
-
-/** Inner markup of every `<name ...>...</name>` element (non-nested), in order. */
-export function blocks(xml: string, name: string): string[] {
-  const re = new RegExp(`<${tagName(name)}(?:\\s[^>]*)?>([\\s\\S]*?)<\\/${tagName(name)}\\s*>`, 'gi');
-  return [...xml.matchAll(re)].map((m) => m[1] ?? '');
-}
-
-/** Inner markup of the first element called `name`, or undefined. */
-export function first(xml: string, name: string): string | undefined {
-  return blocks(xml, name)[0];
-}
-
-/** Start tags (`<name attr...>` or self-closing) with their attributes. */
-export function startTags(xml: string, name: string): Record<string, string>[] {
-  const re = new RegExp(`<${tagName(name)}(\\s[^>]*)?\\/?>`, 'gi');
-  return [...xml.matchAll(re)].map((m) => attributes(m[1] ?? ''));
-}
-
-export function attributes(s: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of s.matchAll(/([\w:.-]+)\s*=\s*("([^"]*)"|'([^']*)'|([^\s"'>]+))/g)) {
-    out[m[1]!.toLowerCase()] = decodeEntities(m[3] ?? m[4] ?? m[5] ?? '');
-  }
-  return out;
 }
 
 /** A date string as ISO 8601, or null when it does not parse. */

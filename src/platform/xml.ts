@@ -1,22 +1,27 @@
 /**
- * A minimal, non-validating XML reader for registry documents (POMs, maven-metadata.xml, nuspecs):
+ * The one XML reader (issue 23): registry documents in insights (POMs, maven-metadata.xml, nuspecs) and
+ * the pipeline's feeds (RSS 1.0/2.0, Atom) and PubMed efetch answers. A minimal, non-validating reader:
  * elements, text, CDATA, the five named and numeric character entities and the general entities a
  * DOCTYPE's internal subset declares (one level, never re-expanded); comments, processing instructions and
- * DOCTYPE are skipped; attributes are kept (a quoted `>` included); namespace prefixes are kept on names.
- * Malformed input throws (callers turn that into an upstream error).
+ * DOCTYPE are skipped; attributes are kept (a quoted `>` included); namespace prefixes are kept on names;
+ * each child records where it sits in its parent's text, so mixed content reads back in order
+ * (`textContent`). Malformed input throws (callers turn that into an upstream error).
  *
- * Why not `fast-xml-parser` (issue 23, docs/libraries.md): on the shared corpus (test/unit/insights/
- * xml-corpus.test.ts: real POMs, maven-metadata, PubMed efetch, RSS/Atom/nuspec with namespaces, entities,
- * comments, CDATA, an internal DTD subset, a quoted `>`) both now pass 10/10 (this module 8/10 before these
- * fixes); parsing 185 KiB it is faster (median 23 ms against 34 ms for fast-xml-parser 5.12.1, a noisy
- * shared machine: another run 36 against 45 ms), and it is 1.4 KB minified against 64.6 KB (gzip 0.7
- * against 21.5 KB) for the library. `node tools/compare-xml.ts` measures both.
+ * Why not `fast-xml-parser` (issue 23, docs/libraries.md): on the shared corpus (tools/xml-corpus.ts:
+ * real POMs, maven-metadata, PubMed efetch, RSS/Atom/nuspec with namespaces, entities, comments, CDATA, an
+ * internal DTD subset, a quoted `>`) both pass 10/10 (this module 8/10 before two fixes); parsing 185 KiB
+ * it is faster (median 23 ms against 34 ms for fast-xml-parser 5.12.1, a noisy shared machine: another run
+ * 36 against 45 ms), and it is 1.4 KB minified against 64.6 KB (gzip 0.7 against 21.5 KB) for the library.
+ * `node tools/compare-xml.ts` measures both.
  */
 export interface XmlNode {
   name: string;
   attrs: Record<string, string>;
   children: XmlNode[];
+  /** text directly inside this element (children's text excluded) */
   text: string;
+  /** where this element starts in its parent's `text` (0 for the document) */
+  at: number;
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -57,7 +62,7 @@ function doctype(src: string, lt: number, declared: Record<string, string>): num
 }
 
 export function parseXml(src: string): XmlNode {
-  const root: XmlNode = { name: '#document', attrs: {}, children: [], text: '' };
+  const root: XmlNode = { name: '#document', attrs: {}, children: [], text: '', at: 0 };
   const stack: XmlNode[] = [root];
   const declared: Record<string, string> = {};
   let i = 0;
@@ -98,7 +103,7 @@ export function parseXml(src: string): XmlNode {
       if (!name) throw new Error('empty tag name');
       const attrs: Record<string, string> = {};
       for (const a of body.slice(name.length).matchAll(/([^\s=]+)\s*=\s*("([^"]*)"|'([^']*)')/g)) attrs[a[1]!] = decode(a[3] ?? a[4] ?? '', declared);
-      const node: XmlNode = { name, attrs, children: [], text: '' };
+      const node: XmlNode = { name, attrs, children: [], text: '', at: top.text.length };
       top.children.push(node);
       if (!selfClosing) stack.push(node);
       i = end + 1;
@@ -122,4 +127,40 @@ export function textAt(node: XmlNode | undefined, ...path: string[]): string {
   let n = node;
   for (const p of path) n = child(n, p);
   return n ? n.text.trim() : '';
+}
+
+/** Every descendant element with the local name, in document order, not looking inside a match. */
+export function descendants(node: XmlNode | undefined, name: string): XmlNode[] {
+  const out: XmlNode[] = [];
+  const walk = (n: XmlNode) => {
+    for (const c of n.children) {
+      if (c.name === name || c.name.endsWith(`:${name}`)) out.push(c);
+      else walk(c);
+    }
+  };
+  if (node) walk(node);
+  return out;
+}
+
+/** The first descendant element with the local name, in document order. */
+export function find(node: XmlNode | undefined, name: string): XmlNode | undefined {
+  if (!node) return undefined;
+  for (const c of node.children) {
+    if (c.name === name || c.name.endsWith(`:${name}`)) return c;
+    const hit = find(c, name);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** All text inside an element, its children's included, in document order ('' when absent). */
+export function textContent(node: XmlNode | undefined): string {
+  if (!node) return '';
+  let out = '';
+  let pos = 0;
+  for (const c of node.children) {
+    out += node.text.slice(pos, c.at) + textContent(c);
+    pos = c.at;
+  }
+  return out + node.text.slice(pos);
 }
