@@ -88,7 +88,9 @@ booksRoutes.post('/postBook', requireUser, body(bookSchema), async (c) => {
     const matches = await q.matchNewBook(tx, { id: book.id, owner, nameNorm: normalizeName(b.name), courseNorm: normalizeCourse(b.course), isbn: b.ISBN });
     const fx = matchEffects(matches);
     await addNotifications(tx, fx.notify.map((n) => n[0]), fx.notify.map((n) => n[1]));
-    for (const m of matches) await emitEvent(tx, 'book_matched', { bookId: book.id, requestId: m.request_id, userId: m.user_id });
+    for (const m of matches) {
+      await emitEvent(tx, 'book_matched', { bookId: book.id, requestId: m.request_id, userId: m.user_id });
+    }
     return { book, matches };
   });
   afterCommit(c, matchEffects(matches).mails);
@@ -104,7 +106,9 @@ booksRoutes.post('/requestBook', requireUser, body(requestSchema), async (c) => 
     await emitEvent(tx, 'book_requested', q.publicRequest(request));
     const matches = await q.matchRequest(tx, request.id);
     if (matches.length) await addNotification(tx, owner, `We found ${matches.length} match(es) for your request for "${request.name}".`);
-    for (const m of matches) await emitEvent(tx, 'book_matched', { bookId: m.book_id, requestId: m.request_id, userId: owner });
+    for (const m of matches) {
+      await emitEvent(tx, 'book_matched', { bookId: m.book_id, requestId: m.request_id, userId: owner });
+    }
     return { request, matches };
   });
   const mails = matches.length ? [MAIL.match(matches[0]!.email, request.name, matches.map((m) => m.book_name).slice(0, 5).join('", "'), `market-match-${request.id}-request`)] : [];

@@ -89,7 +89,8 @@ async function staffMove(c: Context<AppEnv>, bookId: string, to: number): Promis
     if (!b) return undefined;
     const recipient = to === STATUS.VERIFIED ? b.buyer_id : b.owner_id;
     if (recipient) await addNotification(tx, recipient, MOVE_TEXT[to]!(b.name));
-    await emitEvent(tx, to === STATUS.UNLISTED ? 'book_unlisted' : 'book_status_changed', { book: books.publicBook(b), from: current.status, to });
+    const name = to === STATUS.UNLISTED ? 'book_unlisted' : 'book_status_changed';
+    await emitEvent(tx, name, { book: books.publicBook(b), from: current.status, to });
     return { book: b, recipient };
   });
   if (!moved) throw new HttpError(409, 'The book changed status meanwhile; reload and try again');

@@ -78,7 +78,9 @@ describe('a live event and a reflowed event of the same object are the same JSON
       expect(EVENT_CONTRACTS.book_posted.schema.safeParse(JSON.parse(reflowed)).success).toBe(true);
       // Both queue rows are cut into batches by the size of the item as it was sent.
       const sizes = await testDb().query<{ size: number }>(
-        `SELECT size FROM webhooks.queue WHERE webhook_oid = $1 AND payload->>'_id' = $2 ORDER BY queue_id`, [oid, book._id]);
+        `SELECT size FROM webhooks.queue WHERE webhook_oid = $1 AND payload->>'_id' = $2 ORDER BY queue_id`,
+        [oid, book._id],
+      );
       const sent = Buffer.byteLength(`{"book_posted":${live}}`);
       expect(sizes.map((r) => r.size)).toEqual([sent, sent]);
     } finally {

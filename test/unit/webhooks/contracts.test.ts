@@ -25,7 +25,8 @@ describe('event contracts', () => {
   });
 
   it('an event supports reflow exactly when it names its reflow query', () => {
-    expect(catalogued.filter((e) => e.supports_reflow).map((e) => e.event_name)).toEqual(['user_signup', 'book_posted', 'report_published']);
+    const reflowing = catalogued.filter((e) => e.supports_reflow).map((e) => e.event_name);
+    expect(reflowing).toEqual(['user_signup', 'book_posted', 'report_published']);
     for (const e of catalogued) expect(typeof e.reflow === 'function').toBe(e.supports_reflow);
   });
 
@@ -35,7 +36,8 @@ describe('event contracts', () => {
     const created = new Date('2026-01-02T03:04:05.000Z');
     const task = webhookEvent('task_finished', {
       id: 't1', run_id: 't1', monitor_id: null, source_id: 's1', trigger_type: 'manual', status: 'success',
-      started_at: created, finished_at: null, articles_count: 2, error_message: null, stage_trace: [], created_at: created,
+      started_at: created, finished_at: null, articles_count: 2, error_message: null, stage_trace: [],
+      created_at: created,
     });
     expect(task.payload.started_at).toBe('2026-01-02T03:04:05.000Z');
     expect(task.objectId).toBe('t1');
