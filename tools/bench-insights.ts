@@ -21,6 +21,8 @@
  * --concurrency N (16), --names N extra package names without versions, which only grow the
  * GetSimilarlyNamedPackages index (0; `--names 90000` with the default 10000 packages = 100,000 names),
  * --workerd; BENCH_VERSIONS=N (env) sets the total instead of --packages (N / --versions packages).
+ * --keep leaves the loaded PostgreSQL database in place and prints its URL; BENCH_REUSE_URL=<that URL>
+ * measures it again without loading (a second run at 1M versions without the ~10 minutes of load).
  * Prints the EXPLAIN ANALYZE of each read's statement.
  * Example: `DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:insights`.
  */
@@ -36,6 +38,7 @@ import { createApp } from '../src/platform/app.ts';
 import { createDb, type Queryable } from '../src/platform/db.ts';
 import { getPackage, getRequirements, getVersion } from '../src/insights/queries.ts';
 import { similarlyNamed } from '../src/insights/similar-names.ts';
+import { backfillAnswers } from '../src/insights/stored-answers.ts';
 import type { Env } from '../src/platform/env.ts';
 import { freePort, startStack, stopChild } from './stack/index.ts';
 import { workerVars } from './stack/config.ts';
@@ -50,6 +53,7 @@ const { values: opts } = parseArgs({
     concurrency: { type: 'string', default: '16' },
     names: { type: 'string', default: '0' },
     workerd: { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
   },
 });
 const VERSIONS = Number(opts.versions);
@@ -171,8 +175,12 @@ interface Row {
 }
 
 const serverUrl = process.env.DATABASE_URL;
-const fresh = serverUrl ? await freshDatabase(serverUrl, 'bench_insights') : undefined;
-const stack = await startStack({ databaseUrl: fresh?.url, ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0, sample: 0 } });
+/** A database a `--keep` run loaded: measured again without loading (same --versions/--names). */
+const REUSE = process.env.BENCH_REUSE_URL;
+const fresh = serverUrl && !REUSE ? await freshDatabase(serverUrl, 'bench_insights') : undefined;
+const stack = await startStack({
+  databaseUrl: REUSE ?? fresh?.url, ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0, sample: 0 },
+});
 const env = workerVars(stack.databaseUrl, {
   NEON_LOCAL_PROXY: stack.neonProxy, QSTASH_URL: stack.qstashUrl, MAIL_API_URL: stack.mailUrl,
   // the bench measures stored reads: an unknown package must not reach a registry
@@ -197,31 +205,43 @@ try {
   console.log(`database: ${where}`);
   console.log(`runtime: ${opts.workerd ? 'insights worker under wrangler dev (workerd), over HTTP' : `insights worker fetch in-process (Node ${process.version})`}; driver: neon() over HTTP -> local Neon proxy`);
 
-  const t0 = performance.now();
-  const params: Record<number, number[]> = { 0: [PACKAGES, VERSIONS], 2: [VERSIONS], 5: [PACKAGES], 10: [VERSIONS] };
-  await client.query('BEGIN');
-  for (const [i, sql] of LOAD_SQL.entries()) {
-    await client.query(sql, params[i]).catch((err: Error) => {
-      throw new Error(`load statement ${i}: ${err.message}`);
-    });
+  if (REUSE) {
+    console.log(`reusing the database a --keep run loaded (BENCH_REUSE_URL): no load`);
+  } else {
+    const t0 = performance.now();
+    const params: Record<number, number[]> = { 0: [PACKAGES, VERSIONS], 2: [VERSIONS], 5: [PACKAGES], 10: [VERSIONS] };
+    await client.query('BEGIN');
+    for (const [i, sql] of LOAD_SQL.entries()) {
+      await client.query(sql, params[i]).catch((err: Error) => {
+        throw new Error(`load statement ${i}: ${err.message}`);
+      });
+    }
+    await client.query('DROP TABLE bench_v');
+    if (NAMES > 0) {
+      await client.query(`INSERT INTO insights.packages (system, name, fetched_at)
+        SELECT 'NPM', (ARRAY['', '@x/'])[1 + i % 2] || substr(md5(i::text), 1, 4 + i % 9), now() FROM generate_series(1, $1::int) AS i
+        ON CONFLICT DO NOTHING`, [NAMES]);
+    }
+    await client.query('COMMIT');
+    // The stored GetVersion/GetPackage answers that ingestion writes (src/insights/stored-answers.ts), set-based.
+    const tAnswers = performance.now();
+    const written = await backfillAnswers({
+      query: async (sql: string, p?: readonly unknown[]) => (await client.query(sql, p as unknown[])).rows,
+    } as Queryable);
+    const answersSeconds = (performance.now() - tAnswers) / 1000;
+    await client.query('ANALYZE');
+    const counts = (await client.query(`SELECT (SELECT count(*) FROM insights.packages) AS packages, (SELECT count(*) FROM insights.versions) AS versions,
+        (SELECT count(*) FROM insights.requirements) AS requirements, (SELECT count(*) FROM insights.artifacts) AS artifacts,
+        (SELECT count(*) FROM insights.project_versions) AS project_versions, (SELECT count(*) FROM insights.advisory_versions) AS advisory_versions,
+        (SELECT count(*) FROM insights.package_name_keys) AS package_name_keys`)).rows[0];
+    console.log(`loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}`);
+    console.log(`of which stored answers: ${answersSeconds.toFixed(1)} s `
+      + `(${written.versions} versions, ${written.packages} packages)`);
   }
-  await client.query('DROP TABLE bench_v');
-  if (NAMES > 0) {
-    await client.query(`INSERT INTO insights.packages (system, name, fetched_at)
-      SELECT 'NPM', (ARRAY['', '@x/'])[1 + i % 2] || substr(md5(i::text), 1, 4 + i % 9), now() FROM generate_series(1, $1::int) AS i
-      ON CONFLICT DO NOTHING`, [NAMES]);
-  }
-  await client.query('COMMIT');
-  await client.query('ANALYZE');
-  const counts = (await client.query(`SELECT (SELECT count(*) FROM insights.packages) AS packages, (SELECT count(*) FROM insights.versions) AS versions,
-      (SELECT count(*) FROM insights.requirements) AS requirements, (SELECT count(*) FROM insights.artifacts) AS artifacts,
-      (SELECT count(*) FROM insights.project_versions) AS project_versions, (SELECT count(*) FROM insights.advisory_versions) AS advisory_versions,
-      (SELECT count(*) FROM insights.package_name_keys) AS package_name_keys`)).rows[0];
-  console.log(`loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}`);
   const sizes = await client.query<{ name: string; size: string }>(
     `SELECT c.relname AS name, pg_size_pretty(pg_total_relation_size(c.oid)) AS size FROM pg_class c
      JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'insights' AND c.relkind = 'r'
-     ORDER BY pg_total_relation_size(c.oid) DESC LIMIT 8`);
+     ORDER BY pg_total_relation_size(c.oid) DESC LIMIT 10`);
   console.log(`sizes (table + indexes + toast): ${sizes.rows.map((r) => `${r.name} ${r.size}`).join(', ')}`);
 
   const keys = (await client.query<{ name: string; version: string }>('SELECT name, version FROM insights.versions ORDER BY name, ordinal')).rows;
@@ -375,6 +395,7 @@ try {
   await stopChild(workerd);
   await client.end().catch(() => undefined);
   await stack.close();
-  await fresh?.drop();
+  if (opts.keep && fresh) console.log(`kept the loaded database: BENCH_REUSE_URL=${fresh.url}`);
+  else await fresh?.drop();
   await rm(tmp, { recursive: true, force: true });
 }

@@ -7,7 +7,8 @@
  * canonicalisation keep the first), `ordinal` is the position in the system's order, exactly one
  * default per package when any version qualifies (upstream's explicit default, else the greatest
  * non-prerelease version not yanked/unlisted), and `advisory_versions` is recomputed for every
- * (advisory, package) pair whose versions or record changed.
+ * (advisory, package) pair whose versions or record changed. The stored GetVersion/GetPackage answers
+ * (stored-answers.ts) are rewritten here, in the same transaction, for whatever each write changed.
  */
 import type { Db, Queryable } from '../platform/db.ts';
 import { canon, isPrerelease, sort, type System } from '../versions/index.ts';
@@ -16,6 +17,7 @@ import { relatedProjectsFromAttestations, relatedProjectsFromLinks } from './ing
 import type { IngestedProject } from './ingest/projects.ts';
 import type { IngestedPackage, IngestedVersion } from './ingest/types.ts';
 import { storeVersionDetailRows, type DetailsRow } from './queries-version-details.ts';
+import { refreshPackageAnswers, refreshVersionAnswers } from './stored-answers.ts';
 
 interface Prepared extends IngestedVersion {
   canonical: string;
@@ -128,17 +130,24 @@ async function storeInTransaction(tx: Queryable, pkg: IngestedPackage, onlyNew =
     `SELECT a.id, a.osv FROM insights.advisory_packages p JOIN insights.advisories a ON a.id = p.advisory_id
      WHERE p.system = $1 AND p.name = $2`, [system, name]);
   await replaceAffected(tx, system, name, versions.map((v) => v.canonical), advisories);
+  await refreshPackageAnswers(tx, system, name); // every version row was rewritten above
 }
 
-async function replaceAffected(tx: Queryable, system: System, name: string, versions: string[], advisories: { id: string; osv: Osv }[]): Promise<void> {
-  if (!advisories.length) return;
+/** Recomputes the affected versions of a package for some advisories; returns those whose set may have changed. */
+async function replaceAffected(tx: Queryable, system: System, name: string, versions: string[],
+  advisories: { id: string; osv: Osv }[]): Promise<string[]> {
+  if (!advisories.length) return [];
   const rows = advisories.flatMap((a) => versions.filter((v) => isAffected(a.osv, system, name, v)).map((version) => ({ advisory_id: a.id, version })));
-  await tx.query('DELETE FROM insights.advisory_versions WHERE system = $1 AND name = $2 AND advisory_id = ANY($3::text[])', [system, name, advisories.map((a) => a.id)]);
+  const before = await tx.query<{ version: string }>(`DELETE FROM insights.advisory_versions
+    WHERE system = $1 AND name = $2 AND advisory_id = ANY($3::text[]) RETURNING version`,
+  [system, name, advisories.map((a) => a.id)]);
+  const touched = [...new Set([...before.map((r) => r.version), ...rows.map((r) => r.version)])];
   if (rows.length) {
     await tx.query(`INSERT INTO insights.advisory_versions (advisory_id, system, name, version)
       SELECT x.advisory_id, $2::text, $3::text, x.version FROM json_to_recordset($1::json) AS x(advisory_id text, version text)
       ON CONFLICT DO NOTHING`, [JSON.stringify(rows), system, name]);
   }
+  return touched;
 }
 
 /** Upserts OSV records and recomputes their affected versions for every stored package they name. */
@@ -168,7 +177,9 @@ export async function storeAdvisories(db: Db, records: Osv[]): Promise<void> {
     }
     for (const p of pkgs.values()) {
       const vs = await tx.query<{ version: string }>('SELECT version FROM insights.versions WHERE system = $1 AND name = $2', [p.system, p.name]);
-      if (vs.length) await replaceAffected(tx, p.system, p.name, vs.map((v) => v.version), p.recs);
+      if (!vs.length) continue;
+      const touched = await replaceAffected(tx, p.system, p.name, vs.map((v) => v.version), p.recs);
+      await refreshVersionAnswers(tx, p.system, p.name, touched); // their advisoryKeys
     }
   });
 }
@@ -208,6 +219,7 @@ export async function storeVersionDetails(db: Db, system: System, name: string, 
     const canonical = versions.map((v) => ({ ...v, version: canon(system, v.version) ?? v.version }));
     await storeVersionDetailRows(tx, system, name, detailRows(canonical));
     await tx.query('UPDATE insights.packages SET resolve_doc = insights.resolve_doc(system, name) WHERE system = $1 AND name = $2', [system, name]);
+    await refreshPackageAnswers(tx, system, name); // publishedAt is in the Package answer too (none while partial)
   });
 }
 

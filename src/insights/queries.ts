@@ -13,13 +13,6 @@ export interface Found {
   fetched: Date | null;
 }
 
-/** `alpha`: the v3alpha message (a `purl` after the key; migrations/0163_v3alpha_version_fields.sql). */
-const packageVersionJson = (alpha: boolean) => `json_strip_nulls(json_build_object(
-  'versionKey', json_build_object('system', v.system, 'name', v.name, 'version', v.version),${
-  alpha ? `\n  'purl', insights.purl(v.system, v.name, v.version),` : ''}
-  'publishedAt', insights.rfc3339(v.published_at), 'isDefault', v.is_default,
-  'isDeprecated', v.is_deprecated, 'deprecatedReason', v.deprecated_reason))`;
-
 async function one(db: Queryable, sql: string, params: unknown[]): Promise<Found> {
   const rows = await db.query<{ body: string | null; fetched_at: Date | string | null }>(sql, params);
   const r = rows[0];
@@ -29,19 +22,26 @@ async function one(db: Queryable, sql: string, params: unknown[]): Promise<Found
 
 const versionJson = (alpha: boolean) => (alpha ? 'insights.version_json_alpha' : 'insights.version_json');
 
+/**
+ * GetPackage and GetVersion serve the answer stored when the package was written (stored-answers.ts,
+ * migrations/0175_stored_answers.sql): one primary-key lookup. A package not written through
+ * queries-write.ts (rows inserted by SQL) has none; its answer is built here by the same functions.
+ * A field that depends on the request or the clock is added by the route to the text returned here.
+ */
 export function getPackage(db: Queryable, system: string, name: string, alpha = false): Promise<Found> {
-  return one(db, `SELECT p.fetched_at, json_build_object(
-      'packageKey', json_build_object('system', p.system, 'name', p.name),${
-      alpha ? `\n      'purl', insights.purl(p.system, p.name, NULL),` : ''}
-      'versions', COALESCE((SELECT json_agg(${packageVersionJson(alpha)} ORDER BY v.ordinal)
-        FROM insights.versions v WHERE v.system = p.system AND v.name = p.name), '[]'::json))::text AS body
+  const [stored, build] = alpha
+    ? ['answer_alpha', 'insights.package_json_alpha'] : ['answer_v3', 'insights.package_json'];
+  return one(db, `SELECT p.fetched_at, COALESCE(p.${stored}, ${build}(p.system, p.name))::text AS body
     FROM insights.packages p WHERE p.system = $1 AND p.name = $2`, [system, name]);
 }
 
 export function getVersion(db: Queryable, system: string, name: string, version: string, alpha = false,
 ): Promise<Found> {
-  return one(db, `SELECT p.fetched_at, (SELECT ${versionJson(alpha)}(v)::text FROM insights.versions v
-      WHERE v.system = p.system AND v.name = p.name AND v.version = $3) AS body
+  return one(db, `SELECT p.fetched_at, COALESCE(
+      (SELECT a.${alpha ? 'alpha' : 'v3'}::text FROM insights.version_answers a
+        WHERE a.system = p.system AND a.name = p.name AND a.version = $3),
+      (SELECT ${versionJson(alpha)}(v)::text FROM insights.versions v
+        WHERE v.system = p.system AND v.name = p.name AND v.version = $3)) AS body
     FROM insights.packages p WHERE p.system = $1 AND p.name = $2`, [system, name, version]);
 }
 
