@@ -170,14 +170,6 @@ export async function readThroughPackage(c: Context<AppEnv>, system: System, nam
   return (await readThrough(legacyContext(c), packages, { system, name }, missThenKey<PackageKey>()))?.value.name ?? null;
 }
 
-export async function readThroughAdvisory(c: Context<AppEnv>, id: string): Promise<boolean> {
-  return (await readThrough(legacyContext(c), advisories, id, missThenKey<string>())) !== null;
-}
-
-export async function readThroughProject(c: Context<AppEnv>, id: string): Promise<boolean> {
-  return (await readThrough(legacyContext(c), projects, id, missThenKey<string>())) !== null;
-}
-
 export function refreshIfStale(c: Context<AppEnv>, system: System, name: string, fetched: Date | null): void {
   if (fetched) packages.refresh!(legacyContext(c), { system, name }, fetched);
 }
