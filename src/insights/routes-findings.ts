@@ -7,7 +7,7 @@
  * The batch answers from the store only (no read-through inside a batch): there NOT_FOUND means "not
  * stored here", which a single request would have looked up upstream first.
  */
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
@@ -17,19 +17,20 @@ import { MAX_BATCH, pageOf } from './batch-paging.ts';
 import { cooldownDays, findingsOf } from './findings.ts';
 import { canonicalName, canonicalVersion, parseSystem } from './paths.ts';
 import { proto3 } from './proto-json.ts';
-import { findingPackages } from './queries-findings.ts';
-import { readThroughPackage } from './read-through.ts';
+import { findingPackages, type FindingPackage } from './queries-findings.ts';
+import { packages, readThrough, type PackageKey, type ReadContext } from './read-through.ts';
 
 export const findingsRoutes = new Hono<AppEnv>();
 
-export async function getFindings(c: Context<AppEnv>, t: { system: System; name: string; version?: string }) {
-  const db = c.get('db');
-  let [pkg] = await findingPackages(db, [{ system: t.system, name: t.name }]);
-  if (!pkg!.known) {
-    const canonical = await readThroughPackage(c, t.system, t.name);
-    if (canonical) [pkg] = await findingPackages(db, [{ system: t.system, name: canonical }]);
-  }
-  return c.json(findingsOf(t.system, pkg!, t.version, new Date(), cooldownDays(c.env)));
+/** The findings of one package or version; an unknown package is read through once, one still unknown is NOT_FOUND. */
+export async function getFindings(ctx: ReadContext, t: PackageKey & { version?: string }, days: number) {
+  const read = async (k: PackageKey) => {
+    const [pkg] = await findingPackages(ctx.db, [k]);
+    return pkg!.known ? { value: pkg! } : null;
+  };
+  const found = await readThrough(ctx, packages, { system: t.system, name: t.name }, read);
+  const pkg: FindingPackage = found?.value ?? { system: t.system, name: t.name, known: false, versions: [] };
+  return findingsOf(t.system, pkg, t.version, new Date(), days);
 }
 
 const request = z.union([
