@@ -91,8 +91,9 @@ export interface PackageKey {
   name: string;
 }
 
-/** Fetches and stores a package and its advisories; returns the canonical name, null when upstream has no such package. */
-export async function ingestPackage(env: Record<string, unknown>, db: Db, system: System, name: string): Promise<string | null> {
+/** Fetches and stores a package and its advisories: the canonical name, null when the upstream has no such package. */
+export async function ingestPackage(env: Record<string, unknown>, db: Db, system: System,
+  name: string): Promise<string | null> {
   let pkg;
   try {
     pkg = await fetchPackage(env, system, name);
@@ -151,25 +152,3 @@ export function storedFound(found: { body: string | null; fetched: Date | null }
   return found.fetched === null ? null : { value: found.body, fetchedAt: found.fetched };
 }
 
-// The earlier entry points, kept until every route reads through `readThrough` (removed with the last one).
-import type { Context } from 'hono';
-import type { AppEnv } from '../platform/env.ts';
-
-function legacyContext(c: Context<AppEnv>): ReadContext {
-  return { db: c.get('db'), env: c.env, readThrough: readThroughEnabled(c.env), refreshAfterSeconds: refreshAfterSeconds(c.env),
-    defer: (p) => { try { c.executionCtx.waitUntil(p); } catch { void p; } } };
-}
-
-/** The first read is the miss the caller saw; the second answers the key the upstream stored. */
-function missThenKey<K>(): (key: K) => Promise<Stored<K> | null> {
-  let reads = 0;
-  return async (key) => (reads++ === 0 ? null : { value: key });
-}
-
-export async function readThroughPackage(c: Context<AppEnv>, system: System, name: string): Promise<string | null> {
-  return (await readThrough(legacyContext(c), packages, { system, name }, missThenKey<PackageKey>()))?.value.name ?? null;
-}
-
-export function refreshIfStale(c: Context<AppEnv>, system: System, name: string, fetched: Date | null): void {
-  if (fetched) packages.refresh!(legacyContext(c), { system, name }, fetched);
-}

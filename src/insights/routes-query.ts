@@ -15,8 +15,9 @@ import { validate } from '../platform/validate.ts';
 import type { System } from '../versions/index.ts';
 import { canonicalName, canonicalVersion, parseSystem } from './paths.ts';
 import { packageExists, queryVersions, type QueryArgs } from './queries.ts';
-import { readThroughPackage } from './read-through.ts';
+import { packages, readThrough, type PackageKey } from './read-through.ts';
 import { jsonText } from './respond.ts';
+import { readContext } from './route-context.ts';
 import { HASH_TYPES, queryQuery } from './schemas.ts';
 
 export const queryRoutes = new Hono<AppEnv>();
@@ -54,10 +55,11 @@ queryRoutes.get('/:api{v3|v3alpha}/query', validate('query', queryQuery), async 
     args.spelled = version;
   }
   if (!args.hashType && !args.name) throw new HttpError(400, 'query needs hash.type+hash.value or versionKey.system+versionKey.name');
-  const db = c.get('db');
-  if (args.system && args.name && !(await packageExists(db, args.system, args.name))) {
-    const canonical = await readThroughPackage(c, args.system, args.name);
-    if (canonical) args.name = canonical;
+  const ctx = readContext(c);
+  if (args.system && args.name) {
+    const exists = async (k: PackageKey) => ((await packageExists(ctx.db, k.system, k.name)) ? { value: k.name } : null);
+    const stored = await readThrough(ctx, packages, { system: args.system, name: args.name }, exists);
+    if (stored) args.name = stored.value;
   }
-  return jsonText(c, await queryVersions(db, args, new URL(c.req.url).pathname.startsWith('/v3alpha/')));
+  return jsonText(c, await queryVersions(ctx.db, args, new URL(c.req.url).pathname.startsWith('/v3alpha/')));
 });
