@@ -9,7 +9,7 @@
  */
 import type { Queryable } from '../platform/db.ts';
 import { HttpError } from '../platform/errors.ts';
-import { escapeModulePath } from './ingest/go.ts';
+import { escapeModulePath } from '../versions/names/index.ts';
 import { fetchUpstream, upstreamUrl } from './ingest/http.ts';
 import { UpstreamError, UpstreamNotFound } from './ingest/types.ts';
 import { zipCapabilities, type CapabilityCount } from './go-capabilities.ts';

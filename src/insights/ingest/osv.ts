@@ -13,9 +13,9 @@
  * `limit` exclude their own version, `last_affected` includes it). GIT ranges are not evaluated.
  */
 import { canon, compare, type System } from '../../versions/index.ts';
+import { canonicalPackageName } from '../../versions/names/index.ts';
 import { cvss3BaseScore } from './cvss.ts';
 import { fetchJson, fetchUpstream, upstreamUrl, type UpstreamEnv } from './http.ts';
-import { pep503 } from './pypi.ts';
 import { readZipEntry, zipEntries } from './zip.ts';
 
 export const ECOSYSTEMS: Record<System, string> = {
@@ -67,12 +67,6 @@ export function advisoryFromOsv(osv: Osv): AdvisoryRow {
     modified: typeof osv.modified === 'string' ? osv.modified : null,
     osv,
   };
-}
-
-export function canonicalPackageName(system: System, name: string): string {
-  if (system === 'PYPI') return pep503(name);
-  if (system === 'NUGET') return name.toLowerCase();
-  return name;
 }
 
 /** The packages an OSV record names, as (system, canonical name). */
