@@ -7,15 +7,12 @@
  * system is a 404). A zip larger than MAX_ZIP_BYTES, or not a readable zip, is not analysed: the answer is
  * CAPABILITY_UNANALYZED. A zip the proxy does not have is a 404, a failing proxy a 502.
  */
-import type { Context } from 'hono';
 import type { Queryable } from '../platform/db.ts';
-import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
-import { escapeModulePath } from './ingest/go.ts';
+import { escapeModulePath } from '../versions/names/index.ts';
 import { fetchUpstream, upstreamUrl } from './ingest/http.ts';
 import { UpstreamError, UpstreamNotFound } from './ingest/types.ts';
 import { zipCapabilities, type CapabilityCount } from './go-capabilities.ts';
-import { jsonText } from './views.ts';
 
 export const MAX_ZIP_BYTES = 32 * 1024 * 1024;
 const UNANALYZED: CapabilityCount = { capability: 'CAPABILITY_UNANALYZED', directCount: 1, indirectCount: 0 };
@@ -54,11 +51,10 @@ export async function storeCapabilities(env: Record<string, unknown>, db: Querya
   return body;
 }
 
-/** The answer for a stored Go version (the caller has checked it exists). */
-export async function getCapabilities(c: Context<AppEnv>, module: string, version: string): Promise<Response> {
-  const db = c.get('db');
+/** The answer (JSON text) for a stored Go version (the caller has checked it exists): kept, else computed and kept. */
+export async function getCapabilities(env: Record<string, unknown>, db: Queryable, module: string,
+  version: string): Promise<string> {
   const cached = await db.query<{ body: string }>(
     'SELECT body::text AS body FROM insights.go_capabilities WHERE name = $1 AND version = $2', [module, version]);
-  if (cached[0]) return jsonText(c, cached[0].body);
-  return jsonText(c, await storeCapabilities(c.env as unknown as Record<string, unknown>, db, module, version));
+  return cached[0]?.body ?? storeCapabilities(env, db, module, version);
 }

@@ -7,17 +7,12 @@
  * queue); a graph built from incomplete data is never cached or served. `?include=advisories,licenses`
  * (beyond deps.dev) adds the nodes' advisories and licences (graph-include.ts).
  */
-import type { Context } from 'hono';
-import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
-import { parseWith } from '../platform/validate.ts';
 import { GRAPH_SYSTEMS, type ResolveSystem } from '../resolve/index.ts';
 import { buildGraph, type GraphKey } from './graph-build.ts';
 import { queueAdvisories, queueGraphCompletion, RETRY_AFTER_SECONDS } from './graph-queue.ts';
-import { readThroughEnabled } from './read-through.ts';
 import { withIncluded, type Include } from './graph-include.ts';
-import { jsonText } from './views.ts';
-import { dependenciesQuery } from './schemas.ts';
+import type { ReadContext } from './read-through.ts';
 
 export interface VersionKeyInput {
   system: string;
@@ -25,29 +20,27 @@ export interface VersionKeyInput {
   version: string;
 }
 
-export async function getDependencies(c: Context<AppEnv>, input: VersionKeyInput): Promise<Response> {
-  const query = parseWith(dependenciesQuery, c.req.query(), 'query');
-  const include = [...new Set((query.include ?? '').split(',').filter(Boolean))] as Include[];
+/** The `include` query parameter (already checked against `dependenciesQuery`) as a list without repeats. */
+export function includeOf(include: string | undefined): Include[] {
+  return [...new Set((include ?? '').split(',').filter(Boolean))] as Include[];
+}
+
+/** The graph's JSON text; 404 for a system without graphs or an unknown version, 503 while it is being completed. */
+export async function getDependencies(ctx: ReadContext, input: VersionKeyInput, include: Include[]): Promise<string> {
   if (!GRAPH_SYSTEMS.includes(input.system as ResolveSystem)) {
     throw new HttpError(404, `dependency graphs are not available for ${input.system} ${input.name}@${input.version}`);
   }
   const key: GraphKey = { system: input.system as ResolveSystem, name: input.name, version: input.version };
-  const waitUntil = (p: Promise<unknown>) => {
-    try {
-      c.executionCtx.waitUntil(p);
-    } catch {
-      void p; // no execution context (plain app.request): the work still runs
-    }
-  };
-  const env = c.env as unknown as Record<string, unknown>;
-  const out = await buildGraph({ env, db: c.get('db'), readThrough: readThroughEnabled(c.env), waitUntil }, key);
+  const env = ctx.env as unknown as Record<string, unknown>;
+  const out = await buildGraph({ env, db: ctx.db, readThrough: ctx.readThrough, waitUntil: ctx.defer }, key);
   if (out.kind === 'not-found') throw new HttpError(404, out.message);
   if (out.kind === 'incomplete') {
-    waitUntil(queueAdvisories(c.env, key.system, out.stored));
-    await queueGraphCompletion(c.env, key, 1);
-    throw new HttpError(503, `the dependency graph of ${key.system} ${key.name}@${key.version} is being computed in the background `
-      + `(${out.reason}); retry in ${RETRY_AFTER_SECONDS} seconds`, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+    ctx.defer(queueAdvisories(ctx.env, key.system, out.stored));
+    await queueGraphCompletion(ctx.env, key, 1);
+    const what = `the dependency graph of ${key.system} ${key.name}@${key.version}`;
+    throw new HttpError(503, `${what} is being computed in the background (${out.reason}); retry in ${RETRY_AFTER_SECONDS} seconds`,
+      { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
   }
-  if (out.stored.length) waitUntil(queueAdvisories(c.env, key.system, out.stored));
-  return jsonText(c, await withIncluded(c.get('db'), out.body, include));
+  if (out.stored.length) ctx.defer(queueAdvisories(ctx.env, key.system, out.stored));
+  return withIncluded(ctx.db, out.body, include);
 }

@@ -6,26 +6,29 @@
  * `pageSize` (1..1000, default 100) at a time, and `nextPageToken` ('' on the last page), taken back as
  * `pageToken`; the counts are always those of the whole set.
  */
-import type { Context } from 'hono';
-import type { AppEnv } from '../platform/env.ts';
-import { parseWith } from '../platform/validate.ts';
+import type { Queryable } from '../platform/db.ts';
 import type { System } from '../versions/index.ts';
 import { pageOf } from './batch-paging.ts';
 import { dependentCounts, dependentsOf } from './queries-dependents.ts';
-import { dependentsQuery } from './schemas.ts';
 
+/** The query of GetDependents (schemas.ts `dependentsQuery`, parsed by the route). */
+export interface DependentsQuery {
+  list?: 'true' | 'false';
+  pageSize: number;
+  pageToken?: string;
+}
 
-export async function getDependents(c: Context<AppEnv>, key: { system: System; name: string; version: string }) {
-  const q = parseWith(dependentsQuery, c.req.query(), 'query');
-  const all = await dependentsOf(c.get('db'), key.system, key.name, key.version);
+export async function getDependents(db: Queryable, key: { system: System; name: string; version: string },
+  q: DependentsQuery) {
+  const all = await dependentsOf(db, key.system, key.name, key.version);
   const counts = dependentCounts(all);
-  if (q.list !== 'true') return c.json(counts);
+  if (q.list !== 'true') return counts;
   const page = pageOf(all, q.pageToken, q.pageSize);
-  return c.json({
+  return {
     ...counts,
     dependents: page.items.map((d) => ({
       versionKey: { system: d.system, name: d.name, version: d.version }, relation: d.relation,
     })),
     nextPageToken: page.nextPageToken,
-  });
+  };
 }

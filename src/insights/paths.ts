@@ -7,7 +7,7 @@
  */
 import { HttpError } from '../platform/errors.ts';
 import { canon, type System } from '../versions/index.ts';
-import { canonicalPackageName } from './ingest/osv.ts';
+import { canonicalPackageName, isMavenName, unescapeModulePath } from '../versions/names/index.ts';
 import { check, systemParam } from './schemas.ts';
 
 export function decodeSegment(seg: string): string {
@@ -33,17 +33,15 @@ export function parseSystem(text: string): System {
  * cache) read back; a path that holds no `!` is returned as is (a module path cannot hold one).
  */
 export function goCaseDecode(path: string): string {
-  if (!path.includes('!')) return path;
-  if (/![^a-z]|!$/.test(path)) {
-    throw new HttpError(400, `invalid Go module path "${path}" (a "!" escapes a lower-case letter)`);
-  }
-  return path.replace(/!([a-z])/g, (_m, ch: string) => ch.toUpperCase());
+  const unescaped = unescapeModulePath(path);
+  if (unescaped === null) throw new HttpError(400, `invalid Go module path "${path}" (a "!" escapes a lower-case letter)`);
+  return unescaped;
 }
 
 export function canonicalName(system: System, name: string): string {
   if (!name.trim()) throw new HttpError(400, 'package name is empty');
   if (system === 'GO') name = goCaseDecode(name);
-  if (system === 'MAVEN' && !/^[^:\s]+:[^:\s]+$/.test(name)) throw new HttpError(400, `invalid Maven package name "${name}" (want group:artifact)`);
+  if (system === 'MAVEN' && !isMavenName(name)) throw new HttpError(400, `invalid Maven package name "${name}" (want group:artifact)`);
   return canonicalPackageName(system, name);
 }
 

@@ -1,13 +1,22 @@
 /**
- * Read-through and background refresh. A package the service has never stored is fetched from its
- * upstream inside the request (adapter -> store -> its OSV records), then read again; a stored
- * package older than INSIGHTS_REFRESH_AFTER_SECONDS (default 86400) is answered from the store
- * and a refresh is queued (`/insights/refresh` on the delivery function, deduplicated per package
- * and hour). INSIGHTS_READ_THROUGH=off disables the in-request fetch (unknown -> 404).
+ * Read-through: the one way an insights route answers from the store and the upstreams. `readThrough`
+ * looks the item up in the store; on a miss (and when INSIGHTS_READ_THROUGH is not `off`) it asks the
+ * item's `Upstream` to fetch and write it, then reads the store again under the key the upstream named
+ * (a PyPI name comes back PEP 503-normalised, a NuGet id lower-cased). An item the upstream does not
+ * have is a miss (the route answers 404); a failing upstream is a 502, and nothing is written for it.
+ * A stored package older than INSIGHTS_REFRESH_AFTER_SECONDS (default 86400) is answered from the store
+ * and a refresh is queued (`/insights/refresh` on the delivery function, deduplicated per package and
+ * hour) when the caller asks for it (`refreshStale`).
+ *
+ * Upstreams: `packages` (adapter -> store -> the package's OSV records), `advisories` (one OSV record),
+ * `projects` (host API + Scorecard). The dependency graph reads through per package while the resolver
+ * runs (graph-read-through.ts, driven by graph-build.ts with this same context), because its inputs are
+ * many packages read in one unit of work and an incomplete graph is reported, never stored as final.
+ *
+ * Nothing here knows Hono: a route builds the `ReadContext` (route-context.ts) and renders the answer.
  */
-import type { Context } from 'hono';
 import type { Db } from '../platform/db.ts';
-import type { AppEnv, Env } from '../platform/env.ts';
+import type { Env } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { publish } from '../platform/queue.ts';
 import type { System } from '../versions/index.ts';
@@ -17,12 +26,74 @@ import { fetchProject } from './ingest/projects.ts';
 import { UpstreamError, UpstreamNotFound } from './ingest/types.ts';
 import { storeAdvisories, storePackage, storeProject } from './queries-write.ts';
 
-export function readThroughEnabled(env: Env): boolean {
+export const DEFAULT_REFRESH_AFTER_SECONDS = 86_400;
+
+/** What a read needs besides its key: plain values a route (or a queue callback) supplies. */
+export interface ReadContext {
+  db: Db;
+  /** Upstream URLs (ingest/http.ts) and the queue (platform/queue.ts). */
+  env: Env;
+  /** INSIGHTS_READ_THROUGH: when false, a miss stays a miss (answers come from the store only). */
+  readThrough: boolean;
+  /** INSIGHTS_REFRESH_AFTER_SECONDS: a stored package older than this is refreshed in the background. */
+  refreshAfterSeconds: number;
+  /** Keeps work running after the answer is sent (a Worker's `waitUntil`). */
+  defer(work: Promise<unknown>): void;
+}
+
+/** An item found in the store; `fetchedAt` (packages) tells whether the stored copy is stale. */
+export interface Stored<T> {
+  value: T;
+  fetchedAt?: Date;
+}
+
+/** Where an item comes from when the store lacks it. */
+export interface Upstream<K> {
+  /** Fetches the item and writes it; the key it is stored under now, null when the upstream has none. */
+  ingest(ctx: ReadContext, key: K): Promise<K | null>;
+  /** Queues a background refresh of a stored copy fetched at `fetchedAt`, when it is stale. */
+  refresh?(ctx: ReadContext, key: K, fetchedAt: Date): void;
+}
+
+export function readThroughEnabled(env: Record<string, unknown>): boolean {
   return String(env.INSIGHTS_READ_THROUGH ?? 'on').toLowerCase() !== 'off';
 }
 
-/** Fetches and stores a package and its advisories; returns the canonical name, null when upstream has no such package. */
-export async function ingestPackage(env: Record<string, unknown>, db: Db, system: System, name: string): Promise<string | null> {
+export function refreshAfterSeconds(env: Record<string, unknown>): number {
+  return Number(env.INSIGHTS_REFRESH_AFTER_SECONDS ?? DEFAULT_REFRESH_AFTER_SECONDS);
+}
+
+/**
+ * The item under `key`: from the store, else fetched through `upstream`, written and read again.
+ * Null when neither the store nor the upstream has it.
+ */
+export async function readThrough<K, T>(ctx: ReadContext, upstream: Upstream<K>, key: K,
+  read: (key: K) => Promise<Stored<T> | null>, opts: { refreshStale?: boolean } = {}): Promise<Stored<T> | null> {
+  const stored = await read(key);
+  if (stored !== null) {
+    if (opts.refreshStale && stored.fetchedAt && upstream.refresh) upstream.refresh(ctx, key, stored.fetchedAt);
+    return stored;
+  }
+  if (!ctx.readThrough) return null;
+  let storedAs: K | null;
+  try {
+    storedAs = await upstream.ingest(ctx, key);
+  } catch (err) {
+    if (err instanceof UpstreamNotFound) return null;
+    if (err instanceof UpstreamError) throw new HttpError(502, `upstream registry failed: ${err.message}`);
+    throw err;
+  }
+  return storedAs === null ? null : read(storedAs);
+}
+
+export interface PackageKey {
+  system: System;
+  name: string;
+}
+
+/** Fetches and stores a package and its advisories: the canonical name, null when the upstream has no such package. */
+export async function ingestPackage(env: Record<string, unknown>, db: Db, system: System,
+  name: string): Promise<string | null> {
   let pkg;
   try {
     pkg = await fetchPackage(env, system, name);
@@ -40,50 +111,44 @@ export async function ingestPackage(env: Record<string, unknown>, db: Db, system
   return pkg.name;
 }
 
-function upstreamFailure(err: unknown): never {
-  if (err instanceof UpstreamError) throw new HttpError(502, `upstream registry failed: ${err.message}`);
-  throw err;
+/** A package of a registry (and the OSV records that name it). */
+export const packages: Upstream<PackageKey> = {
+  async ingest(ctx, key) {
+    const name = await ingestPackage(ctx.env, ctx.db, key.system, key.name);
+    return name === null ? null : { system: key.system, name };
+  },
+  refresh(ctx, { system, name }, fetchedAt) {
+    if (!(Date.now() - fetchedAt.getTime() > ctx.refreshAfterSeconds * 1000)) return;
+    const hour = Math.floor(Date.now() / 3_600_000);
+    const deduplicationId = `insights-refresh-${system}-${encodeURIComponent(name)}-${hour}`;
+    ctx.defer(publish(ctx.env, { path: '/insights/refresh', body: { system, name }, deduplicationId })
+      .catch((err) => console.warn(`insights: refresh of ${system} ${name} not queued: ${(err as Error).message}`)));
+  },
+};
+
+/** One OSV record, by id. */
+export const advisories: Upstream<string> = {
+  async ingest(ctx, id) {
+    await storeAdvisories(ctx.db, [await fetchOsv(ctx.env, id)]);
+    return id;
+  },
+};
+
+/** One source repository (`<host>/<owner>/<repo>`), from its host's API and Scorecard. */
+export const projects: Upstream<string> = {
+  async ingest(ctx, id) {
+    await storeProject(ctx.db, await fetchProject(ctx.env, id));
+    return id;
+  },
+};
+
+/** A read that answers `value` when the store has it at all: non-null is stored, null is a miss. */
+export function storedIf<T>(value: T | null): Stored<T> | null {
+  return value === null ? null : { value };
 }
 
-/** Read-through for a package route: null when the package does not exist upstream either. */
-export async function readThroughPackage(c: Context<AppEnv>, system: System, name: string): Promise<string | null> {
-  if (!readThroughEnabled(c.env)) return null;
-  return ingestPackage(c.env, c.get('db'), system, name).catch(upstreamFailure);
+/** A queries.ts `Found` as a stored read: a miss when its package was never ingested. */
+export function storedFound(found: { body: string | null; fetched: Date | null }): Stored<string | null> | null {
+  return found.fetched === null ? null : { value: found.body, fetchedAt: found.fetched };
 }
 
-export async function readThroughAdvisory(c: Context<AppEnv>, id: string): Promise<boolean> {
-  if (!readThroughEnabled(c.env)) return false;
-  try {
-    await storeAdvisories(c.get('db'), [await fetchOsv(c.env, id)]);
-    return true;
-  } catch (err) {
-    if (err instanceof UpstreamNotFound) return false;
-    return upstreamFailure(err);
-  }
-}
-
-export async function readThroughProject(c: Context<AppEnv>, id: string): Promise<boolean> {
-  if (!readThroughEnabled(c.env)) return false;
-  try {
-    await storeProject(c.get('db'), await fetchProject(c.env, id));
-    return true;
-  } catch (err) {
-    if (err instanceof UpstreamNotFound) return false;
-    return upstreamFailure(err);
-  }
-}
-
-/** Queues a background refresh when the stored copy is older than the configured age. */
-export function refreshIfStale(c: Context<AppEnv>, system: System, name: string, fetched: Date | null): void {
-  if (!fetched) return;
-  const maxAge = Number(c.env.INSIGHTS_REFRESH_AFTER_SECONDS ?? 86_400);
-  if (!(Date.now() - fetched.getTime() > maxAge * 1000)) return;
-  const hour = Math.floor(Date.now() / 3_600_000);
-  const job = publish(c.env, { path: '/insights/refresh', body: { system, name }, deduplicationId: `insights-refresh-${system}-${encodeURIComponent(name)}-${hour}` })
-    .catch((err) => console.warn(`insights: refresh of ${system} ${name} not queued: ${(err as Error).message}`));
-  try {
-    c.executionCtx.waitUntil(job);
-  } catch {
-    void job;
-  }
-}

@@ -46,6 +46,7 @@ import { mavenDependency } from '../resolve/maven.ts';
 import type { PomDependency, RawPom } from '../resolve/maven-model.ts';
 import type { Attrs, Client, Dependency, ResolveSystem, VersionInfo } from '../resolve/types.ts';
 import { canon, maxSatisfying } from '../versions/index.ts';
+import { normalizeNugetId, normalizePypiName } from '../versions/names/index.ts';
 import { packageRows } from './graph-read-through.ts';
 import type { IngestedPackage, IngestedVersion } from './ingest/types.ts';
 import { requirementsOf, versionsOf, type RequirementRow, type VersionRow } from './queries-dependencies.ts';
@@ -392,7 +393,7 @@ export function toDependencies(system: ResolveSystem, req: Json): Dependency[] {
       const attrs: Attrs = {};
       if (x.environmentMarker) attrs.environment = x.environmentMarker;
       if (x.extras) attrs.enableddependencies = String(x.extras).replace(/\s+/g, '');
-      return { name: String(x.projectName).toLowerCase().replace(/[-_.]+/g, '-'), requirement: x.versionSpecifier ?? '', attrs };
+      return { name: normalizePypiName(String(x.projectName)), requirement: x.versionSpecifier ?? '', attrs };
     });
   }
   if (system === 'MAVEN') {
@@ -432,7 +433,7 @@ export function toDependencies(system: ResolveSystem, req: Json): Dependency[] {
     return (req.nuget?.dependencyGroups ?? []).flatMap((g: Json) => {
       const attrs = { framework: String(g?.targetFramework ?? '') };
       const list: Json[] = Array.isArray(g?.dependencies) ? g.dependencies : [];
-      return list.length ? list.map((x) => ({ name: String(x.name).toLowerCase(), requirement: String(x.requirement ?? ''), attrs: { ...attrs } }))
+      return list.length ? list.map((x) => ({ name: normalizeNugetId(String(x.name)), requirement: String(x.requirement ?? ''), attrs: { ...attrs } }))
         : [{ name: '', requirement: '', attrs }];
     });
   }

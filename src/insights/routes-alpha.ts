@@ -14,8 +14,9 @@ import { parsePurl } from './purl.ts';
 import { purlKeys } from './purl-target.ts';
 import { getPackage, getVersion } from './queries.ts';
 import { queryContainerImages } from './queries-batch.ts';
-import { readThroughPackage } from './read-through.ts';
+import { packages, readThrough, storedFound, type PackageKey } from './read-through.ts';
 import { jsonText } from './views.ts';
+import { readContext } from './route-context.ts';
 import { cooldownDays } from './cooldown.ts';
 import { alphaVersionText } from './version-alpha.ts';
 import { chainIdParam, check, purlParam } from './schemas.ts';
@@ -30,15 +31,11 @@ alphaRoutes.get('/v3alpha/purl/*', async (c) => {
   const { system, name, version, notHere } = key!;
   const kind = version === undefined ? 'package' : 'version';
   if (notHere) throw new HttpError(404, `${kind} for purl not found: ${notHere}`);
-  const read = async (n: string) =>
-    version === undefined ? getPackage(db, system, n, true) : getVersion(db, system, n, version, true);
-  let found = await read(name);
-  if (found.fetched === null) {
-    const canonical = await readThroughPackage(c, system, name);
-    if (canonical) found = await read(canonical);
-  }
-  if (found.body === null) throw new HttpError(404, `${kind} for purl not found`);
-  const body = kind === 'version' ? await alphaVersionText(db, found.body, cooldownDays(c.env)) : found.body;
+  const read = async (k: PackageKey) => storedFound(
+    version === undefined ? await getPackage(db, k.system, k.name, true) : await getVersion(db, k.system, k.name, version, true));
+  const found = await readThrough(readContext(c), packages, { system, name }, read);
+  if (!found?.value) throw new HttpError(404, `${kind} for purl not found`);
+  const body = kind === 'version' ? await alphaVersionText(db, found.value, cooldownDays(c.env)) : found.value;
   return jsonText(c, `{"${kind}":${body}}`);
 });
 

@@ -7,8 +7,9 @@
  * The batch answers from the store only (no read-through inside a batch): there NOT_FOUND means "not
  * stored here", which a single request would have looked up upstream first.
  */
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import * as z from 'zod';
+import type { Queryable } from '../platform/db.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { validate } from '../platform/validate.ts';
@@ -19,29 +20,30 @@ import { canonicalName, canonicalVersion, parseSystem } from './paths.ts';
 import { proto3 } from './proto-json.ts';
 import { findingPackages, type FindingPackage } from './queries-findings.ts';
 import { usageOf } from './queries-usage.ts';
-import { readThroughPackage } from './read-through.ts';
+import { packages, readThrough, type PackageKey, type ReadContext } from './read-through.ts';
 
 export const findingsRoutes = new Hono<AppEnv>();
 
-export async function getFindings(c: Context<AppEnv>, t: { system: System; name: string; version?: string }) {
-  const db = c.get('db');
-  let [pkg] = await findingPackages(db, [{ system: t.system, name: t.name }]);
-  if (!pkg!.known) {
-    const canonical = await readThroughPackage(c, t.system, t.name);
-    if (canonical) [pkg] = await findingPackages(db, [{ system: t.system, name: canonical }]);
-  }
-  await withUsage(c, [pkg!]);
-  return c.json(findingsOf(t.system, pkg!, t.version, new Date(), cooldownDays(c.env)));
+/** The findings of one package or version; an unknown package is read through once, one still unknown is NOT_FOUND. */
+export async function getFindings(ctx: ReadContext, t: PackageKey & { version?: string }, days: number) {
+  const read = async (k: PackageKey) => {
+    const [pkg] = await findingPackages(ctx.db, [k]);
+    return pkg!.known ? { value: pkg! } : null;
+  };
+  const found = await readThrough(ctx, packages, { system: t.system, name: t.name }, read);
+  const pkg: FindingPackage = found?.value ?? { system: t.system, name: t.name, known: false, versions: [] };
+  await withUsage(ctx.db, lowUsageThreshold(ctx.env), [pkg]);
+  return findingsOf(t.system, pkg, t.version, new Date(), days);
 }
 
 /** Attaches the usage LOW_USAGE reads to the known packages, when it is on (one count query per system). */
-async function withUsage(c: Context<AppEnv>, pkgs: FindingPackage[]): Promise<void> {
-  const threshold = lowUsageThreshold(c.env);
+/** LOW_USAGE's input: each known package's dependents count, when the finding is on (threshold > 0). */
+async function withUsage(db: Queryable, threshold: number, pkgs: FindingPackage[]): Promise<void> {
   if (threshold === 0) return;
   const known = pkgs.filter((p) => p.known);
   for (const system of new Set(known.map((p) => p.system))) {
     const mine = known.filter((p) => p.system === system);
-    const usage = await usageOf(c.get('db'), system, mine.map((p) => p.name), threshold);
+    const usage = await usageOf(db, system, mine.map((p) => p.name), threshold);
     for (const p of mine) p.usage = { ...usage.get(p.name)!, threshold };
   }
 }
@@ -71,7 +73,7 @@ findingsRoutes.post('/v3alpha/findingsbatch', validate('json', findingsBatchBody
   const page = pageOf(requests.map((request, i) => ({ request, key: keys[i]! })), pageToken);
   const distinct = [...new Map(page.items.map(({ key }) => [`${key.system}\u0000${key.name}`, key])).values()];
   const pkgs = await findingPackages(c.get('db'), distinct.map((k) => ({ system: k.system, name: k.name })));
-  await withUsage(c, pkgs);
+  await withUsage(c.get('db'), lowUsageThreshold(c.env), pkgs);
   const byKey = new Map(pkgs.map((p) => [`${p.system}\u0000${p.name}`, p]));
   const now = new Date();
   const days = cooldownDays(c.env);

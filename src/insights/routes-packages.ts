@@ -9,20 +9,23 @@
  * serve (deps.dev's `:dependents`, `:capabilities`, `:similarlyNamedPackages`, ...) is a 404 naming the
  * method, not a missing version or package.
  */
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
+import { parseWith } from '../platform/validate.ts';
 import type { System } from '../versions/index.ts';
-import { getDependencies } from './dependencies.ts';
+import { getDependencies, includeOf } from './dependencies.ts';
 import { getCapabilities } from './capabilities.ts';
 import { getDependents } from './dependents.ts';
+import { cooldownDays } from './findings.ts';
 import { getFindings } from './routes-findings.ts';
 import { similarlyNamed } from './similar-names.ts';
 import { canonicalName, canonicalVersion, decodeSegment, parseSystem, rawSegments } from './paths.ts';
 import { getPackage, getRequirements, getVersion, type Found } from './queries.ts';
-import { readThroughPackage, refreshIfStale } from './read-through.ts';
+import { packages, readThrough, storedFound, type PackageKey, type ReadContext } from './read-through.ts';
 import { jsonText } from './views.ts';
-import { cooldownDays } from './cooldown.ts';
+import { readContext } from './route-context.ts';
+import { dependenciesQuery, dependentsQuery } from './schemas.ts';
 import { alphaVersionText } from './version-alpha.ts';
 
 export const packageRoutes = new Hono<AppEnv>();
@@ -89,49 +92,49 @@ function noSuchMethod(method: string, on: string, served: string): HttpError {
   return new HttpError(404, `no such method ":${method}" on ${on} (this service serves ${served} there)`);
 }
 
-/** Runs a read; on an unknown package reads through once and runs it again with the canonical name. */
-async function withReadThrough(c: Context<AppEnv>, t: Target, read: (name: string) => Promise<Found>): Promise<Found> {
-  let found = await read(t.name);
-  if (found.fetched === null) {
-    const canonical = await readThroughPackage(c, t.system, t.name);
-    if (canonical === null) throw new HttpError(404, `package ${t.system} ${t.name} not found`);
-    found = await read(canonical);
-    if (found.fetched === null) throw new HttpError(404, `package ${t.system} ${t.name} not found`);
-  } else {
-    refreshIfStale(c, t.system, t.name, found.fetched);
-  }
-  return found;
+/** A read of the package route: the store, else the upstream once; stale packages are refreshed in the background. */
+async function readPackage(ctx: ReadContext, t: Target, read: (name: string) => Promise<Found>) {
+  const key = { system: t.system, name: t.name };
+  const stored = async (k: PackageKey) => storedFound(await read(k.name));
+  const found = await readThrough(ctx, packages, key, stored, { refreshStale: true });
+  if (found === null) throw new HttpError(404, `package ${t.system} ${t.name} not found`);
+  return found.value;
 }
 
 packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
   const t = parseTarget(c.req.url);
-  const db = c.get('db');
-  if (t.action === 'findings') return getFindings(c, t);
+  const ctx = readContext(c);
+  const db = ctx.db;
+  if (t.action === 'findings') return c.json(await getFindings(ctx, t, cooldownDays(c.env)));
   if (t.version === undefined) {
     const read = (n: string) =>
       t.action === 'similarlyNamedPackages' ? similarlyNamed(db, t.system, n) : getPackage(db, t.system, n, t.alpha);
-    const found = await withReadThrough(c, t, read);
-    return jsonText(c, found.body!);
+    return jsonText(c, (await readPackage(ctx, t, read))!);
   }
   const version = t.version;
-  if (t.action === 'dependencies') return getDependencies(c, { system: t.system, name: t.name, version });
+  const key = { system: t.system, name: t.name, version };
+  const missing = `version ${t.system} ${t.name}@${version} not found`;
+  if (t.action === 'dependencies') {
+    const query = parseWith(dependenciesQuery, c.req.query(), 'query');
+    return jsonText(c, await getDependencies(ctx, key, includeOf(query.include)));
+  }
   if (t.action === 'capabilities') {
     if (t.system !== 'GO') throw new HttpError(404, `capabilities are computed for Go modules only, not ${t.system}`);
-    const found = await withReadThrough(c, t, (n) => getVersion(db, t.system, n, version));
-    if (found.body === null) throw new HttpError(404, `version ${t.system} ${t.name}@${version} not found`);
-    return getCapabilities(c, t.name, version);
+    const stored = await readPackage(ctx, t, (n) => getVersion(db, t.system, n, version));
+    if (stored === null) throw new HttpError(404, missing);
+    return jsonText(c, await getCapabilities(ctx.env, db, t.name, version));
   }
   if (t.action === 'dependents') {
-    const found = await withReadThrough(c, t, (n) => getVersion(db, t.system, n, version));
-    if (found.body === null) throw new HttpError(404, `version ${t.system} ${t.name}@${version} not found`);
-    return getDependents(c, { system: t.system, name: t.name, version });
+    const stored = await readPackage(ctx, t, (n) => getVersion(db, t.system, n, version));
+    if (stored === null) throw new HttpError(404, missing);
+    return c.json(await getDependents(db, key, parseWith(dependentsQuery, c.req.query(), 'query')));
   }
   if (t.action === 'requirements') {
-    const found = await withReadThrough(c, t, (n) => getRequirements(db, t.system, n, version));
-    if (found.body === null) throw new HttpError(404, `requirements of ${t.system} ${t.name}@${version} not found`);
-    return jsonText(c, found.body);
+    const body = await readPackage(ctx, t, (n) => getRequirements(db, t.system, n, version));
+    if (body === null) throw new HttpError(404, `requirements of ${t.system} ${t.name}@${version} not found`);
+    return jsonText(c, body);
   }
-  const found = await withReadThrough(c, t, (n) => getVersion(db, t.system, n, version, t.alpha));
-  if (found.body === null) throw new HttpError(404, `version ${t.system} ${t.name}@${version} not found`);
-  return jsonText(c, t.alpha ? await alphaVersionText(db, found.body, cooldownDays(c.env)) : found.body);
+  const body = await readPackage(ctx, t, (n) => getVersion(db, t.system, n, version, t.alpha));
+  if (body === null) throw new HttpError(404, missing);
+  return jsonText(c, t.alpha ? await alphaVersionText(db, body, cooldownDays(c.env)) : body);
 });

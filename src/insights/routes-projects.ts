@@ -10,8 +10,9 @@ import { HttpError } from '../platform/errors.ts';
 import { parseProjectId } from './ingest/projects.ts';
 import { decodeSegment, rawSegments } from './paths.ts';
 import { getProject, getProjectPackageVersions } from './queries.ts';
-import { readThroughProject } from './read-through.ts';
+import { projects, readThrough, storedIf } from './read-through.ts';
 import { jsonText } from './views.ts';
+import { readContext } from './route-context.ts';
 import { check, projectIdParam } from './schemas.ts';
 
 export const projectRoutes = new Hono<AppEnv>();
@@ -23,15 +24,9 @@ projectRoutes.get('/:api{v3|v3alpha}/projects/*', async (c) => {
   id = id.toLowerCase();
   check(projectIdParam, id, `invalid project id "${id}" (want github.com|gitlab.com|bitbucket.org/<owner>/<repo>)`);
   if (!parseProjectId(id)) throw new HttpError(400, `invalid project id "${id}" (want github.com|gitlab.com|bitbucket.org/<owner>/<repo>)`);
-  const db = c.get('db');
-  if (packageVersions) {
-    let body = await getProjectPackageVersions(db, id);
-    if (body === null && (await readThroughProject(c, id))) body = await getProjectPackageVersions(db, id);
-    if (body === null) throw new HttpError(404, `project ${id} not found`);
-    return jsonText(c, body);
-  }
-  let body = await getProject(db, id);
-  if (body === null && (await readThroughProject(c, id))) body = await getProject(db, id);
-  if (body === null) throw new HttpError(404, `project ${id} not found`);
-  return jsonText(c, body);
+  const ctx = readContext(c);
+  const read = packageVersions ? getProjectPackageVersions : getProject;
+  const found = await readThrough(ctx, projects, id, async (k) => storedIf(await read(ctx.db, k)));
+  if (found === null) throw new HttpError(404, `project ${id} not found`);
+  return jsonText(c, found.value);
 });

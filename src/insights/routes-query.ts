@@ -15,8 +15,9 @@ import { validate } from '../platform/validate.ts';
 import type { System } from '../versions/index.ts';
 import { canonicalName, canonicalVersion, parseSystem } from './paths.ts';
 import { packageExists, queryVersions, type QueryArgs } from './queries.ts';
-import { readThroughPackage } from './read-through.ts';
+import { packages, readThrough, type PackageKey } from './read-through.ts';
 import { jsonText } from './views.ts';
+import { readContext } from './route-context.ts';
 import { cooldownDays } from './cooldown.ts';
 import { withAlphaFields } from './version-alpha.ts';
 import { HASH_TYPES, queryQuery } from './schemas.ts';
@@ -56,15 +57,16 @@ queryRoutes.get('/:api{v3|v3alpha}/query', validate('query', queryQuery), async 
     args.spelled = version;
   }
   if (!args.hashType && !args.name) throw new HttpError(400, 'query needs hash.type+hash.value or versionKey.system+versionKey.name');
-  const db = c.get('db');
-  if (args.system && args.name && !(await packageExists(db, args.system, args.name))) {
-    const canonical = await readThroughPackage(c, args.system, args.name);
-    if (canonical) args.name = canonical;
+  const ctx = readContext(c);
+  if (args.system && args.name) {
+    const exists = async (k: PackageKey) => ((await packageExists(ctx.db, k.system, k.name)) ? { value: k.name } : null);
+    const stored = await readThrough(ctx, packages, { system: args.system, name: args.name }, exists);
+    if (stored) args.name = stored.value;
   }
   const alpha = new URL(c.req.url).pathname.startsWith('/v3alpha/');
-  const body = await queryVersions(db, args, alpha);
+  const body = await queryVersions(ctx.db, args, alpha);
   if (!alpha) return jsonText(c, body);
   const { results } = JSON.parse(body) as { results: { version: Record<string, unknown>; artifacts: unknown }[] };
-  const versions = await withAlphaFields(db, results.map((r) => r.version), cooldownDays(c.env));
+  const versions = await withAlphaFields(ctx.db, results.map((r) => r.version), cooldownDays(c.env));
   return c.json({ results: results.map((r, i) => ({ version: versions[i], artifacts: r.artifacts })) });
 });

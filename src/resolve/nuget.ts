@@ -20,6 +20,7 @@
  * `framework` (their group's target framework; a dependency with an empty name only declares its group).
  */
 import { compareNuget, nugetRangeContains, parseNugetRange, parseNugetVersion, type NugetVersion } from '../versions/nuget.ts';
+import { normalizeNugetId } from '../versions/names/index.ts';
 import { addEdge, addError, addNode, newGraph } from './graph.ts';
 import { nearestFramework } from './nuget-frameworks.ts';
 import type { Client, Dependency, Graph } from './types.ts';
@@ -66,7 +67,7 @@ function admits(range: string, v: NugetVersion): boolean {
 export async function resolveNuget(client: Client, rootName: string, rootVersion: string, opts: NugetOptions = {}): Promise<Graph> {
   const framework = opts.framework ?? DEFAULT_NUGET_FRAMEWORK;
   const maxNodes = opts.maxNodes ?? 20_000;
-  const id = (s: string) => s.toLowerCase();
+  const id = normalizeNugetId;
   const versionsOf = async (name: string) => (await client.versions(id(name))).flatMap((x) => {
     const v = parseNugetVersion(x.version);
     return v && !has(x.attrs, 'deleted') ? [{ version: x.version, v }] : [];

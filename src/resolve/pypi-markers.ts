@@ -7,6 +7,7 @@
  * true when it holds for no extra or for any requested extra (pkg_resources' requires(extras)).
  */
 import { parseRequirement } from '../versions/index.ts';
+import { normalizePypiName } from '../versions/names/index.ts';
 
 /** PEP 508 marker variables (os_name, sys_platform, python_version, ...), as packaging names them. */
 export type PythonEnv = Readonly<Record<string, string>>;
@@ -83,10 +84,8 @@ export function parseMarker(s: string): Node {
   return n;
 }
 
-const normName = (s: string) => s.toLowerCase().replace(/[-_.]+/g, '-');
-
 function compareOp(l: string, op: string, r: string, isExtra: boolean): boolean {
-  if (isExtra) { l = normName(l); r = normName(r); }
+  if (isExtra) { l = normalizePypiName(l); r = normalizePypiName(r); }
   if (op === 'in') return r.includes(l);
   if (op === 'not in') return !r.includes(l);
   if (!isExtra && op !== '===') {

@@ -10,7 +10,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { escapeModulePath } from '../../src/insights/ingest/go.ts';
+import { escapeModulePath } from '../../src/versions/names/index.ts';
 import { compare } from '../../src/versions/index.ts';
 import { seededRandom } from './random.ts';
 

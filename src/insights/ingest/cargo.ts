@@ -7,6 +7,7 @@
  * stay empty). A renamed dependency (`package` set) is reported with the real crate as `name` and
  * the local name as `packageAlias`. Default = greatest non-yanked, non-prerelease version.
  */
+import { crateIndexName } from '../../versions/names/index.ts';
 import { byName, fetchJson, FetchLimitReached, fetchText, hexToBase64, isoTime, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { licenseFields } from './licenses.ts';
 import { UpstreamNotFound, type IngestedPackage, type IngestedVersion, type Link } from './types.ts';
@@ -14,7 +15,7 @@ import { UpstreamNotFound, type IngestedPackage, type IngestedVersion, type Link
 export const CRATES_REGISTRY = 'https://crates.io/';
 
 export function sparseIndexPath(name: string): string {
-  const n = name.toLowerCase();
+  const n = crateIndexName(name);
   if (n.length <= 2) return `${n.length}/${n}`;
   if (n.length === 3) return `3/${n[0]}/${n}`;
   return `${n.slice(0, 2)}/${n.slice(2, 4)}/${n}`;

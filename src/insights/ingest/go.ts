@@ -10,12 +10,9 @@
  * not, as the go command reads pseudo-versions); such modules are stored partial. The parsed go.mod
  * keeps its `go` directive (`goVersion`, '' when absent: graph pruning) and `retract` lines.
  */
+import { escapeModulePath } from '../../versions/names/index.ts';
 import { byName, fetchJson, fetchText, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { UpstreamNotFound, type IngestedPackage, type IngestedVersion } from './types.ts';
-
-export function escapeModulePath(path: string): string {
-  return path.replace(/[A-Z]/g, (c) => `!${c.toLowerCase()}`);
-}
 
 export async function fetchGo(env: UpstreamEnv, module: string): Promise<IngestedPackage> {
   const base = `${upstreamUrl(env, 'GO_PROXY_URL')}/${escapeModulePath(module)}/@v`;

@@ -20,6 +20,7 @@
  * each present one is stored for Query by hash. A missing, failing or malformed checksum file is no hash (logged when the
  * upstream failed), not a failed ingestion.
  */
+import { mavenCoordinates } from '../../versions/names/index.ts';
 import { fetchText, fetchUpstream, hexToBase64, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { licenseFields } from './licenses.ts';
 import { child, children, parseXml, textAt, type XmlNode } from '../../platform/xml.ts';
@@ -28,9 +29,9 @@ import { UpstreamError, UpstreamNotFound, type Artifact, type HashValue, type In
 export const MAVEN_REGISTRY = 'https://repo.maven.apache.org/maven2/';
 
 function splitName(name: string): [string, string] {
-  const parts = name.split(':');
-  if (parts.length !== 2 || !parts[0] || !parts[1]) throw new UpstreamNotFound(`maven name must be group:artifact: ${name}`);
-  return [parts[0], parts[1]];
+  const coordinates = mavenCoordinates(name);
+  if (!coordinates) throw new UpstreamNotFound(`maven name must be group:artifact: ${name}`);
+  return coordinates;
 }
 
 function artifactDir(base: string, group: string, artifact: string): string {

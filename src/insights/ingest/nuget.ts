@@ -4,6 +4,7 @@
  * `catalogEntry` gives version, published (1900-01-01 = unlisted), licenseExpression, projectUrl,
  * deprecation and dependencyGroups. Names are lower-cased (NuGet ids are case-insensitive).
  */
+import { normalizeNugetId } from '../../versions/names/index.ts';
 import { byName, fetchJson, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { licenseFields } from './licenses.ts';
 import { UpstreamError, type IngestedPackage, type IngestedVersion } from './types.ts';
@@ -14,7 +15,7 @@ export async function fetchNuget(env: UpstreamEnv, name: string): Promise<Ingest
   const index = await fetchJson(upstreamUrl(env, 'NUGET_INDEX_URL'));
   const res = (index.resources ?? []).find((r: any) => String(r['@type']).startsWith('RegistrationsBaseUrl'));
   if (!res) throw new UpstreamError('NuGet service index has no RegistrationsBaseUrl');
-  const id = name.toLowerCase();
+  const id = normalizeNugetId(name);
   const reg = await fetchJson(`${String(res['@id']).replace(/\/?$/, '/')}${encodeURIComponent(id)}/index.json`);
   const pages = await mapLimit<any, any[]>(reg.items ?? [], 4, async (p) => p.items ?? (await fetchJson(p['@id'])).items ?? []);
   const versions = pages.flat().map((leaf) => nugetVersion(leaf.catalogEntry ?? {}));

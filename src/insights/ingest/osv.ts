@@ -1,29 +1,19 @@
 /**
- * OSV adapter and evaluation. Fetch: `GET {OSV_API_URL}/v1/vulns/{id}` for one record and
+ * OSV adapter. Fetch: `GET {OSV_API_URL}/v1/vulns/{id}` for one record and
  * `POST {OSV_API_URL}/v1/query {package:{name, ecosystem}}` (paged by `next_page_token`) for a
  * package's records; bulk: `GET {OSV_BULK_URL}/{ecosystem}/all.zip` (one `<id>.json` per record,
  * read by zip.ts). Advisory fields follow deps.dev: url = https://osv.dev/vulnerability/{id},
  * title = summary, aliases, cvss3Vector = the CVSS_V3 severity verbatim, cvss3Score = its base
- * score (0 and "" without one).
- *
- * Affected versions follow the OSV schema's evaluation (docs/schema.md "Evaluation"): an affected[]
- * entry matches the package (ecosystem <-> system, names compared canonically); a version is
- * affected when it is listed in `versions`, or when, in an ECOSYSTEM/SEMVER range with events
- * sorted by version ("0" lowest), the last event at or below it is `introduced` (`fixed` and
- * `limit` exclude their own version, `last_affected` includes it). GIT ranges are not evaluated.
+ * score (0 and "" without one). Which versions a record affects is decided by osv-affected.ts (pure).
  */
-import { canon, compare, type System } from '../../versions/index.ts';
+import type { System } from '../../versions/index.ts';
+import { ECOSYSTEMS, type Osv } from '../osv-affected.ts';
 import { cvss3BaseScore } from './cvss.ts';
 import { fetchJson, fetchUpstream, upstreamUrl, type UpstreamEnv } from './http.ts';
-import { pep503 } from './pypi.ts';
 import { readZipEntry, zipEntries } from './zip.ts';
 
-export const ECOSYSTEMS: Record<System, string> = {
-  NPM: 'npm', PYPI: 'PyPI', MAVEN: 'Maven', GO: 'Go', CARGO: 'crates.io', NUGET: 'NuGet', RUBYGEMS: 'RubyGems',
-};
-const SYSTEM_OF = new Map(Object.entries(ECOSYSTEMS).map(([s, e]) => [e, s as System]));
-
-export type Osv = Record<string, any>;
+// The evaluation of a record lives in osv-affected.ts (pure); these names stay importable from here.
+export { ECOSYSTEMS, isAffected, osvPackages, type Osv } from '../osv-affected.ts';
 
 export interface AdvisoryRow {
   id: string;
@@ -67,57 +57,6 @@ export function advisoryFromOsv(osv: Osv): AdvisoryRow {
     modified: typeof osv.modified === 'string' ? osv.modified : null,
     osv,
   };
-}
-
-export function canonicalPackageName(system: System, name: string): string {
-  if (system === 'PYPI') return pep503(name);
-  if (system === 'NUGET') return name.toLowerCase();
-  return name;
-}
-
-/** The packages an OSV record names, as (system, canonical name). */
-export function osvPackages(osv: Osv): { system: System; name: string }[] {
-  const out: { system: System; name: string }[] = [];
-  for (const a of osv.affected ?? []) {
-    const system = SYSTEM_OF.get(String(a?.package?.ecosystem ?? '').split(':')[0]!);
-    if (!system || typeof a.package.name !== 'string') continue;
-    const name = canonicalPackageName(system, a.package.name);
-    if (!out.some((p) => p.system === system && p.name === name)) out.push({ system, name });
-  }
-  return out;
-}
-
-function cmpEvent(system: System, a: string, b: string): number {
-  if (a === b) return 0;
-  if (a === '0') return -1;
-  if (b === '0') return 1;
-  return compare(system, a, b);
-}
-
-/** Is `version` (canonical) of (system, name) affected by the record? */
-export function isAffected(osv: Osv, system: System, name: string, version: string): boolean {
-  for (const a of osv.affected ?? []) {
-    const eco = String(a?.package?.ecosystem ?? '').split(':')[0];
-    if (SYSTEM_OF.get(eco!) !== system || canonicalPackageName(system, String(a.package.name ?? '')) !== name) continue;
-    if ((a.versions ?? []).some((v: string) => v === version || canon(system, v) === version)) return true;
-    for (const r of a.ranges ?? []) {
-      if (r.type !== 'ECOSYSTEM' && r.type !== 'SEMVER') continue;
-      const events = (r.events ?? []).map((e: Record<string, string>) => {
-        const [kind, v] = Object.entries(e)[0] ?? ['', ''];
-        return { kind, v: String(v) };
-      }).filter((e: { kind: string }) => ['introduced', 'fixed', 'last_affected', 'limit'].includes(e.kind));
-      events.sort((x: { v: string }, y: { v: string }) => cmpEvent(system, x.v, y.v));
-      let affected = false;
-      for (const e of events) {
-        const c = cmpEvent(system, version, e.v);
-        if (e.kind === 'introduced' && c >= 0) affected = true;
-        else if ((e.kind === 'fixed' || e.kind === 'limit') && c >= 0) affected = false;
-        else if (e.kind === 'last_affected' && c > 0) affected = false;
-      }
-      if (affected) return true;
-    }
-  }
-  return false;
 }
 
 /** An OSV ecosystem name from a system name or an ecosystem in any case (`npm`, `pypi`, `CARGO`, `crates.io`); others verbatim. */

@@ -13,6 +13,7 @@
  * `GET {PYPI_URL}/integrity/{name}/{version}/{filename}/provenance` (404 = none), read by
  * attestations.ts; `url` is that endpoint on pypi.org. INSIGHTS_PYPI_ATTESTATIONS=off skips them.
  */
+import { normalizePypiName } from '../../versions/names/index.ts';
 import { pypiAttestationsFromProvenance } from './attestations.ts';
 import { fetchJson, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { licenseDetails, licenseFromClassifier, normalizeLicenses } from './licenses.ts';
@@ -23,12 +24,8 @@ import {
 
 export const PYPI_REGISTRY = 'https://pypi.org/simple';
 
-export function pep503(name: string): string {
-  return name.toLowerCase().replace(/[-_.]+/g, '-');
-}
-
 export async function fetchPypi(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
-  const canonical = pep503(name);
+  const canonical = normalizePypiName(name);
   const doc = await fetchJson(`${upstreamUrl(env, 'PYPI_URL')}/pypi/${encodeURIComponent(canonical)}/json`);
   const releases: Record<string, any[]> = doc.releases ?? {};
   const versions = await mapLimit(Object.keys(releases), 8, (v) => fetchPypiRelease(env, canonical, v));
@@ -52,7 +49,7 @@ export async function fetchPypiRelease(env: UpstreamEnv, name: string, version: 
  * until a resolution asks for their requirements (fetchPypiRelease).
  */
 export async function fetchPypiForResolve(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
-  const canonical = pep503(name);
+  const canonical = normalizePypiName(name);
   const doc = await fetchJson(`${upstreamUrl(env, 'PYPI_URL')}/pypi/${encodeURIComponent(canonical)}/json`);
   const releases: Record<string, any[]> = doc.releases ?? {};
   const described = typeof doc.info?.version === 'string' ? doc.info.version : '';

@@ -4,7 +4,6 @@ import { cvss3BaseScore } from '../../../src/insights/ingest/cvss.ts';
 import { licenseDetails, normalizeLicense } from '../../../src/insights/ingest/licenses.ts';
 import { projectIdFromUrl } from '../../../src/insights/ingest/project-links.ts';
 import { distributionName, parseRequiresDist } from '../../../src/insights/ingest/pypi.ts';
-import { isAffected } from '../../../src/insights/ingest/osv.ts';
 import { sparseIndexPath } from '../../../src/insights/ingest/cargo.ts';
 import { parsePurl } from '../../../src/insights/purl.ts';
 import { goCaseDecode } from '../../../src/insights/paths.ts';
@@ -100,9 +99,4 @@ describe('small parsers', () => {
     ['requests[security,socks]>=2.0; python_version < "3"', { projectName: 'requests', extras: 'security,socks', versionSpecifier: '>=2.0', environmentMarker: 'python_version < "3"' }],
   ])('requires_dist %s', (line, want) => expect(parseRequiresDist(line)).toEqual(want));
   it.each([['a', '1/a'], ['ab', '2/ab'], ['abc', '3/a/abc'], ['OpenSSL', 'op/en/openssl']])('sparse index path %s', (n, p) => expect(sparseIndexPath(n)).toBe(p));
-});
-
-describe('OSV range evaluation', () => {
-  const osv = { affected: [{ package: { ecosystem: 'npm', name: 'x' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '1.0.0' }, { fixed: '1.2.0' }, { introduced: '2.0.0' }, { last_affected: '2.1.0' }] }], versions: ['0.5.0'] }] };
-  it.each([['0.5.0', true], ['0.9.0', false], ['1.0.0', true], ['1.1.9', true], ['1.2.0', false], ['2.1.0', true], ['2.1.1', false]])('%s -> %s', (v, want) => expect(isAffected(osv, 'NPM', 'x', v)).toBe(want));
 });

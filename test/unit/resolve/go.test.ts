@@ -2,7 +2,7 @@
  * The Go resolver on hand universes (in memory): graph pruning at go 1.17, transitive reading below an
  * unpruned go.mod, MVS keeping a path only an unselected version requires, `+incompatible` and prerelease
  * order, a missing go.mod, a cycle back to the root; and the go.mod parser's go directive and retractions.
- * The same resolver is compared with the real `go` end to end in test/http/resolve/e2e-go.test.ts.
+ * The same resolver is compared with the real `go` end to end in test/http/insights/dependencies/e2e-go.test.ts.
  */
 import { describe, expect, test } from 'vitest';
 import { parseGoMod } from '../../../src/insights/ingest/go.ts';

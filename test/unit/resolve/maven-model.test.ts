@@ -1,7 +1,7 @@
 /**
  * The effective model (src/resolve/maven-model.ts) on small hand-made POM sets: inheritance order,
  * interpolation, imported BOMs, managed versions, profiles, relocation and the errors Maven reports.
- * The differential check against Maven itself is test/http/resolve/e2e-maven.test.ts.
+ * The differential check against Maven itself is test/http/insights/dependencies/e2e-maven.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { interpolate } from '../../../src/resolve/maven-interpolate.ts';

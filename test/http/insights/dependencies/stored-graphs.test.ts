@@ -4,8 +4,8 @@
  * node errors, 404s, the cache (served again unchanged, dropped when a package changes).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import insights from '../../../functions/insights.ts';
-import { testDb, testEnv, workerClient } from '../../support/env.ts';
+import insights from '../../../../functions/insights.ts';
+import { testDb, testEnv, workerClient } from '../../../support/env.ts';
 
 const api = workerClient(insights, testEnv({ INSIGHTS_READ_THROUGH: 'off' }));
 const db = testDb();

@@ -6,13 +6,13 @@
  * 503 too, and the graph is complete once the upstream answers again. Unknown roots and versions 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import delivery from '../../../functions/delivery.ts';
-import insights from '../../../functions/insights.ts';
-import { testDb, testEnv, workerClient } from '../../support/env.ts';
-import { emptyInsights, graphSets } from '../../support/graphs.ts';
-import { startRegistry, type RegistryServer } from '../../support/registry-server.ts';
-import { serveWorker, type Served } from '../../support/serve.ts';
-import { waitFor } from '../../support/wait.ts';
+import delivery from '../../../../functions/delivery.ts';
+import insights from '../../../../functions/insights.ts';
+import { testDb, testEnv, workerClient } from '../../../support/env.ts';
+import { emptyInsights, graphSets } from '../../../support/graphs.ts';
+import { startRegistry, type RegistryServer } from '../../../support/registry-server.ts';
+import { serveWorker, type Served } from '../../../support/serve.ts';
+import { waitFor } from '../../../support/wait.ts';
 
 const deps = (d: Record<string, string>) => ({ dependencies: d });
 // root -> a, b, c; a -> d; b -> d, e; c -> f; f -> g: 8 packages

@@ -11,12 +11,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import insights from '../../../functions/insights.ts';
-import { testDb, testEnv, workerClient } from '../../support/env.ts';
-import { emptyInsights, graphSets } from '../../support/graphs.ts';
-import { GO_VERSION, HAS_GO, goModGraph, proxyRoutes, randomGoUniverse } from '../../support/go-proxy.ts';
-import { startRegistry, type RegistryServer } from '../../support/registry-server.ts';
-import { prunes } from '../../../src/resolve/go.ts';
+import insights from '../../../../functions/insights.ts';
+import { testDb, testEnv, workerClient } from '../../../support/env.ts';
+import { emptyInsights, graphSets } from '../../../support/graphs.ts';
+import { GO_VERSION, HAS_GO, goModGraph, proxyRoutes, randomGoUniverse } from '../../../support/go-proxy.ts';
+import { startRegistry, type RegistryServer } from '../../../support/registry-server.ts';
+import { prunes } from '../../../../src/resolve/go.ts';
 
 const UNIVERSES = [
   ...Array.from({ length: 24 }, (_, i) => ({ label: `random universe ${2000 + i}`, ...randomGoUniverse(2000 + i) })),

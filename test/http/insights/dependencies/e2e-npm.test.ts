@@ -7,12 +7,12 @@
  * (npm version in roots.json) minus the optional sets npm drops on linux x64.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import insights from '../../../functions/insights.ts';
-import { DEFAULT_NPM_ENV } from '../../../src/resolve/npm-pick.ts';
-import { testDb, testEnv, workerClient } from '../../support/env.ts';
-import { emptyInsights, graphSets } from '../../support/graphs.ts';
-import { npmRoute, startRegistry, type RegistryServer } from '../../support/registry-server.ts';
-import { loadCorpus, lockInstalled } from '../../unit/resolve/npm-corpus.ts';
+import insights from '../../../../functions/insights.ts';
+import { DEFAULT_NPM_ENV } from '../../../../src/resolve/npm-pick.ts';
+import { testDb, testEnv, workerClient } from '../../../support/env.ts';
+import { emptyInsights, graphSets } from '../../../support/graphs.ts';
+import { npmRoute, startRegistry, type RegistryServer } from '../../../support/registry-server.ts';
+import { loadCorpus, lockInstalled } from '../../../unit/resolve/npm-corpus.ts';
 
 const { meta, client, lockfiles, packuments } = loadCorpus();
 const nodeVersion = meta.nodeVersion.replace(/^v/, '');

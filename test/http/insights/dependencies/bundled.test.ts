@@ -6,7 +6,7 @@
  * root) is read through from the registry. 1.1.0's tarball holds a folder nothing uses.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, upstream, useFixtureUpstream } from '../../fixtures/insights/harness.ts';
+import { api, upstream, useFixtureUpstream } from '../../../fixtures/insights/harness.ts';
 
 useFixtureUpstream();
 beforeAll(async () => {

@@ -7,13 +7,13 @@
  * (or node errors) exactly where pip fails. Runs where `python3 -m pip` works.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import insights from '../../../functions/insights.ts';
-import { testDb, testEnv, workerClient } from '../../support/env.ts';
-import { emptyInsights, graphSets } from '../../support/graphs.ts';
-import { pypiJsonRoute } from '../../support/pypi-json.ts';
-import { startRegistry, type RegistryServer } from '../../support/registry-server.ts';
-import { PIP_CASES, randomPipUniverse } from '../../unit/resolve/pip-cases.ts';
-import { HAS_PIP, pipEnvironment, pipInstallReport, pipVersion, type PipUniverse } from '../../unit/resolve/pip-index.ts';
+import insights from '../../../../functions/insights.ts';
+import { testDb, testEnv, workerClient } from '../../../support/env.ts';
+import { emptyInsights, graphSets } from '../../../support/graphs.ts';
+import { pypiJsonRoute } from '../../../support/pypi-json.ts';
+import { startRegistry, type RegistryServer } from '../../../support/registry-server.ts';
+import { PIP_CASES, randomPipUniverse } from '../../../unit/resolve/pip-cases.ts';
+import { HAS_PIP, pipEnvironment, pipInstallReport, pipVersion, type PipUniverse } from '../../../unit/resolve/pip-index.ts';
 
 const UNIVERSES: { label: string; u: PipUniverse }[] = [
   ...PIP_CASES.map((c) => ({ label: `hand: ${c.name}`, u: c.u })),

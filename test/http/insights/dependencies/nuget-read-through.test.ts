@@ -5,10 +5,10 @@
  * expected graph is written by hand from NuGet's documented rules (test/unit/resolve/nuget.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import insights from '../../../functions/insights.ts';
-import { testDb, testEnv, workerClient } from '../../support/env.ts';
-import { emptyInsights, graphSets } from '../../support/graphs.ts';
-import { startRegistry, type RegistryServer } from '../../support/registry-server.ts';
+import insights from '../../../../functions/insights.ts';
+import { testDb, testEnv, workerClient } from '../../../support/env.ts';
+import { emptyInsights, graphSets } from '../../../support/graphs.ts';
+import { startRegistry, type RegistryServer } from '../../../support/registry-server.ts';
 
 type Groups = Record<string, [string, string][]>; // framework -> dependencies
 const FEED: Record<string, Record<string, Groups>> = {

@@ -14,12 +14,12 @@
  * Runs where `mvn` works; Maven's plugin comes from ~/.m2/repository through the same loopback server.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import insights from '../../../functions/insights.ts';
-import { canon } from '../../../src/versions/index.ts';
-import { testDb, testEnv, workerClient } from '../../support/env.ts';
-import { emptyInsights } from '../../support/graphs.ts';
-import { mavenLayout, mavenUniverses, ROOT_VERSION, startMavenRepo, type MavenRepoServer } from '../../support/maven-repo.ts';
-import { HAS_MVN, mavenTrees, MVN_VERSION, type MavenRun } from '../../support/maven-trees.ts';
+import insights from '../../../../functions/insights.ts';
+import { canon } from '../../../../src/versions/index.ts';
+import { testDb, testEnv, workerClient } from '../../../support/env.ts';
+import { emptyInsights } from '../../../support/graphs.ts';
+import { mavenLayout, mavenUniverses, ROOT_VERSION, startMavenRepo, type MavenRepoServer } from '../../../support/maven-repo.ts';
+import { HAS_MVN, mavenTrees, MVN_VERSION, type MavenRun } from '../../../support/maven-trees.ts';
 
 const UNIVERSES = mavenUniverses(44);
 let repo: MavenRepoServer;
