@@ -32,7 +32,10 @@ export async function getDependencies(ctx: ReadContext, input: VersionKeyInput, 
   }
   const key: GraphKey = { system: input.system as ResolveSystem, name: input.name, version: input.version };
   const env = ctx.env as unknown as Record<string, unknown>;
-  const out = await buildGraph({ env, db: ctx.db, readThrough: ctx.readThrough, waitUntil: ctx.defer }, key);
+  // With `include`, the nodes' licences are read from the stored versions: a graph read through just now
+  // is stored before they are read (no background write), so none answers `[]` for want of its row.
+  const waitUntil = include.length ? undefined : ctx.defer;
+  const out = await buildGraph({ env, db: ctx.db, readThrough: ctx.readThrough, waitUntil }, key);
   if (out.kind === 'not-found') throw new HttpError(404, out.message);
   if (out.kind === 'incomplete') {
     ctx.defer(queueAdvisories(ctx.env, key.system, out.stored));
