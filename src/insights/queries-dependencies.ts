@@ -67,14 +67,16 @@ export function requirementsOf(db: Queryable, system: string, keys: readonly { n
 }
 
 export interface GoModRow {
-  name: string; version: string; upstream_version: string; listed: boolean; requirements: Record<string, unknown>;
+  name: string; version: string; upstream_version: string; ready: boolean; requirements: Record<string, unknown>;
 }
 
 /**
  * Go: every stored go.mod a resolution from `name@version` reads, in one round trip: the root's, and when the
  * root's go directive is below 1.17 (or absent: no graph pruning) the transitive closure of its `require` lines
- * (direct and indirect, exact versions), as src/resolve/go.ts reads them level by level. `listed` is false for a
- * version stored `pending` (its go.mod not read yet). Modules not stored are simply absent (read on demand).
+ * (direct and indirect, exact versions), as src/resolve/go.ts reads them level by level; a version's go.mod is
+ * its requirements row, or for a version the module's list does not show (a pseudo-version) its
+ * `unlisted_requirements` row. `ready` is false for a version stored `pending` (its go.mod not read yet).
+ * Modules not stored are absent (the client reads them on demand).
  */
 export function goModClosure(db: Queryable, name: string, version: string): Promise<GoModRow[]> {
   return db.query<GoModRow>(
@@ -83,20 +85,29 @@ export function goModClosure(db: Queryable, name: string, version: string): Prom
        UNION
        SELECT d->>'name', d->>'requirement', true
          FROM mods m
-         JOIN insights.requirements r ON r.system = 'GO' AND r.name = m.name AND r.version = m.version
          CROSS JOIN LATERAL (
-           SELECT json_array_elements(COALESCE(r.requirements->'go'->'directDependencies', '[]'::json)) AS d
+           SELECT r.requirements->'go' AS go FROM insights.requirements r
+            WHERE r.system = 'GO' AND r.name = m.name AND r.version = m.version
             UNION ALL
-           SELECT json_array_elements(COALESCE(r.requirements->'go'->'indirectDependencies', '[]'::json))) AS deps
+           SELECT u.requirements->'go' FROM insights.unlisted_requirements u
+            WHERE u.system = 'GO' AND u.name = m.name AND u.version = m.version) AS g
+         CROSS JOIN LATERAL (
+           SELECT json_array_elements(COALESCE(g.go->'directDependencies', '[]'::json)) AS d
+            UNION ALL
+           SELECT json_array_elements(COALESCE(g.go->'indirectDependencies', '[]'::json))) AS deps
         WHERE m.below
-           OR COALESCE(string_to_array(substring(r.requirements->'go'->>'goVersion' FROM '^(\\d+\\.\\d+)'), '.')::int[]
+           OR COALESCE(string_to_array(substring(g.go->>'goVersion' FROM '^(\\d+\\.\\d+)'), '.')::int[]
                        < ARRAY[1, 17], true)
-     )
-     SELECT r.name, r.version, v.upstream_version, NOT COALESCE(v.meta->'pending' = 'true'::jsonb, false) AS listed,
+     ), read AS (SELECT DISTINCT name, version FROM mods)
+     SELECT r.name, r.version, v.upstream_version, NOT COALESCE(v.meta->'pending' = 'true'::jsonb, false) AS ready,
             r.requirements
-       FROM (SELECT DISTINCT name, version FROM mods) m
+       FROM read m
        JOIN insights.requirements r ON r.system = 'GO' AND r.name = m.name AND r.version = m.version
-       JOIN insights.versions v ON v.system = 'GO' AND v.name = r.name AND v.version = r.version`,
+       JOIN insights.versions v ON v.system = 'GO' AND v.name = r.name AND v.version = r.version
+     UNION ALL
+     SELECT u.name, u.version, u.version, true, u.requirements
+       FROM read m
+       JOIN insights.unlisted_requirements u ON u.system = 'GO' AND u.name = m.name AND u.version = m.version`,
     [name, version],
   );
 }

@@ -23,7 +23,8 @@
  *        name, scope build|dev, opt, knownas (packageAlias), features, nodefault, environment (target);
  *  GO    requirements.go direct and indirect requires -> dependencies (requirement the version written,
  *        attr indirect), each with attr modulego = the go directive of its go.mod (graph pruning); versions
- *        listed `pending` (read through), or not listed (pseudo-versions), have their go.mod read on demand;
+ *        listed `pending` (read through), or not listed (pseudo-versions), have their go.mod read on demand (and
+ *        kept: a pseudo-version's in `unlisted_requirements`); every stored go.mod of a graph is read in one query;
  *  RUBYGEMS meta {platforms, requiredRuby, linuxRuntimeDependencies} + the published spelling -> platforms,
  *        requiredruby, linuxdependencies, spelling; runtimeDependencies -> dependencies (a versions batch also
  *        reads the requirements rows: Bundler's possibility sets compare the dependencies of every candidate);
@@ -199,9 +200,9 @@ export class PgResolveClient implements Client {
   }
 
   /**
-   * Go: a go.mod stored with the module is read from its row (all of the resolution's stored rows at once,
-   * goModClosure); one listed `pending`, one the list does not
-   * have (a pseudo-version), and one stored before the go directive was kept are read from the proxy.
+   * Go: a go.mod stored with the module is read from its row (all of the resolution's stored go.mod files at
+   * once, goModClosure; a pseudo-version's from `unlisted_requirements`); one listed `pending`, one not stored
+   * yet, and one stored before the go directive was kept are read from the proxy.
    */
   private async goRequirements(name: string, version: string): Promise<readonly Dependency[] | null> {
     // the first go.mod asked for is the root's: one query reads every stored go.mod the resolution reads
@@ -209,7 +210,7 @@ export class PgResolveClient implements Client {
       .then((rows) => new Map(rows.map((r) => [`${r.name}\u0000${r.version}`, r])));
     const k = `${name}\u0000${version}`;
     const stored = (await this.goMods).get(k);
-    if (stored?.listed) {
+    if (stored?.ready) {
       const deps = this.dependenciesOf(name, version, stored.requirements ?? {});
       if (deps.length === 0 || deps[0]!.attrs.modulego !== undefined) {
         this.touched.add(name);

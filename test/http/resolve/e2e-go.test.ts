@@ -4,7 +4,9 @@
  * root's graph compared as sets with what `go mod graph` and `go list -m all` give for a main module at
  * go 1.17 that requires only the root (selected versions; edges from selected versions), over the same
  * proxy, offline (the selection checked against `go list -m all` where that succeeds). A universe with a
- * requirement the proxy lacks (an unpruned root, so its go.mod is read) must fail on both sides. Needs Debian's
+ * requirement the proxy lacks (an unpruned root, so its go.mod is read) must fail on both sides. A graph
+ * recomputed from the stored modules (cache dropped) is the same and reads nothing from the proxy (pseudo-versions
+ * included). Needs Debian's
  * golang-go; without it the suite is skipped, saying so.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -67,5 +69,11 @@ describe.runIf(HAS_GO)('go graphs through the endpoint on a cold service equal g
     // served again from the cache, unchanged
     const again = await api.get(`/v3/systems/go/packages/${encodeURIComponent(root)}/versions/v1.0.0:dependencies`);
     expect(await again.json()).toEqual(body);
+    // recomputed from the stored modules alone (cache dropped): the same graph, no request to the proxy
+    await testDb().query("DELETE FROM insights.dependency_graphs WHERE system = 'GO'");
+    const before = proxy.requests();
+    const warm = await api.get(`/v3/systems/go/packages/${encodeURIComponent(root)}/versions/v1.0.0:dependencies`);
+    expect(await warm.json()).toEqual(body);
+    expect(proxy.requests() - before, 'proxy requests of the warm graph').toBe(0);
   });
 });
