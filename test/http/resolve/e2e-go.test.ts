@@ -1,5 +1,5 @@
 /**
- * GetDependencies end to end for Go: seeded random universes (test/support/go-proxy.ts) served as a
+ * GetDependencies end to end for Go: seeded random universes (tools/registries/go-proxy.ts) served as a
  * GOPROXY on loopback, the insights worker on an emptied schema reading every module through, and each
  * root's graph compared as sets with what `go mod graph` and `go list -m all` give for a main module at
  * go 1.17 that requires only the root (selected versions; edges from selected versions), over the same
@@ -15,9 +15,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import insights from '../../../functions/insights.ts';
 import { testDb, testEnv, workerClient } from '../../support/env.ts';
-import { emptyInsights, graphSets } from '../../support/graphs.ts';
-import { GO_VERSION, HAS_GO, goModGraph, proxyRoutes, randomGoUniverse } from '../../support/go-proxy.ts';
-import { startRegistry, type RegistryServer } from '../../support/registry-server.ts';
+import { emptyInsights, graphSets } from '../../../tools/universes/graphs.ts';
+import { GO_VERSION, HAS_GO, goModGraph, proxyRoutes, randomGoUniverse } from '../../../tools/registries/go-proxy.ts';
+import { startRegistry, type RegistryServer } from '../../../tools/registries/registry-server.ts';
 import { prunes } from '../../../src/resolve/go.ts';
 
 const UNIVERSES = [
