@@ -2,7 +2,7 @@
  * `npm run bench:resolve`: GetDependencies through the insights worker's fetch (in this process, the
  * real Neon driver through the local Neon-compatible proxy to the database), beside each ecosystem's own
  * tool in the same run on the same data:
- *  - npm: roots of the recorded corpus (test/fixtures/resolve/npm-corpus) served by a loopback registry;
+ *  - npm: roots of the recorded corpus (tools/universes/npm-corpus) served by a loopback registry;
  *    `npm install --package-lock-only` with an empty cache (cold) and with a warm cache `--offline`;
  *  - pypi: seeded universes served as PyPI's JSON API on loopback; `pip install --dry-run --report` over
  *    the same universe as a local simple index (pip cannot read the JSON API);
@@ -12,7 +12,7 @@
  *    worker) and as a compact index; `bundle lock` (Bundler 2.3, a fresh Bundler home each run, so tool cold
  *    = tool warm) over the latter;
  *  - maven: the generated repositories of the Maven end-to-end test (the largest that resolve) served on
- *    loopback; Maven 3.8.7 resolving the root's POM over that repository (test/support/maven-trees.ts:
+ *    loopback; Maven 3.8.7 resolving the root's POM over that repository (tools/registries/maven-trees.ts:
  *    the graph `dependency:tree` prints) with an empty local repository (cold) and offline (`-o`) on
  *    the filled one (warm). Maven's time includes its JVM start, as a user waits for it;
  *  - go: the seeded universes of the Go end-to-end test served as a GOPROXY on loopback; `go mod graph` for a
@@ -34,17 +34,17 @@ import { parseArgs, promisify } from 'node:util';
 import insights from '../functions/insights.ts';
 import { createDb } from '../src/platform/db.ts';
 import type { Env } from '../src/platform/env.ts';
-import { bundleLock, HAS_BUNDLER, randomGemUniverse, startGemSource } from '../test/support/gem-source.ts';
-import { emptyInsights } from '../test/support/graphs.ts';
-import { pypiJsonRoute } from '../test/support/pypi-json.ts';
-import { startRegistry, type RegistryServer } from '../test/support/registry-server.ts';
-import { cargoLock, indexLine, indexPath, randomUniverse } from '../test/unit/resolve/cargo-registry.ts';
-import { loadCorpus } from '../test/unit/resolve/npm-corpus.ts';
-import { mavenLayout, mavenUniverses, ROOT_VERSION, startMavenRepo } from '../test/support/maven-repo.ts';
-import { HAS_MVN, mavenTrees, MVN_VERSION } from '../test/support/maven-trees.ts';
-import { GO_VERSION, HAS_GO, proxyRoutes, randomGoUniverse, runGoModGraph } from '../test/support/go-proxy.ts';
-import { randomPipUniverse } from '../test/unit/resolve/pip-cases.ts';
-import { pipEnvironment, pipInstallReport } from '../test/unit/resolve/pip-index.ts';
+import { bundleLock, HAS_BUNDLER, randomGemUniverse, startGemSource } from './registries/gem-source.ts';
+import { emptyInsights } from './universes/graphs.ts';
+import { pypiJsonRoute } from './registries/pypi-json.ts';
+import { startRegistry, type RegistryServer } from './registries/registry-server.ts';
+import { cargoLock, indexLine, indexPath, randomUniverse } from './registries/cargo-registry.ts';
+import { loadCorpus } from './universes/npm-corpus.ts';
+import { mavenLayout, mavenUniverses, ROOT_VERSION, startMavenRepo } from './registries/maven-repo.ts';
+import { HAS_MVN, mavenTrees, MVN_VERSION } from './registries/maven-trees.ts';
+import { GO_VERSION, HAS_GO, proxyRoutes, randomGoUniverse, runGoModGraph } from './registries/go-proxy.ts';
+import { randomPipUniverse } from './universes/pip-cases.ts';
+import { pipEnvironment, pipInstallReport } from './registries/pip-index.ts';
 import { workerVars } from './stack/config.ts';
 import { freshDatabase } from './stack/fresh-database.ts';
 import { startStack } from './stack/index.ts';

@@ -1,5 +1,5 @@
 /**
- * Records the npm resolution corpus (test/fixtures/resolve/npm-corpus/) with npm's own client.
+ * Records the npm resolution corpus (tools/universes/npm-corpus/) with npm's own client.
  *
  * For each root spec: `npm view` gives the root manifest; a temp project whose package.json is that
  * manifest (dependencies, optional, peer; no dev, no scripts) is resolved by
@@ -32,7 +32,7 @@ import { promisify } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
 const run = promisify(execFile);
-const OUT = new URL('../test/fixtures/resolve/npm-corpus/', import.meta.url).pathname;
+const OUT = new URL('./universes/npm-corpus/', import.meta.url).pathname;
 const ADD = process.argv.includes('--add');
 let CACHE = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? '/tmp/npm-corpus-cache';
 const UPSTREAM = 'https://registry.npmjs.org';

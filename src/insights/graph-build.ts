@@ -1,7 +1,8 @@
 /**
  * Builds the resolved graph of one version (GetDependencies), for the endpoint and for its background
  * completion (`/insights/dependencies` on the delivery function). Steps:
- *  1. the cached graph, when it was computed for the same target environment, is the answer;
+ *  1. the cached graph, when it was computed for the same target environment, is the answer (read in the
+ *     same round trip as whether the root version is stored);
  *  2. the root version is read from the database, or read through from the upstream (an unseen
  *     package; a stored package without that version is a 404 like GetVersion);
  *  3. the resolver runs over the Postgres client; every package it asks for that the database lacks is
@@ -16,7 +17,7 @@ import type { Db } from '../platform/db.ts';
 import { resolveGraph, toDependenciesJson, type ResolveSystem } from '../resolve/index.ts';
 import { withFetchBudget } from './ingest/http.ts';
 import { GraphIncomplete, GraphReadThrough } from './graph-read-through.ts';
-import { getCachedGraph, packageStored, putCachedGraph, versionExists } from './queries-dependencies.ts';
+import { cachedGraphOrVersion, packageStored, putCachedGraph } from './queries-dependencies.ts';
 import { PgResolveClient } from './resolve-client.ts';
 import { resolveOptions, resolveTarget, targetKey } from './resolve-target.ts';
 
@@ -44,14 +45,14 @@ export async function buildGraph(ctx: GraphContext, key: GraphKey): Promise<Grap
   const { system, name, version } = key;
   const target = resolveTarget(env);
   const tkey = targetKey(system, target);
-  const cached = await getCachedGraph(db, system, name, version, tkey);
-  if (cached !== null) return { kind: 'graph', body: cached, cached: true, stored: [] };
+  const first = await cachedGraphOrVersion(db, system, name, version, tkey);
+  if (first.body !== null) return { kind: 'graph', body: first.body, cached: true, stored: [] };
 
   const rt = ctx.readThrough ? new GraphReadThrough(env, system) : null;
   const run = <T>(fn: () => Promise<T>): Promise<T> => (rt ? withFetchBudget(rt.budget, fn) : fn());
   return run(async () => {
     const client = new PgResolveClient(db, system, rt ? { fetchMissing: (n) => rt.fetch(n), fetchVersion: (n, v) => rt.fetchVersion(n, v) } : {});
-    if (!(await versionExists(db, system, name, version))) {
+    if (!first.stored) {
       const missing = await rootMissing(ctx, rt, client, key);
       if (missing) return missing;
     }

@@ -4,13 +4,19 @@ import type { Queryable } from '../platform/db.ts';
 export interface VersionRow { name: string; version: string; upstream_version: string; meta: Record<string, unknown>; dist_tags: Record<string, string> }
 export interface RequirementRow { name: string; version: string; requirements: Record<string, unknown> }
 
-/** One read: the cached body for that target, or null (missing, another target, or invalidated by the triggers of 0150). */
-export async function getCachedGraph(db: Queryable, system: string, name: string, version: string, target: string): Promise<string | null> {
-  const rows = await db.query<{ body: string }>(
-    'SELECT body::text AS body FROM insights.dependency_graphs WHERE system = $1 AND name = $2 AND version = $3 AND target = $4',
+/**
+ * The first read of a graph request, in one round trip: the cached body for that target (null when missing,
+ * computed for another target, or invalidated by the triggers of 0150) and whether the version is stored.
+ */
+export async function cachedGraphOrVersion(db: Queryable, system: string, name: string, version: string, target: string):
+Promise<{ body: string | null; stored: boolean }> {
+  const rows = await db.query<{ body: string | null; stored: boolean }>(
+    `SELECT (SELECT g.body::text FROM insights.dependency_graphs g
+              WHERE g.system = $1 AND g.name = $2 AND g.version = $3 AND g.target = $4) AS body,
+        EXISTS (SELECT 1 FROM insights.versions v WHERE v.system = $1 AND v.name = $2 AND v.version = $3) AS stored`,
     [system, name, version, target],
   );
-  return rows[0]?.body ?? null;
+  return { body: rows[0]?.body ?? null, stored: rows[0]?.stored === true };
 }
 
 export async function putCachedGraph(db: Queryable, system: string, name: string, version: string, target: string, packages: string[], body: string): Promise<void> {
@@ -24,11 +30,6 @@ export async function putCachedGraph(db: Queryable, system: string, name: string
 
 export async function packageStored(db: Queryable, system: string, name: string): Promise<boolean> {
   const rows = await db.query('SELECT 1 FROM insights.packages WHERE system = $1 AND name = $2', [system, name]);
-  return rows.length > 0;
-}
-
-export async function versionExists(db: Queryable, system: string, name: string, version: string): Promise<boolean> {
-  const rows = await db.query('SELECT 1 FROM insights.versions WHERE system = $1 AND name = $2 AND version = $3', [system, name, version]);
   return rows.length > 0;
 }
 
@@ -62,5 +63,51 @@ export function requirementsOf(db: Queryable, system: string, keys: readonly { n
        JOIN unnest($2::text[], $3::text[]) AS k(name, version) ON r.name = k.name AND r.version = k.version
       WHERE r.system = $1`,
     [system, keys.map((k) => k.name), keys.map((k) => k.version)],
+  );
+}
+
+export interface GoModRow {
+  name: string; version: string; upstream_version: string; ready: boolean; requirements: Record<string, unknown>;
+}
+
+/**
+ * Go: every stored go.mod a resolution from `name@version` reads, in one round trip: the root's, and when the
+ * root's go directive is below 1.17 (or absent: no graph pruning) the transitive closure of its `require` lines
+ * (direct and indirect, exact versions), as src/resolve/go.ts reads them level by level; a version's go.mod is
+ * its requirements row, or for a version the module's list does not show (a pseudo-version) its
+ * `unlisted_requirements` row. `ready` is false for a version stored `pending` (its go.mod not read yet).
+ * Modules not stored are absent (the client reads them on demand).
+ */
+export function goModClosure(db: Queryable, name: string, version: string): Promise<GoModRow[]> {
+  return db.query<GoModRow>(
+    `WITH RECURSIVE mods(name, version, below) AS (
+       SELECT $1::text, $2::text, false
+       UNION
+       SELECT d->>'name', d->>'requirement', true
+         FROM mods m
+         CROSS JOIN LATERAL (
+           SELECT r.requirements->'go' AS go FROM insights.requirements r
+            WHERE r.system = 'GO' AND r.name = m.name AND r.version = m.version
+            UNION ALL
+           SELECT u.requirements->'go' FROM insights.unlisted_requirements u
+            WHERE u.system = 'GO' AND u.name = m.name AND u.version = m.version) AS g
+         CROSS JOIN LATERAL (
+           SELECT json_array_elements(COALESCE(g.go->'directDependencies', '[]'::json)) AS d
+            UNION ALL
+           SELECT json_array_elements(COALESCE(g.go->'indirectDependencies', '[]'::json))) AS deps
+        WHERE m.below
+           OR COALESCE(string_to_array(substring(g.go->>'goVersion' FROM '^(\\d+\\.\\d+)'), '.')::int[]
+                       < ARRAY[1, 17], true)
+     ), read AS (SELECT DISTINCT name, version FROM mods)
+     SELECT r.name, r.version, v.upstream_version, NOT COALESCE(v.meta->'pending' = 'true'::jsonb, false) AS ready,
+            r.requirements
+       FROM read m
+       JOIN insights.requirements r ON r.system = 'GO' AND r.name = m.name AND r.version = m.version
+       JOIN insights.versions v ON v.system = 'GO' AND v.name = r.name AND v.version = r.version
+     UNION ALL
+     SELECT u.name, u.version, u.version, true, u.requirements
+       FROM read m
+       JOIN insights.unlisted_requirements u ON u.system = 'GO' AND u.name = m.name AND u.version = m.version`,
+    [name, version],
   );
 }

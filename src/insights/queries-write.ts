@@ -196,7 +196,8 @@ export async function storeProject(db: Db, p: IngestedProject): Promise<void> {
 /**
  * Fills in versions of a partially stored package (their metadata read on demand by a resolution):
  * the version row's metadata and its requirements. The package stays partial (other versions may still
- * be pending).
+ * be pending). Go: the go.mod of a version the module's list does not show (a pseudo-version) is kept in
+ * `unlisted_requirements`, so a graph recomputed later does not read it from the proxy again.
  */
 export async function storeVersionDetails(db: Db, system: System, name: string, versions: readonly IngestedVersion[]): Promise<void> {
   if (versions.length === 0) return;
@@ -215,7 +216,15 @@ export async function storeVersionDetails(db: Db, system: System, name: string, 
       SELECT $2::text, $3::text, x.version, x.requirements FROM json_to_recordset($1::json) AS x(version text, requirements json)
       WHERE x.requirements IS NOT NULL
         AND EXISTS (SELECT 1 FROM insights.versions v WHERE v.system = $2 AND v.name = $3 AND v.version = x.version)
-      ON CONFLICT DO NOTHING`, [JSON.stringify(rows), system, name]); // versions read but not listed (Go pseudo-versions): not stored
+      ON CONFLICT DO NOTHING`, [JSON.stringify(rows), system, name]);
+    // versions read but not listed (Go pseudo-versions): not versions of the package, their go.mod kept apart (0185)
+    if (system === 'GO') await tx.query(`INSERT INTO insights.unlisted_requirements (system, name, version, requirements)
+      SELECT $2::text, $3::text, x.version, x.requirements
+        FROM json_to_recordset($1::json) AS x(version text, requirements json)
+       WHERE x.requirements IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM insights.versions v WHERE v.system = $2 AND v.name = $3 AND v.version = x.version)
+        AND EXISTS (SELECT 1 FROM insights.packages p WHERE p.system = $2 AND p.name = $3)
+      ON CONFLICT DO NOTHING`, [JSON.stringify(rows), system, name]);
     const canonical = versions.map((v) => ({ ...v, version: canon(system, v.version) ?? v.version }));
     await storeVersionDetailRows(tx, system, name, detailRows(canonical));
     await tx.query('UPDATE insights.packages SET resolve_doc = insights.resolve_doc(system, name) WHERE system = $1 AND name = $2', [system, name]);

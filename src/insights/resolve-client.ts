@@ -23,7 +23,8 @@
  *        name, scope build|dev, opt, knownas (packageAlias), features, nodefault, environment (target);
  *  GO    requirements.go direct and indirect requires -> dependencies (requirement the version written,
  *        attr indirect), each with attr modulego = the go directive of its go.mod (graph pruning); versions
- *        listed `pending` (read through), or not listed (pseudo-versions), have their go.mod read on demand;
+ *        listed `pending` (read through), or not listed (pseudo-versions), have their go.mod read on demand (and
+ *        kept: a pseudo-version's in `unlisted_requirements`); every stored go.mod of a graph is read in one query;
  *  RUBYGEMS meta {platforms, requiredRuby, linuxRuntimeDependencies} + the published spelling -> platforms,
  *        requiredruby, linuxdependencies, spelling; runtimeDependencies -> dependencies (a versions batch also
  *        reads the requirements rows: Bundler's possibility sets compare the dependencies of every candidate);
@@ -49,7 +50,9 @@ import { canon, maxSatisfying } from '../versions/index.ts';
 import { normalizeNugetId, normalizePypiName } from '../versions/names/index.ts';
 import { packageRows } from './graph-read-through.ts';
 import type { IngestedPackage, IngestedVersion } from './ingest/types.ts';
-import { requirementsOf, versionsOf, type RequirementRow, type VersionRow } from './queries-dependencies.ts';
+import {
+  goModClosure, requirementsOf, versionsOf, type GoModRow, type RequirementRow, type VersionRow,
+} from './queries-dependencies.ts';
 
 type Json = Record<string, any>;
 
@@ -122,11 +125,15 @@ export class PgResolveClient implements Client {
   private readonly metas = new Map<string, Json>();
   private readonly raw = new Map<string, Json>();
   private readonly poms = new Map<string, Promise<RawPom | null>>();
+  /** Go: the stored go.mod files of the resolution, read in one round trip when the root's is first asked for. */
+  private goMods?: Promise<Map<string, GoModRow>>;
+  private readonly db: Queryable;
 
   constructor(db: Queryable, system: ResolveSystem, opts: {
     fetchMissing?: (name: string) => Promise<IngestedPackage | null>;
     fetchVersion?: (name: string, version: string) => Promise<IngestedVersion | null>;
   } = {}) {
+    this.db = db;
     this.system = system;
     this.fetchMissing = opts.fetchMissing;
     this.fetchVersion = opts.fetchVersion;
@@ -194,14 +201,29 @@ export class PgResolveClient implements Client {
   }
 
   /**
-   * Go: a go.mod stored with the module is read from its row; one listed `pending`, one the list does not
-   * have (a pseudo-version), and one stored before the go directive was kept are read from the proxy.
+   * Go: a go.mod stored with the module is read from its row (all of the resolution's stored go.mod files at
+   * once, goModClosure; a pseudo-version's from `unlisted_requirements`); one listed `pending`, one not stored
+   * yet, and one stored before the go directive was kept are read from the proxy.
    */
   private async goRequirements(name: string, version: string): Promise<readonly Dependency[] | null> {
+    // the first go.mod asked for is the root's: one query reads every stored go.mod the resolution reads
+    this.goMods ??= goModClosure(this.db, name, version)
+      .then((rows) => new Map(rows.map((r) => [`${r.name}\u0000${r.version}`, r])));
+    const k = `${name}\u0000${version}`;
+    const stored = (await this.goMods).get(k);
+    if (stored?.ready) {
+      const deps = this.dependenciesOf(name, version, stored.requirements ?? {});
+      if (deps.length === 0 || deps[0]!.attrs.modulego !== undefined) {
+        this.touched.add(name);
+        const spelled = stored.upstream_version;
+        if (spelled && spelled !== version) this.spellings.set(k, spelled);
+        return deps;
+      }
+    }
     const row = this.rBatch.load({ name, version }); // in the same round trip as the version list
     row.catch(() => {});
     const listed = (await this.versions(name)).some((v) => v.version === version);
-    if (listed && !this.pending.has(`${name}\u0000${version}`)) {
+    if (listed && !this.pending.has(k)) {
       const deps = await row;
       if (deps && (deps.length === 0 || deps[0]!.attrs.modulego !== undefined)) return deps;
     }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import insights from '../../../functions/insights.ts';
 import { json, useFixtureUpstream } from '../../fixtures/insights/harness.ts';
 import { testDb, testEnv, workerClient } from '../../support/env.ts';
-import { startRegistry, type RegistryServer } from '../../support/registry-server.ts';
+import { startRegistry, type RegistryServer } from '../../../tools/registries/registry-server.ts';
 
 useFixtureUpstream();
 

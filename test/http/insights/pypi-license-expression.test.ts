@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import insights from '../../../functions/insights.ts';
 import { testDb, testEnv, workerClient } from '../../support/env.ts';
-import { startRegistry, type RegistryServer } from '../../support/registry-server.ts';
+import { startRegistry, type RegistryServer } from '../../../tools/registries/registry-server.ts';
 
 interface Meta { license_expression?: string | null; license?: string | null; classifiers?: string[] }
 

@@ -19,8 +19,8 @@ import { tokenFor } from '../../../src/marketplace/auth.ts';
 import type { Dialect } from '../../../src/platform/errors.ts';
 import { createMerchantKey } from '../../../src/webhooks/merchant-keys.ts';
 import { callWorker, testDb, testEnv, type Worker } from '../../support/env.ts';
-import { seededRandom } from '../../support/random.ts';
-import { startRegistry, type RegistryServer } from '../../support/registry-server.ts';
+import { seededRandom } from '../../../tools/seeded-random.ts';
+import { startRegistry, type RegistryServer } from '../../../tools/registries/registry-server.ts';
 
 interface Fn { name: string; worker: Worker; app: Hono<any>; dialectFor: (path: string) => Dialect }
 const FUNCTIONS: Fn[] = [

@@ -18,7 +18,7 @@ export interface ReceiverPolicy {
   (req: { path: string; n: number; at: number }): number | 'down' | { status: number; headers: Record<string, string> };
 }
 
-export { seededRandom as seeded } from '../../support/random.ts';
+export { seededRandom as seeded } from '../../../tools/seeded-random.ts';
 
 export async function startReceiver(policy: ReceiverPolicy): Promise<{ url: string; received: Received[]; close(): Promise<void>; server: Server }> {
   const received: Received[] = [];

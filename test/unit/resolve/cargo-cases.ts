@@ -4,7 +4,7 @@
  * cargo, compared with Cargo.lock).
  */
 import type { CargoOptions } from '../../../src/resolve/cargo.ts';
-import type { CargoUniverse } from './cargo-universe.ts';
+import type { CargoUniverse } from '../../../tools/universes/cargo-universe.ts';
 
 // Expected graphs are written from Cargo's documented behaviour (The Cargo Book: "Dependency
 // Resolution", "Features", "Specifying Dependencies"); root is always `root 1.0.0`.

@@ -3,8 +3,8 @@ import { resolveCargo } from '../../../src/resolve/cargo.ts';
 import { canon } from '../../../src/resolve/graph.ts';
 import type { Graph } from '../../../src/resolve/types.ts';
 import { CARGO_CASES } from './cargo-cases.ts';
-import { HAS_CARGO, cargoLock, randomUniverse } from './cargo-registry.ts';
-import { cargoClient, type CargoUniverse } from './cargo-universe.ts';
+import { HAS_CARGO, cargoLock, randomUniverse } from '../../../tools/registries/cargo-registry.ts';
+import { cargoClient, type CargoUniverse } from '../../../tools/universes/cargo-universe.ts';
 
 // Real cargo (`cargo generate-lockfile --offline` over a local registry) as the oracle, run only
 // where cargo is installed. Our graph with `platform: null` (every target) must have exactly the

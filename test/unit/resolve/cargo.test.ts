@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { resolveCargo } from '../../../src/resolve/cargo.ts';
 import { LINUX_X86_64, targetMatches } from '../../../src/resolve/cargo-cfg.ts';
 import { CARGO_CASES } from './cargo-cases.ts';
-import { cargoClient, describeGraph } from './cargo-universe.ts';
+import { cargoClient, describeGraph } from '../../../tools/universes/cargo-universe.ts';
 
 describe('cargo resolver (in-memory universes)', () => {
   test.each(CARGO_CASES.map((c) => [c.name, c] as const))('%s', async (_n, c) => {

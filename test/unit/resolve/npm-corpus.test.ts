@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { buildNpmTree, optionalFailures, treeInventory } from '../../../src/resolve/npm.ts';
 import { nodePath } from '../../../src/resolve/npm-tree.ts';
 import { DEFAULT_NPM_ENV } from '../../../src/resolve/npm-pick.ts';
-import { loadCorpus, lockDropped } from './npm-corpus.ts';
+import { loadCorpus, lockDropped } from '../../../tools/universes/npm-corpus.ts';
 
 // Real packages recorded with npm's own client; the expected tree is npm's own lockfile from
 // `npm install --package-lock-only --ignore-scripts` for the same root manifest.

@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { resolvePypi } from '../../../src/resolve/pypi.ts';
 import type { PythonEnv } from '../../../src/resolve/pypi-markers.ts';
-import { PIP_CASES, randomPipUniverse } from './pip-cases.ts';
-import { HAS_PIP, pipClient, pipEnvironment, pipInstallReport, pipVersion, prefixUniverse, type PipUniverse } from './pip-index.ts';
+import { PIP_CASES, randomPipUniverse } from '../../../tools/universes/pip-cases.ts';
+import {
+  HAS_PIP, pipClient, pipEnvironment, pipInstallReport, pipVersion, prefixUniverse, type PipUniverse,
+} from '../../../tools/registries/pip-index.ts';
 
 // Real pip (`pip install --dry-run --report` over a local simple index) as the oracle, run only
 // where `python3 -m pip` works. The resolver runs in pip's own marker environment (read from pip),

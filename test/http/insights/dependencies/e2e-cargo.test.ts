@@ -14,11 +14,13 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import insights from '../../../../functions/insights.ts';
 import { testDb, testEnv, workerClient } from '../../../support/env.ts';
-import { emptyInsights, graphSets } from '../../../support/graphs.ts';
-import { startRegistry, type RegistryServer } from '../../../support/registry-server.ts';
+import { emptyInsights, graphSets } from '../../../../tools/universes/graphs.ts';
+import { startRegistry, type RegistryServer } from '../../../../tools/registries/registry-server.ts';
 import { CARGO_CASES } from '../../../unit/resolve/cargo-cases.ts';
-import { HAS_CARGO, cargoLock, indexLine, indexPath, randomUniverse } from '../../../unit/resolve/cargo-registry.ts';
-import type { CargoUniverse } from '../../../unit/resolve/cargo-universe.ts';
+import {
+  HAS_CARGO, cargoLock, indexLine, indexPath, randomUniverse,
+} from '../../../../tools/registries/cargo-registry.ts';
+import type { CargoUniverse } from '../../../../tools/universes/cargo-universe.ts';
 
 const unconditional = (u: CargoUniverse): CargoUniverse => Object.fromEntries(Object.entries(u).map(([n, vs]) => [n, Object.fromEntries(
   Object.entries(vs).map(([v, s]) => [v, { ...s, deps: (s.deps ?? []).map(([d, r, a = {}]) => {

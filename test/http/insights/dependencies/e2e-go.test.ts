@@ -1,10 +1,12 @@
 /**
- * GetDependencies end to end for Go: seeded random universes (test/support/go-proxy.ts) served as a
+ * GetDependencies end to end for Go: seeded random universes (tools/registries/go-proxy.ts) served as a
  * GOPROXY on loopback, the insights worker on an emptied schema reading every module through, and each
  * root's graph compared as sets with what `go mod graph` and `go list -m all` give for a main module at
  * go 1.17 that requires only the root (selected versions; edges from selected versions), over the same
  * proxy, offline (the selection checked against `go list -m all` where that succeeds). A universe with a
- * requirement the proxy lacks (an unpruned root, so its go.mod is read) must fail on both sides. Needs Debian's
+ * requirement the proxy lacks (an unpruned root, so its go.mod is read) must fail on both sides. A graph
+ * recomputed from the stored modules (cache dropped) is the same and reads nothing from the proxy (pseudo-versions
+ * included). Needs Debian's
  * golang-go; without it the suite is skipped, saying so.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,9 +15,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import insights from '../../../../functions/insights.ts';
 import { testDb, testEnv, workerClient } from '../../../support/env.ts';
-import { emptyInsights, graphSets } from '../../../support/graphs.ts';
-import { GO_VERSION, HAS_GO, goModGraph, proxyRoutes, randomGoUniverse } from '../../../support/go-proxy.ts';
-import { startRegistry, type RegistryServer } from '../../../support/registry-server.ts';
+import { emptyInsights, graphSets } from '../../../../tools/universes/graphs.ts';
+import { GO_VERSION, HAS_GO, goModGraph, proxyRoutes, randomGoUniverse } from '../../../../tools/registries/go-proxy.ts';
+import { startRegistry, type RegistryServer } from '../../../../tools/registries/registry-server.ts';
 import { prunes } from '../../../../src/resolve/go.ts';
 
 const UNIVERSES = [
@@ -67,5 +69,11 @@ describe.runIf(HAS_GO)('go graphs through the endpoint on a cold service equal g
     // served again from the cache, unchanged
     const again = await api.get(`/v3/systems/go/packages/${encodeURIComponent(root)}/versions/v1.0.0:dependencies`);
     expect(await again.json()).toEqual(body);
+    // recomputed from the stored modules alone (cache dropped): the same graph, no request to the proxy
+    await testDb().query("DELETE FROM insights.dependency_graphs WHERE system = 'GO'");
+    const before = proxy.requests();
+    const warm = await api.get(`/v3/systems/go/packages/${encodeURIComponent(root)}/versions/v1.0.0:dependencies`);
+    expect(await warm.json()).toEqual(body);
+    expect(proxy.requests() - before, 'proxy requests of the warm graph').toBe(0);
   });
 });

@@ -1,10 +1,10 @@
 /**
- * GetDependencies end to end for Maven: generated universes (test/support/maven-repo.ts: hand cases and
+ * GetDependencies end to end for Maven: generated universes (tools/registries/maven-repo.ts: hand cases and
  * seeded random ones with parent chains, properties, imported BOMs, management, ranges, scopes,
  * optional, exclusions and relocations) served as one Maven repository on loopback, the insights
  * worker on an emptied schema reading every POM through (MAVEN_REPO_URL), and each root's graph
  * compared with the dependency tree real Maven (3.8.7) builds for a copy of the root's POM over the
- * same repository (test/support/maven-trees.ts, one mvn run for all roots):
+ * same repository (tools/registries/maven-trees.ts, one mvn run for all roots):
  *  - the answer's nodes (`group:artifact:version`, the version as published: `1.0`, `4.0.0`,
  *    `2.0-beta-1`) are exactly Maven's, root included;
  *  - every parent -> child edge of Maven's tree is an edge of the answer (the answer is a graph: it
@@ -17,9 +17,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import insights from '../../../../functions/insights.ts';
 import { canon } from '../../../../src/versions/index.ts';
 import { testDb, testEnv, workerClient } from '../../../support/env.ts';
-import { emptyInsights } from '../../../support/graphs.ts';
-import { mavenLayout, mavenUniverses, ROOT_VERSION, startMavenRepo, type MavenRepoServer } from '../../../support/maven-repo.ts';
-import { HAS_MVN, mavenTrees, MVN_VERSION, type MavenRun } from '../../../support/maven-trees.ts';
+import { emptyInsights } from '../../../../tools/universes/graphs.ts';
+import {
+  mavenLayout, mavenUniverses, ROOT_VERSION, startMavenRepo, type MavenRepoServer,
+} from '../../../../tools/registries/maven-repo.ts';
+import { HAS_MVN, mavenTrees, MVN_VERSION, type MavenRun } from '../../../../tools/registries/maven-trees.ts';
 
 const UNIVERSES = mavenUniverses(44);
 let repo: MavenRepoServer;

@@ -1,7 +1,7 @@
 /**
  * GetDependencies end to end for npm: the insights worker on an emptied insights schema, its
  * NPM_REGISTRY_URL pointed at a loopback registry serving the recorded corpus packuments
- * (test/fixtures/resolve/npm-corpus, recorded with npm's own client), and every root's graph read
+ * (tools/universes/npm-corpus, recorded with npm's own client), and every root's graph read
  * through on the first request. The answer must hold exactly the packages and package-to-package
  * edges of the tree npm installs, taken from npm's own `--package-lock-only` lockfile for that root
  * (npm version in roots.json) minus the optional sets npm drops on linux x64.
@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import insights from '../../../../functions/insights.ts';
 import { DEFAULT_NPM_ENV } from '../../../../src/resolve/npm-pick.ts';
 import { testDb, testEnv, workerClient } from '../../../support/env.ts';
-import { emptyInsights, graphSets } from '../../../support/graphs.ts';
-import { npmRoute, startRegistry, type RegistryServer } from '../../../support/registry-server.ts';
-import { loadCorpus, lockInstalled } from '../../../unit/resolve/npm-corpus.ts';
+import { emptyInsights, graphSets } from '../../../../tools/universes/graphs.ts';
+import { npmRoute, startRegistry, type RegistryServer } from '../../../../tools/registries/registry-server.ts';
+import { loadCorpus, lockInstalled } from '../../../../tools/universes/npm-corpus.ts';
 
 const { meta, client, lockfiles, packuments } = loadCorpus();
 const nodeVersion = meta.nodeVersion.replace(/^v/, '');

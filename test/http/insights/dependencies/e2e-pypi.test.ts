@@ -1,19 +1,21 @@
 /**
  * GetDependencies end to end for PyPI: generated universes (the hand cases and seeded random ones of the
- * unit suite) served as PyPI's JSON API on loopback (test/support/pypi-json.ts), the insights worker on
+ * unit suite) served as PyPI's JSON API on loopback (tools/registries/pypi-json.ts), the insights worker on
  * an emptied schema reading every project through, RESOLVE_PYTHON_VERSION set to the interpreter pip
  * runs on, and each root's graph compared with `pip install --dry-run --report` over the same universe
- * as a simple index (test/unit/resolve/pip-index.ts): the same name@version set, and a graph error
+ * as a simple index (tools/registries/pip-index.ts): the same name@version set, and a graph error
  * (or node errors) exactly where pip fails. Runs where `python3 -m pip` works.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import insights from '../../../../functions/insights.ts';
 import { testDb, testEnv, workerClient } from '../../../support/env.ts';
-import { emptyInsights, graphSets } from '../../../support/graphs.ts';
-import { pypiJsonRoute } from '../../../support/pypi-json.ts';
-import { startRegistry, type RegistryServer } from '../../../support/registry-server.ts';
-import { PIP_CASES, randomPipUniverse } from '../../../unit/resolve/pip-cases.ts';
-import { HAS_PIP, pipEnvironment, pipInstallReport, pipVersion, type PipUniverse } from '../../../unit/resolve/pip-index.ts';
+import { emptyInsights, graphSets } from '../../../../tools/universes/graphs.ts';
+import { pypiJsonRoute } from '../../../../tools/registries/pypi-json.ts';
+import { startRegistry, type RegistryServer } from '../../../../tools/registries/registry-server.ts';
+import { PIP_CASES, randomPipUniverse } from '../../../../tools/universes/pip-cases.ts';
+import {
+  HAS_PIP, pipEnvironment, pipInstallReport, pipVersion, type PipUniverse,
+} from '../../../../tools/registries/pip-index.ts';
 
 const UNIVERSES: { label: string; u: PipUniverse }[] = [
   ...PIP_CASES.map((c) => ({ label: `hand: ${c.name}`, u: c.u })),

@@ -11,8 +11,10 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import insights from '../../../../functions/insights.ts';
 import { testDb, testEnv, workerClient } from '../../../support/env.ts';
-import { bundleLock, HAS_BUNDLER, randomGemUniverse, startGemSource, type GemUniverse } from '../../../support/gem-source.ts';
-import { emptyInsights, graphSets } from '../../../support/graphs.ts';
+import {
+  bundleLock, HAS_BUNDLER, randomGemUniverse, startGemSource, type GemUniverse,
+} from '../../../../tools/registries/gem-source.ts';
+import { emptyInsights, graphSets } from '../../../../tools/universes/graphs.ts';
 
 const HAND: { label: string; u: GemUniverse }[] = [
   { label: 'platform gem wins and brings its own dependencies', u: {

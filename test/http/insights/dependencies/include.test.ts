@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import insights from '../../../../functions/insights.ts';
 import { testDb, testEnv, workerClient } from '../../../support/env.ts';
-import { npmRoute, startRegistry, type RegistryServer } from '../../../support/registry-server.ts';
+import { npmRoute, startRegistry, type RegistryServer } from '../../../../tools/registries/registry-server.ts';
 
 /** incl-root -> incl-a -> incl-b, and incl-root -> incl-c, each with its own licence. */
 const TREE: [string, string, Record<string, string>, string][] = [

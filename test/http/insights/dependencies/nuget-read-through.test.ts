@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import insights from '../../../../functions/insights.ts';
 import { testDb, testEnv, workerClient } from '../../../support/env.ts';
-import { emptyInsights, graphSets } from '../../../support/graphs.ts';
-import { startRegistry, type RegistryServer } from '../../../support/registry-server.ts';
+import { emptyInsights, graphSets } from '../../../../tools/universes/graphs.ts';
+import { startRegistry, type RegistryServer } from '../../../../tools/registries/registry-server.ts';
 
 type Groups = Record<string, [string, string][]>; // framework -> dependencies
 const FEED: Record<string, Record<string, Groups>> = {

@@ -8,10 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import insights from '../../../../functions/insights.ts';
 import { testDb, testEnv, workerClient } from '../../../support/env.ts';
-import { emptyInsights, graphSets } from '../../../support/graphs.ts';
-import { pypiJsonRoute } from '../../../support/pypi-json.ts';
-import { startRegistry, type RegistryServer } from '../../../support/registry-server.ts';
-import type { PipUniverse } from '../../../unit/resolve/pip-index.ts';
+import { emptyInsights, graphSets } from '../../../../tools/universes/graphs.ts';
+import { pypiJsonRoute } from '../../../../tools/registries/pypi-json.ts';
+import { startRegistry, type RegistryServer } from '../../../../tools/registries/registry-server.ts';
+import type { PipUniverse } from '../../../../tools/registries/pip-index.ts';
 
 const lib = Object.fromEntries(['0.9', '1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7', '1.8'].map((v) => [v, {}]));
 const U: PipUniverse = {

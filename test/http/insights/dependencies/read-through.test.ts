@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import delivery from '../../../../functions/delivery.ts';
 import insights from '../../../../functions/insights.ts';
 import { testDb, testEnv, workerClient } from '../../../support/env.ts';
-import { emptyInsights, graphSets } from '../../../support/graphs.ts';
-import { startRegistry, type RegistryServer } from '../../../support/registry-server.ts';
+import { emptyInsights, graphSets } from '../../../../tools/universes/graphs.ts';
+import { startRegistry, type RegistryServer } from '../../../../tools/registries/registry-server.ts';
 import { serveWorker, type Served } from '../../../support/serve.ts';
 import { waitFor } from '../../../support/wait.ts';
 

@@ -10,8 +10,8 @@ import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { CargoDepSpec, CargoUniverse, CargoVersionSpec } from './cargo-universe.ts';
-import { seededRandom } from '../../support/random.ts';
+import type { CargoDepSpec, CargoUniverse, CargoVersionSpec } from '../universes/cargo-universe.ts';
+import { seededRandom } from '../seeded-random.ts';
 
 export const HAS_CARGO = spawnSync('cargo', ['--version'], { encoding: 'utf8' }).status === 0;
 

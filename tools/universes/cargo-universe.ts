@@ -3,9 +3,9 @@
  * with dependencies as `[name, requirement, attrs?]` (attrs in the resolver vocabulary of
  * src/resolve/cargo.ts), and a name-based rendering of graphs for exact comparisons.
  */
-import { MemoryClient } from '../../../src/resolve/memory-client.ts';
-import { canon } from '../../../src/resolve/graph.ts';
-import type { Attrs, Graph } from '../../../src/resolve/types.ts';
+import { MemoryClient } from '../../src/resolve/memory-client.ts';
+import { canon } from '../../src/resolve/graph.ts';
+import type { Attrs, Graph } from '../../src/resolve/types.ts';
 
 export type CargoDepSpec = readonly [name: string, requirement: string, attrs?: Attrs];
 export interface CargoVersionSpec {

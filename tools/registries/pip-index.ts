@@ -13,9 +13,9 @@ import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryClient } from '../../../src/resolve/memory-client.ts';
-import type { PythonEnv } from '../../../src/resolve/pypi-markers.ts';
-import type { Attrs } from '../../../src/resolve/types.ts';
+import { MemoryClient } from '../../src/resolve/memory-client.ts';
+import type { PythonEnv } from '../../src/resolve/pypi-markers.ts';
+import type { Attrs } from '../../src/resolve/types.ts';
 
 export type PipDepSpec = readonly [name: string, specifier: string, opts?: { readonly extras?: string; readonly marker?: string }];
 export interface PipVersionSpec {

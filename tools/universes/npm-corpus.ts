@@ -1,13 +1,13 @@
 /** Loads the recorded npm corpus (tools/record-npm-corpus.ts) into a MemoryClient. */
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { MemoryClient } from '../../../src/resolve/memory-client.ts';
-import { engineOk, platformOk, type NpmEnv } from '../../../src/resolve/npm-pick.ts';
-import { buildEdges } from '../../../src/resolve/npm-tree.ts';
-import type { Client } from '../../../src/resolve/types.ts';
-import { packumentRows, type Packument } from '../../../src/resolve/npm-packument.ts';
+import { MemoryClient } from '../../src/resolve/memory-client.ts';
+import { engineOk, platformOk, type NpmEnv } from '../../src/resolve/npm-pick.ts';
+import { buildEdges } from '../../src/resolve/npm-tree.ts';
+import type { Client } from '../../src/resolve/types.ts';
+import { packumentRows, type Packument } from '../../src/resolve/npm-packument.ts';
 
-export const CORPUS_DIR = new URL('../../fixtures/resolve/npm-corpus/', import.meta.url).pathname;
+export const CORPUS_DIR = new URL('./npm-corpus/', import.meta.url).pathname;
 
 export interface CorpusRoot { manifest: { name: string; version: string } & Record<string, unknown>; npmColdMs: number }
 export interface LockEntry { version: string; name?: string; optional?: boolean; peer?: boolean; dev?: boolean; inBundle?: boolean; os?: string[]; cpu?: string[]; libc?: string[]; engines?: Record<string, string> }

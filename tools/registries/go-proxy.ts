@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { escapeModulePath } from '../../src/versions/names/index.ts';
 import { compare } from '../../src/versions/index.ts';
-import { seededRandom } from './random.ts';
+import { seededRandom } from '../seeded-random.ts';
 
 export const GO_VERSION = spawnSync('go', ['version'], { encoding: 'utf8' });
 export const HAS_GO = GO_VERSION.status === 0;

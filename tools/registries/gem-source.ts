@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { seededRandom } from './random.ts';
+import { seededRandom } from '../seeded-random.ts';
 
 export type GemDeps = readonly (readonly [string, string])[];
 /** A version: its `ruby` gem's dependencies (absent: no ruby gem), and those of its `x86_64-linux` or `java` gem. */

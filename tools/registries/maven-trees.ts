@@ -1,6 +1,6 @@
 /**
  * Real Maven as the oracle of the Maven end-to-end tests: `mavenTrees(universes)` serves the
- * universes (test/support/maven-repo.ts) on loopback, with ~/.m2/repository as the fallback for the
+ * universes (tools/registries/maven-repo.ts) on loopback, with ~/.m2/repository as the fallback for the
  * plugin Maven runs, and runs ONE `mvn` over an aggregator project whose modules are copies of the
  * roots' POMs (each `<parent>` given `<relativePath/>`, so the parent comes from the repository).
  *

@@ -19,7 +19,7 @@
  * `startMavenRepo` serves such a layout over HTTP on 127.0.0.1 (plus an empty jar beside each POM,
  * for Maven), falling back to files under a local Maven repository (default ~/.m2/repository, which
  * holds the plugin Maven runs, see maven-trees.ts) for every other path, binary-safe; 404 otherwise.
- * (test/support/registry-server.ts serves text and JSON only, hence a server of its own.)
+ * (tools/registries/registry-server.ts serves text and JSON only, hence a server of its own.)
  *
  * Known Maven 3.8.7 quirks the random universes keep clear of (a real Maven run differs from what the
  * POMs mean there): in a range whose versions include a relocated one, the versions above the lowest
@@ -34,7 +34,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { homedir } from 'node:os';
 import { join, normalize, sep } from 'node:path';
-import { seededRandom } from './random.ts';
+import { seededRandom } from '../seeded-random.ts';
 
 export interface MavenDep {
   /** groupId as written (may be `${project.groupId}`). */

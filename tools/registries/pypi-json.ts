@@ -1,5 +1,5 @@
 /**
- * A PyPI universe (test/unit/resolve/pip-index.ts) as PyPI's JSON API, for the insights PyPI adapter:
+ * A PyPI universe (tools/registries/pip-index.ts) as PyPI's JSON API, for the insights PyPI adapter:
  * `/pypi/<name>/json` lists the releases with one wheel each (`requires_python`, `yanked`, an upload time
  * before PEP 740 attestations existed) and, as PyPI does, describes the latest release in its `info`
  * (the highest final release, else the highest); `/pypi/<name>/<version>/json` carries that release's metadata
@@ -7,7 +7,7 @@
  * `provides_extra`).
  */
 import { isPrerelease, sort } from '../../src/versions/index.ts';
-import type { PipUniverse, PipVersionSpec } from '../unit/resolve/pip-index.ts';
+import type { PipUniverse, PipVersionSpec } from './pip-index.ts';
 
 function requiresDist(s: PipVersionSpec): string[] {
   return (s.deps ?? []).map(([n, req, o]) => `${n}${o?.extras ? `[${o.extras}]` : ''}${req ? ` ${req}` : ''}${o?.marker ? `; ${o.marker}` : ''}`);
@@ -27,7 +27,7 @@ function file(name: string, version: string, s: PipVersionSpec) {
   };
 }
 
-/** A route for test/support/registry-server.ts answering the JSON API of universe `u` under `/pypi/`. */
+/** A route for tools/registries/registry-server.ts answering the JSON API of universe `u` under `/pypi/`. */
 export function pypiJsonRoute(u: PipUniverse): (path: string) => object | undefined {
   return (path) => {
     const m = /^\/pypi\/([^/]+)\/(?:([^/]+)\/)?json$/.exec(path);

@@ -4,8 +4,8 @@
  * always `root 1.0.0`. Markers that depend on the Python version are meant to be evaluated in the
  * environment of the pip being compared with (they hold on 3.11 and not on 3.12, or the reverse).
  */
-import { seededRandom } from '../../support/random.ts';
-import type { PipDepSpec, PipUniverse, PipVersionSpec } from './pip-index.ts';
+import { seededRandom } from '../seeded-random.ts';
+import type { PipDepSpec, PipUniverse, PipVersionSpec } from '../registries/pip-index.ts';
 
 const leaf: PipVersionSpec = {};
 
