@@ -20,8 +20,7 @@
  */
 import { compare, isPrerelease, type System } from '../versions/index.ts';
 import type { FindingPackage, FindingVersion } from './queries-findings.ts';
-
-export const DEFAULT_COOLDOWN_DAYS = 7;
+import { insightsConfig } from './config.ts';
 
 type Risk = 'RISK_CRITICAL' | 'RISK_HIGH' | 'RISK_MEDIUM' | 'RISK_LOW' | 'RISK_INFORMATIONAL';
 
@@ -34,8 +33,7 @@ export interface Finding {
 }
 
 export function cooldownDays(env: Record<string, unknown>): number {
-  const n = Number(env.INSIGHTS_COOLDOWN_DAYS);
-  return env.INSIGHTS_COOLDOWN_DAYS !== undefined && Number.isFinite(n) && n >= 0 ? n : DEFAULT_COOLDOWN_DAYS;
+  return insightsConfig(env).INSIGHTS_COOLDOWN_DAYS;
 }
 
 const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');

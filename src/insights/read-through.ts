@@ -16,9 +16,10 @@ import { fetchOsv, fetchOsvForPackage } from './ingest/osv.ts';
 import { fetchProject } from './ingest/projects.ts';
 import { UpstreamError, UpstreamNotFound } from './ingest/types.ts';
 import { storeAdvisories, storePackage, storeProject } from './queries-write.ts';
+import { insightsConfig } from './config.ts';
 
 export function readThroughEnabled(env: Env): boolean {
-  return String(env.INSIGHTS_READ_THROUGH ?? 'on').toLowerCase() !== 'off';
+  return insightsConfig(env).INSIGHTS_READ_THROUGH;
 }
 
 /** Fetches and stores a package and its advisories; returns the canonical name, null when upstream has no such package. */
@@ -76,7 +77,7 @@ export async function readThroughProject(c: Context<AppEnv>, id: string): Promis
 /** Queues a background refresh when the stored copy is older than the configured age. */
 export function refreshIfStale(c: Context<AppEnv>, system: System, name: string, fetched: Date | null): void {
   if (!fetched) return;
-  const maxAge = Number(c.env.INSIGHTS_REFRESH_AFTER_SECONDS ?? 86_400);
+  const maxAge = insightsConfig(c.env).INSIGHTS_REFRESH_AFTER_SECONDS;
   if (!(Date.now() - fetched.getTime() > maxAge * 1000)) return;
   const hour = Math.floor(Date.now() / 3_600_000);
   const job = publish(c.env, { path: '/insights/refresh', body: { system, name }, deduplicationId: `insights-refresh-${system}-${encodeURIComponent(name)}-${hour}` })

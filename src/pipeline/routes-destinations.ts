@@ -18,6 +18,7 @@ import { notionId, testNotion } from './publishers/notion.ts';
 import { FILE_MODE_REFUSED, obsidianMode, testObsidian } from './publishers/obsidian.ts';
 import { getDestination, listDestinations, saveDestination, type DestinationRow } from './queries-settings.ts';
 import { DESTINATION_IDS, destinationSecret, destinationView, isMasked, nextSecret, SECRET_KEY, type DestinationId } from './settings.ts';
+import { pipelineConfig } from './config.ts';
 
 const httpUrl = z.string().max(500).refine((u) => /^https?:\/\/[^\s]+$/i.test(u), 'must be an http(s) URL');
 const CONFIGS: Record<DestinationId, z.ZodType<Record<string, unknown>>> = {
@@ -122,7 +123,7 @@ destinationRoutes.post('/:destination_id/test', async (c) => {
     if (id === 'notion') message = await testNotion(c.env, config, token);
     else if (id === 'obsidian') message = await testObsidian(c.env, config, token);
     else {
-      if (!config.feed_url && !c.env.PIPELINE_URL) throw new Error('feed_url is required');
+      if (!config.feed_url && !pipelineConfig(c.env).PIPELINE_URL) throw new Error('feed_url is required');
       message = 'RSS feed configuration looks valid';
     }
     return c.json({ success: true, message, latency_ms: Date.now() - started, mode, checked_target: target });
