@@ -32,7 +32,10 @@ export const dbMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
  * Parses the function's configuration (memoised per env object) before anything else runs: a missing or
  * malformed variable answers 503 in the dialect, naming the variable (never its value).
  */
-export function configGuard(config: (env: object) => unknown, dialectFor: (path: string) => Dialect): MiddlewareHandler<AppEnv> {
+export function configGuard(
+  config: (env: object) => unknown,
+  dialectFor: (path: string) => Dialect,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     try {
       config(c.env);

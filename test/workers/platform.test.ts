@@ -9,7 +9,7 @@ import worker from '../../functions/delivery.ts';
 import { createDb } from '../../src/platform/db.ts';
 import type { Env } from '../../src/platform/env.ts';
 import { decryptSecret, encryptSecret, hashPassword, verifyPassword } from '../../src/platform/crypto.ts';
-import { encryptionConfig, queueReceiverConfig } from '../../src/platform/config/shared.ts';
+import { encryptionKey, queueReceiverConfig } from '../../src/platform/config/shared.ts';
 
 const bindings = env as unknown as Env;
 
@@ -69,8 +69,8 @@ describe('platform inside workerd', () => {
   });
 
   it('runs Web Crypto: AES-GCM secrets and PBKDF2 at the Workers maximum of 100k iterations', async () => {
-    const stored = await encryptSecret(encryptionConfig(bindings).ENCRYPTION_KEY, 'api-key');
-    expect(await decryptSecret(encryptionConfig(bindings).ENCRYPTION_KEY, stored)).toBe('api-key');
+    const stored = await encryptSecret(encryptionKey(bindings), 'api-key');
+    expect(await decryptSecret(encryptionKey(bindings), stored)).toBe('api-key');
     const hash = await hashPassword('pw-in-workerd');
     expect(await verifyPassword('pw-in-workerd', hash)).toBe(true);
   });

@@ -34,7 +34,9 @@ export type ConfigOf<G extends VariableGroup> = {
 };
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
-export type ConfigOfGroups<Gs extends readonly VariableGroup[]> = ConfigOf<UnionToIntersection<Gs[number]> & VariableGroup>;
+export type ConfigOfGroups<Gs extends readonly VariableGroup[]> = ConfigOf<
+  UnionToIntersection<Gs[number]> & VariableGroup
+>;
 
 /** Declares a variable (identity helper, for inference). */
 export function variable<T>(v: Variable<T>): Variable<T> {
@@ -84,7 +86,9 @@ export interface ConfigReader<C> {
 }
 
 /** A memoised parser of `groups`: one parse per env object; a failure is remembered and thrown again. */
-export function configReader<const Gs extends readonly VariableGroup[]>(...groups: Gs): ConfigReader<ConfigOfGroups<Gs>> {
+export function configReader<const Gs extends readonly VariableGroup[]>(
+  ...groups: Gs
+): ConfigReader<ConfigOfGroups<Gs>> {
   const memo = new WeakMap<object, { value?: ConfigOfGroups<Gs>; error?: ConfigError }>();
   const read = (env: object): ConfigOfGroups<Gs> => {
     let m = memo.get(env);

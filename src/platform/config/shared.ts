@@ -41,7 +41,11 @@ export const MAIL = {
 
 export const AUTH = {
   JWT_SECRET: variable({ schema: secretText(32), secret: true, meaning: 'HS256 key of user tokens (≥ 32 bytes)' }),
-  JWT_ISSUER: variable({ schema: text, default: 'edge-services', meaning: '`iss` of issued tokens, checked on verify' }),
+  JWT_ISSUER: variable({
+    schema: text,
+    default: 'edge-services',
+    meaning: '`iss` of issued tokens, checked on verify',
+  }),
 } satisfies VariableGroup;
 
 export const ENCRYPTION = {
@@ -67,3 +71,8 @@ export const mailConfig = configReader(MAIL);
 export const authConfig = configReader(AUTH);
 export const encryptionConfig = configReader(ENCRYPTION);
 export const outboundConfig = configReader(OUTBOUND);
+
+/** The AES-GCM key for secrets at rest (crypto.ts's encryptSecret / decryptSecret). */
+export function encryptionKey(env: object): string {
+  return encryptionConfig(env).ENCRYPTION_KEY;
+}
