@@ -3,6 +3,7 @@
  * missing, expired or re-targeted signature) and must be idempotent (QStash delivers at least once).
  */
 import { createApp } from '../src/platform/app.ts';
+import { config } from './config.ts';
 import { healthRoutes } from '../src/platform/health.ts';
 import { platformJobs } from '../src/platform/jobs.ts';
 import { verifyQstash } from '../src/platform/queue.ts';
@@ -13,7 +14,7 @@ import { webhooksJobs } from '../src/webhooks/jobs.ts';
 import { sweepWebhooks } from '../src/webhooks/deliver.ts';
 import type { Env, ExecutionContextLike } from '../src/platform/env.ts';
 
-export const app = createApp('pipeline');
+export const app = createApp('pipeline', {}, config.delivery);
 app.route('/', healthRoutes('delivery'));
 app.use('*', async (c, next) => (c.req.path === '/healthz' ? next() : verifyQstash(c, next)));
 app.route('/', platformJobs);
@@ -26,6 +27,7 @@ export default {
   fetch: app.fetch,
   /** Every minute: drain webhook events a lost notification left in the outbox, restart stalled deliveries. */
   async scheduled(_event: { cron: string }, env: Env, ctx: ExecutionContextLike): Promise<void> {
+    config.delivery(env); // a misconfigured function fails here, naming the variable
     ctx.waitUntil(sweepWebhooks(env).then((r) => {
       if (r.drained || r.restarted) console.log(`webhook sweep: ${r.drained} events fanned out, ${r.restarted} deliveries restarted`);
     }));

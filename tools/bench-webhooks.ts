@@ -19,6 +19,7 @@ import { readBody } from '../src/webhooks/payload.ts';
 import { serveWorker } from './stack/serve-worker.ts';
 import { workerVars } from './stack/config.ts';
 import { startStack } from './stack/index.ts';
+import { encryptionKey } from '../src/platform/config/shared.ts';
 
 if (process.argv.includes('--ledger')) {
   const { ledgerMain } = await import('./ledger/cli.ts');
@@ -60,7 +61,7 @@ async function call(method: string, path: string, key: string, body?: unknown): 
 async function run(label: string, maximumEvents: number, mode: 'live' | 'backlog'): Promise<void> {
   await db.query('UPDATE webhooks.webhooks SET disabled = true');
   await db.query('UPDATE webhooks.outbox SET fanned_out_at = now() WHERE fanned_out_at IS NULL');
-  const { key } = await createMerchantKey(db, env.ENCRYPTION_KEY, `BENCH_${maximumEvents}`);
+  const { key } = await createMerchantKey(db, encryptionKey(env), `BENCH_${maximumEvents}`);
   const created = await call('POST', '/rest/v2/webhook/webhooks', key, { webhook_url: `${receiverUrl}/hook`, maximum_events: maximumEvents, maximum_size: 5_242_880, event_categories: [{ event_category: 'book', subscribed: true }] });
   if (!created.success) throw new Error(`could not create the bench webhook: ${JSON.stringify(created.error)}`);
   received = 0;

@@ -5,11 +5,10 @@
  * Version's `cooldown {end, description}` (version-alpha.ts); both are computed at request time from
  * `publishedAt` and the clock, never stored, so they agree for the same request time.
  */
-export const DEFAULT_COOLDOWN_DAYS = 7;
+import { insightsConfig } from './config.ts';
 
 export function cooldownDays(env: Record<string, unknown>): number {
-  const n = Number(env.INSIGHTS_COOLDOWN_DAYS);
-  return env.INSIGHTS_COOLDOWN_DAYS !== undefined && Number.isFinite(n) && n >= 0 ? n : DEFAULT_COOLDOWN_DAYS;
+  return insightsConfig(env).INSIGHTS_COOLDOWN_DAYS;
 }
 
 export const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -25,8 +25,9 @@
 import { compare, isPrerelease, type System } from '../versions/index.ts';
 import { cooldownEnd, rfc3339 } from './cooldown.ts';
 import type { FindingPackage, FindingVersion } from './queries-findings.ts';
+import { insightsConfig } from './config.ts';
 
-export { cooldownDays, DEFAULT_COOLDOWN_DAYS } from './cooldown.ts';
+export { cooldownDays } from './cooldown.ts';
 
 type Risk = 'RISK_CRITICAL' | 'RISK_HIGH' | 'RISK_MEDIUM' | 'RISK_LOW' | 'RISK_INFORMATIONAL';
 
@@ -41,8 +42,7 @@ export interface Finding {
 
 /** The LOW_USAGE threshold (INSIGHTS_LOW_USAGE_DEPENDENTS, dependent packages); 0, the default, turns it off. */
 export function lowUsageThreshold(env: Record<string, unknown>): number {
-  const n = Number(env.INSIGHTS_LOW_USAGE_DEPENDENTS);
-  return Number.isInteger(n) && n > 0 ? n : 0;
+  return insightsConfig(env).INSIGHTS_LOW_USAGE_DEPENDENTS;
 }
 
 const isMalicious = (id: string) => id.startsWith('MAL-');

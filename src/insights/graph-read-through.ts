@@ -20,12 +20,7 @@ import { UpstreamError, UpstreamNotFound, type IngestedPackage, type IngestedVer
 import { canon } from '../versions/index.ts';
 import { prepareVersions, storeNewPackages, storeVersionDetails } from './queries-write.ts';
 import type { RequirementRow, VersionRow } from './queries-dependencies.ts';
-
-/** INSIGHTS_FETCH_LIMIT default: fits Workers' documented per-invocation subrequest limit (1,000 on
- * the paid plan in its older documentation, 10,000 now) with room left for database round trips. */
-export const DEFAULT_FETCH_LIMIT = 900;
-/** INSIGHTS_FETCH_CONCURRENCY default: Workers' simultaneous outgoing connections per request. */
-export const DEFAULT_FETCH_CONCURRENCY = 6;
+import { insightsConfig } from './config.ts';
 
 export class GraphIncomplete extends Error {
   constructor(reason: string) {
@@ -34,13 +29,9 @@ export class GraphIncomplete extends Error {
   }
 }
 
-function positiveInt(v: unknown, fallback: number): number {
-  const n = Number(v);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
-
 export function fetchBudgetFor(env: Record<string, unknown>): FetchBudget {
-  return new FetchBudget(positiveInt(env.INSIGHTS_FETCH_LIMIT, DEFAULT_FETCH_LIMIT), positiveInt(env.INSIGHTS_FETCH_CONCURRENCY, DEFAULT_FETCH_CONCURRENCY));
+  const cfg = insightsConfig(env);
+  return new FetchBudget(cfg.INSIGHTS_FETCH_LIMIT, cfg.INSIGHTS_FETCH_CONCURRENCY);
 }
 
 export class GraphReadThrough {

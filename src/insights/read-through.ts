@@ -25,8 +25,7 @@ import { fetchOsv, fetchOsvForPackage } from './ingest/osv.ts';
 import { fetchProject } from './ingest/projects.ts';
 import { UpstreamError, UpstreamNotFound } from './ingest/types.ts';
 import { storeAdvisories, storePackage, storeProject } from './queries-write.ts';
-
-export const DEFAULT_REFRESH_AFTER_SECONDS = 86_400;
+import { insightsConfig } from './config.ts';
 
 /** What a read needs besides its key: plain values a route (or a queue callback) supplies. */
 export interface ReadContext {
@@ -55,12 +54,12 @@ export interface Upstream<K> {
   refresh?(ctx: ReadContext, key: K, fetchedAt: Date): void;
 }
 
-export function readThroughEnabled(env: Record<string, unknown>): boolean {
-  return String(env.INSIGHTS_READ_THROUGH ?? 'on').toLowerCase() !== 'off';
+export function readThroughEnabled(env: Env): boolean {
+  return insightsConfig(env).INSIGHTS_READ_THROUGH;
 }
 
-export function refreshAfterSeconds(env: Record<string, unknown>): number {
-  return Number(env.INSIGHTS_REFRESH_AFTER_SECONDS ?? DEFAULT_REFRESH_AFTER_SECONDS);
+export function refreshAfterSeconds(env: Env): number {
+  return insightsConfig(env).INSIGHTS_REFRESH_AFTER_SECONDS;
 }
 
 /**

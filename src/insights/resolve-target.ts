@@ -9,12 +9,10 @@
  * was computed for (`targetKey`), so changing the configuration recomputes graphs instead of serving
  * ones built for another interpreter.
  */
-import { HttpError } from '../platform/errors.ts';
 import type { ResolveOptions, ResolveSystem } from '../resolve/index.ts';
-import { DEFAULT_NPM_ENV } from '../resolve/npm-pick.ts';
 import { PYTHON_ENV, type PythonEnv } from '../resolve/pypi-markers.ts';
-import { DEFAULT_RUBY_VERSION, RUBY_PLATFORM } from '../resolve/rubygems.ts';
-import { DEFAULT_NUGET_FRAMEWORK } from '../resolve/nuget.ts';
+import { RUBY_PLATFORM } from '../resolve/rubygems.ts';
+import { insightsConfig } from './config.ts';
 
 export interface ResolveTarget {
   nodeVersion: string;
@@ -24,23 +22,15 @@ export interface ResolveTarget {
   nugetFramework: string;
 }
 
-export const DEFAULT_JAVA_VERSION = '17.0.15';
-const JAVA_VERSION = /^\d{1,3}(\.\d{1,3}){0,3}([._+-][0-9A-Za-z.]{1,20})?$/;
-
-const FULL_VERSION = /^\d{1,3}\.\d{1,3}\.\d{1,3}$/;
-
 export function resolveTarget(env: Record<string, unknown>): ResolveTarget {
-  const node = String(env.RESOLVE_NODE_VERSION ?? '').trim().replace(/^v/, '') || DEFAULT_NPM_ENV.nodeVersion;
-  const python = String(env.RESOLVE_PYTHON_VERSION ?? '').trim() || PYTHON_ENV.python_full_version!;
-  if (!FULL_VERSION.test(node)) throw new HttpError(500, 'RESOLVE_NODE_VERSION must be a full Node version such as 22.12.0');
-  if (!FULL_VERSION.test(python)) throw new HttpError(500, 'RESOLVE_PYTHON_VERSION must be a full Python version such as 3.11.7');
-  const java = String(env.RESOLVE_JAVA_VERSION ?? '').trim() || DEFAULT_JAVA_VERSION;
-  if (!JAVA_VERSION.test(java)) throw new HttpError(500, 'RESOLVE_JAVA_VERSION must be a Java version such as 17.0.15');
-  const ruby = String(env.RESOLVE_RUBY_VERSION ?? '').trim() || DEFAULT_RUBY_VERSION;
-  if (!FULL_VERSION.test(ruby)) throw new HttpError(500, 'RESOLVE_RUBY_VERSION must be a full Ruby version such as 3.1.2');
-  const framework = String(env.RESOLVE_NUGET_FRAMEWORK ?? '').trim().toLowerCase() || DEFAULT_NUGET_FRAMEWORK;
-  if (!/^net(coreapp|standard)?\d+(\.\d+){0,3}$/.test(framework)) throw new HttpError(500, 'RESOLVE_NUGET_FRAMEWORK must be a target framework such as net8.0');
-  return { nodeVersion: node, pythonVersion: python, javaVersion: java, rubyVersion: ruby, nugetFramework: framework };
+  const cfg = insightsConfig(env);
+  return {
+    nodeVersion: cfg.RESOLVE_NODE_VERSION,
+    pythonVersion: cfg.RESOLVE_PYTHON_VERSION,
+    javaVersion: cfg.RESOLVE_JAVA_VERSION,
+    rubyVersion: cfg.RESOLVE_RUBY_VERSION,
+    nugetFramework: cfg.RESOLVE_NUGET_FRAMEWORK,
+  };
 }
 
 /** What of the target a system's graph depends on ('' when nothing). */

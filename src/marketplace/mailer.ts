@@ -8,6 +8,7 @@ import type { AppEnv, Env } from '../platform/env.ts';
 import { queueMail } from '../platform/mail-queue.ts';
 import { notifyOutbox } from '../webhooks/events.ts';
 import { pluralWord } from '../platform/plural.ts';
+import { marketplaceConfig } from './config.ts';
 
 export interface OutgoingMail {
   to: string;
@@ -17,11 +18,11 @@ export interface OutgoingMail {
 }
 
 export function baseUrl(env: Env): string {
-  return String(env.MARKETPLACE_URL ?? 'http://127.0.0.1:8788').replace(/\/+$/, '');
+  return marketplaceConfig(env).MARKETPLACE_URL;
 }
 
 export function ownerEmails(env: Env): string[] {
-  return String(env.OWNER_EMAILS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  return marketplaceConfig(env).OWNER_EMAILS;
 }
 
 export async function queueAll(env: Env, mails: readonly OutgoingMail[]): Promise<void> {

@@ -16,11 +16,10 @@ import { MAIL, type OutgoingMail } from './mailer.ts';
 import { BOOK_COLS, publicBook, type BookRow } from './queries-books.ts';
 import { addNotifications } from './queries-users.ts';
 
-export const DEFAULT_UNLIST_DAYS = 62;
+import { marketplaceConfig } from './config.ts';
 
 export function unlistDays(env: Env): number {
-  const n = Number(env.MARKETPLACE_UNLIST_DAYS);
-  return Number.isInteger(n) && n >= 1 ? n : DEFAULT_UNLIST_DAYS;
+  return marketplaceConfig(env).MARKETPLACE_UNLIST_DAYS;
 }
 
 export interface UnlistResult {

@@ -9,12 +9,13 @@ import { bearerToken } from '../platform/auth.ts';
 import { timingSafeEqual } from '../platform/crypto.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
+import { pipelineConfig } from './config.ts';
 
 export const PUBLIC_API_PATHS = new Set(['/api/v1/feed.xml']);
 
 export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (PUBLIC_API_PATHS.has(c.req.path)) return next();
-  const expected = typeof c.env.PIPELINE_ADMIN_TOKEN === 'string' ? c.env.PIPELINE_ADMIN_TOKEN : '';
+  const expected = pipelineConfig(c.env).PIPELINE_ADMIN_TOKEN ?? '';
   const given = bearerToken(c.req.header('authorization'));
   const deny = (message: string): never => {
     c.header('WWW-Authenticate', 'Bearer');

@@ -44,16 +44,17 @@ import { filterStep, globalSummaryStep, keywordsStep, monitorChatSettings, paper
 import { ruleKeywords, topicsOf, MODEL_STAGES, PAPER_STAGES } from './stages.ts';
 import { finishTask } from './task-runner.ts';
 import { publishedReportView, reportDate, taskView } from './views.ts';
+import { pipelineConfig } from './config.ts';
 
 export const STEP_RETRIES = 3;
 export const STEP_PATH = '/pipeline/monitor-runs/step';
 
 export function feedUrl(env: Env): string {
-  return `${String(env.PIPELINE_URL ?? '').replace(/\/+$/, '')}/api/v1/feed.xml`;
+  return `${pipelineConfig(env).PIPELINE_URL ?? ''}/api/v1/feed.xml`;
 }
 
 export function reportPageUrl(env: Env, id: string): string {
-  return `${String(env.PIPELINE_URL ?? '').replace(/\/+$/, '')}/reports/${id}`;
+  return `${pipelineConfig(env).PIPELINE_URL ?? ''}/reports/${id}`;
 }
 
 async function enqueue(env: Env, runId: string, step: string): Promise<void> {

@@ -19,6 +19,7 @@ import { FILE_MODE_REFUSED, obsidianMode, testObsidian } from './publishers/obsi
 import { getDestination, listDestinations, saveDestination, type DestinationRow } from './queries-settings.ts';
 import { DESTINATION_IDS, destinationSecret, destinationView, isMasked, nextSecret, SECRET_KEY, type DestinationId } from './settings.ts';
 import { destinationConfigs, destinationPatch } from './schemas.ts';
+import { pipelineConfig } from './config.ts';
 
 
 function destinationId(raw: string): DestinationId {
@@ -96,7 +97,7 @@ destinationRoutes.post('/:destination_id/test', async (c) => {
     if (id === 'notion') message = await testNotion(c.env, config, token);
     else if (id === 'obsidian') message = await testObsidian(c.env, config, token);
     else {
-      if (!config.feed_url && !c.env.PIPELINE_URL) throw new Error('feed_url is required');
+      if (!config.feed_url && !pipelineConfig(c.env).PIPELINE_URL) throw new Error('feed_url is required');
       message = 'RSS feed configuration looks valid';
     }
     return c.json({ success: true, message, latency_ms: Date.now() - started, mode, checked_target: target });

@@ -7,6 +7,7 @@ import { recentReports } from './queries-reports.ts';
 import { getDestination } from './queries-settings.ts';
 import { renderRss } from './render/feed-xml.ts';
 import { renderMarkdown } from './render/markdown.ts';
+import { pipelineConfig } from './config.ts';
 
 export const feedRoutes = new Hono<AppEnv>();
 
@@ -14,7 +15,7 @@ feedRoutes.get('/feed.xml', validate('query', z.object({ max_items: z.coerce.num
   const db = c.get('db');
   const q = c.req.valid('query');
   const rss = (await getDestination(db, 'rss'))?.config ?? {};
-  const origin = String(c.env.PIPELINE_URL || new URL(c.req.url).origin).replace(/\/+$/, '');
+  const origin = pipelineConfig(c.env).PIPELINE_URL ?? new URL(c.req.url).origin;
   const max = q.max_items ?? (Number.isInteger(rss.max_items) ? Number(rss.max_items) : 20);
   const reports = await recentReports(db, max);
   const xml = renderRss(

@@ -12,6 +12,7 @@ import { startMonitorRun } from './monitor-runner.ts';
 import { claimSchedule, dueMonitors } from './queries-monitors.ts';
 import { deleteOldEvents } from './queries-tasks.ts';
 import { failStuckTasks } from './task-runner.ts';
+import { pipelineConfig } from './config.ts';
 
 export async function runScheduled(env: Env, now = new Date()): Promise<{ started: string[]; timedOut: string[] }> {
   const db = createDb(env);
@@ -28,8 +29,7 @@ export async function runScheduled(env: Env, now = new Date()): Promise<{ starte
         console.error(`scheduled run of monitor ${m.id} failed to start:`, (err as Error).message);
       }
     }
-    const minutes = Number(env.PIPELINE_TASK_TIMEOUT_MINUTES ?? 30);
-    const timedOut = await failStuckTasks(db, Number.isFinite(minutes) && minutes > 0 ? minutes : 30, 60);
+    const timedOut = await failStuckTasks(db, pipelineConfig(env).PIPELINE_TASK_TIMEOUT_MINUTES, 60);
     await deleteOldEvents(db, 7);
     if (timedOut.length) await notifyOutbox(env);
     return { started, timedOut };

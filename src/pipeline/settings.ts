@@ -8,6 +8,7 @@ import { decryptSecret, encryptSecret, maskSecret } from '../platform/crypto.ts'
 import type { Env } from '../platform/env.ts';
 import type { ChatSettings } from './chat-client.ts';
 import type { DestinationRow, ProviderRow } from './queries-settings.ts';
+import { encryptionKey } from '../platform/config/shared.ts';
 
 export const PROVIDER_IDS = ['llm_alpha', 'llm_beta'] as const;
 export const DESTINATION_IDS = ['notion', 'obsidian', 'rss'] as const;
@@ -17,7 +18,7 @@ export type DestinationId = (typeof DESTINATION_IDS)[number];
 export const SECRET_KEY: Record<DestinationId, string | null> = { notion: 'token', obsidian: 'api_key', rss: null };
 
 async function clear(env: Env, enc: string | null): Promise<string | null> {
-  return enc ? decryptSecret(env.ENCRYPTION_KEY, enc) : null;
+  return enc ? decryptSecret(encryptionKey(env), enc) : null;
 }
 
 export function isMasked(v: string): boolean {
@@ -28,7 +29,7 @@ export function isMasked(v: string): boolean {
 export async function nextSecret(env: Env, incoming: string | null | undefined, current: string | null): Promise<string | null> {
   if (incoming === undefined || (incoming !== null && isMasked(incoming))) return current;
   if (incoming === null || incoming === '') return null;
-  return encryptSecret(env.ENCRYPTION_KEY, incoming);
+  return encryptSecret(encryptionKey(env), incoming);
 }
 
 export async function providerView(env: Env, p: ProviderRow) {

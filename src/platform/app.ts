@@ -5,9 +5,10 @@
  * Every function builds its app with this and mounts its routers with `app.route()`.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
+import { ConfigError } from './config/define.ts';
 import { createDb } from './db.ts';
 import type { AppEnv } from './env.ts';
-import { errorHandler, notFoundHandler, type Dialect } from './errors.ts';
+import { errorHandler, notFoundHandler, renderError, type Dialect } from './errors.ts';
 import { inputGuard } from './input-guard.ts';
 
 export const dbMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -27,10 +28,38 @@ export const dbMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
 };
 
-/** `others` names paths served in another dialect (by prefix), e.g. the webhook resource of `pipeline`. */
-export function createApp(dialect: Dialect, others: Record<string, Dialect> = {}): Hono<AppEnv> {
+/**
+ * Parses the function's configuration (memoised per env object) before anything else runs: a missing or
+ * malformed variable answers 503 in the dialect, naming the variable (never its value).
+ */
+export function configGuard(
+  config: (env: object) => unknown,
+  dialectFor: (path: string) => Dialect,
+): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    try {
+      config(c.env);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      console.error(`configuration: ${err.message}`);
+      return renderError(dialectFor(c.req.path), c, 503, `service misconfigured: ${err.message}`);
+    }
+    return next();
+  };
+}
+
+/**
+ * `others` names paths served in another dialect (by prefix), e.g. the webhook resource of `pipeline`;
+ * `config` is the function's configuration reader (functions/config.ts).
+ */
+export function createApp(
+  dialect: Dialect,
+  others: Record<string, Dialect> = {},
+  config?: (env: object) => unknown,
+): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const dialectFor = (path: string) => Object.entries(others).find(([prefix]) => path.startsWith(prefix))?.[1] ?? dialect;
+  if (config) app.use('*', configGuard(config, dialectFor));
   app.use('*', inputGuard(dialectFor));
   app.use('*', dbMiddleware);
   app.onError(errorHandler(dialect));

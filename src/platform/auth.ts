@@ -4,10 +4,9 @@
  * shorter than 32 bytes is refused rather than silently weakening every token.
  */
 import { SignJWT, jwtVerify, errors as joseErrors, type JWTPayload } from 'jose';
+import { authConfig } from './config/shared.ts';
 import type { Env } from './env.ts';
 import { HttpError } from './errors.ts';
-
-export const DEFAULT_ISSUER = 'edge-services';
 
 export interface TokenOptions {
   /** Lifetime, e.g. '30d', '1h' or seconds. */
@@ -17,16 +16,14 @@ export interface TokenOptions {
 }
 
 function key(env: Pick<Env, 'JWT_SECRET'>): Uint8Array {
-  const secret = env.JWT_SECRET;
-  if (!secret || new TextEncoder().encode(secret).length < 32) throw new Error('JWT_SECRET must be at least 32 bytes');
-  return new TextEncoder().encode(secret);
+  return new TextEncoder().encode(authConfig(env).JWT_SECRET);
 }
 
 export async function issueToken(env: Pick<Env, 'JWT_SECRET' | 'JWT_ISSUER'>, claims: JWTPayload, opts: TokenOptions): Promise<string> {
   const jwt = new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt()
-    .setIssuer(env.JWT_ISSUER ?? DEFAULT_ISSUER)
+    .setIssuer(authConfig(env).JWT_ISSUER)
     .setAudience(opts.audience)
     .setExpirationTime(typeof opts.expiresIn === 'number' ? Math.floor(Date.now() / 1000) + opts.expiresIn : opts.expiresIn);
   if (opts.subject) jwt.setSubject(opts.subject);
@@ -38,7 +35,7 @@ export async function verifyToken<T extends JWTPayload = JWTPayload>(env: Pick<E
   try {
     const { payload } = await jwtVerify(token, key(env), {
       algorithms: ['HS256'],
-      issuer: env.JWT_ISSUER ?? DEFAULT_ISSUER,
+      issuer: authConfig(env).JWT_ISSUER,
       audience,
       requiredClaims: ['exp', 'iat'],
     });

@@ -16,6 +16,7 @@
  * proxy in tools/stack; production leaves `neonConfig` at its defaults.
  */
 import { neon, neonConfig, Pool, type PoolClient } from '@neondatabase/serverless';
+import { databaseConfig } from './config/shared.ts';
 import type { Env } from './env.ts';
 
 export type Row = Record<string, unknown>;
@@ -34,7 +35,7 @@ let configuredFor: string | undefined;
 
 /** Points the driver at a local Neon-compatible proxy when the env names one (idempotent). */
 export function configureNeon(env: Pick<Env, 'NEON_LOCAL_PROXY'>): void {
-  const proxy = env.NEON_LOCAL_PROXY;
+  const proxy = databaseConfig(env).NEON_LOCAL_PROXY;
   if (!proxy || configuredFor === proxy) return;
   configuredFor = proxy;
   neonConfig.wsProxy = (host, port) => `${proxy}/v2?address=${host}:${port}`;
@@ -57,9 +58,9 @@ function openPool(connectionString: string): Pool {
 }
 
 export function createDb(env: Pick<Env, 'DATABASE_URL' | 'NEON_LOCAL_PROXY'>): Db {
-  if (!env.DATABASE_URL) throw new Error('DATABASE_URL is not configured');
+  const url = databaseConfig(env).DATABASE_URL;
   configureNeon(env);
-  const sql = neon(env.DATABASE_URL);
+  const sql = neon(url);
   let pool: Pool | undefined;
   let closed = false;
   let active = 0;
@@ -78,7 +79,7 @@ export function createDb(env: Pick<Env, 'DATABASE_URL' | 'NEON_LOCAL_PROXY'>): D
       return (await sql.query(text, params as unknown[])) as T[];
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: { isolation?: string }): Promise<T> {
-      pool ??= openPool(env.DATABASE_URL!);
+      pool ??= openPool(url);
       active++;
       let client: PoolClient;
       try {

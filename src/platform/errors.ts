@@ -15,6 +15,7 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { ConfigError } from './config/define.ts';
 
 export type Dialect = 'insights' | 'marketplace' | 'pipeline' | 'ultracart';
 
@@ -105,6 +106,7 @@ export function errorHandler(dialect: Dialect): ErrorHandler {
       return renderError(dialect, c, status, err.message || 'bad request');
     }
     if (err instanceof SyntaxError) return renderError(dialect, c, 400, 'malformed JSON body');
+    if (err instanceof ConfigError) return renderError(dialect, c, 503, `service misconfigured: ${err.message}`);
     console.error(`unhandled error in ${c.req.method} ${c.req.path}:`, err);
     return renderError(dialect, c, 500, 'internal server error');
   };

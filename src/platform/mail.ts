@@ -4,6 +4,7 @@
  * delivery function; a non-2xx answer throws so the queue retries. `Idempotency-Key` lets the API
  * drop a repeat of the same message.
  */
+import { mailConfig } from './config/shared.ts';
 import type { Env } from './env.ts';
 import { escapeHtml } from './html.ts';
 
@@ -15,8 +16,6 @@ export interface Mail {
   from?: string;
 }
 
-export const DEFAULT_FROM = 'Edge Services <no-reply@example.edu>';
-
 export class MailError extends Error {
   readonly status: number;
   constructor(status: number, message: string) {
@@ -27,15 +26,16 @@ export class MailError extends Error {
 }
 
 export async function sendMail(env: Pick<Env, 'MAIL_API_URL' | 'MAIL_API_KEY' | 'MAIL_FROM'>, mail: Mail, idempotencyKey?: string): Promise<{ id: string }> {
-  const res = await fetch(`${env.MAIL_API_URL.replace(/\/+$/, '')}/emails`, {
+  const cfg = mailConfig(env);
+  const res = await fetch(`${cfg.MAIL_API_URL}/emails`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
-      authorization: `Bearer ${env.MAIL_API_KEY}`,
+      authorization: `Bearer ${cfg.MAIL_API_KEY}`,
       ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
     },
     body: JSON.stringify({
-      from: mail.from ?? env.MAIL_FROM ?? DEFAULT_FROM,
+      from: mail.from ?? cfg.MAIL_FROM,
       to: Array.isArray(mail.to) ? mail.to : [mail.to],
       subject: mail.subject,
       text: mail.text,

@@ -11,6 +11,7 @@
  */
 import { Client, Receiver } from '@upstash/qstash';
 import type { Context, MiddlewareHandler } from 'hono';
+import { queueConfig, queueReceiverConfig } from './config/shared.ts';
 import type { AppEnv, Env } from './env.ts';
 
 export interface PublishOptions {
@@ -36,11 +37,12 @@ export interface Published {
 }
 
 export function queueClient(env: Pick<Env, 'QSTASH_TOKEN' | 'QSTASH_URL'>): Client {
-  return new Client({ token: env.QSTASH_TOKEN, ...(env.QSTASH_URL ? { baseUrl: env.QSTASH_URL } : {}) });
+  const { QSTASH_TOKEN, QSTASH_URL } = queueConfig(env);
+  return new Client({ token: QSTASH_TOKEN, ...(QSTASH_URL ? { baseUrl: QSTASH_URL } : {}) });
 }
 
 export function deliveryUrl(env: Pick<Env, 'DELIVERY_URL'>, path: string): string {
-  return env.DELIVERY_URL.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`);
+  return queueConfig(env).DELIVERY_URL + (path.startsWith('/') ? path : `/${path}`);
 }
 
 export async function publish(env: Env, opts: PublishOptions): Promise<Published> {
@@ -59,19 +61,20 @@ export async function publish(env: Env, opts: PublishOptions): Promise<Published
   return { messageId: (res as { messageId: string }).messageId };
 }
 
-/** The URL QStash signed: the public delivery URL when configured (proxies rewrite hosts), else the request URL. */
+/** The URL QStash signed: the public delivery URL (proxies rewrite hosts), not the request URL. */
 function signedUrl(c: Context<AppEnv>): string {
   const u = new URL(c.req.url);
-  return c.env.DELIVERY_URL ? deliveryUrl(c.env, u.pathname + u.search) : c.req.url;
+  return deliveryUrl(c.env, u.pathname + u.search);
 }
 
 export const verifyQstash: MiddlewareHandler<AppEnv> = async (c, next) => {
   const signature = c.req.header('Upstash-Signature');
   const body = await c.req.text();
   if (!signature) return c.json({ error: 'missing Upstash-Signature' }, 401);
+  const keys = queueReceiverConfig(c.env);
   const receiver = new Receiver({
-    currentSigningKey: c.env.QSTASH_CURRENT_SIGNING_KEY,
-    nextSigningKey: c.env.QSTASH_NEXT_SIGNING_KEY,
+    currentSigningKey: keys.QSTASH_CURRENT_SIGNING_KEY,
+    nextSigningKey: keys.QSTASH_NEXT_SIGNING_KEY,
   });
   let ok = false;
   try {

@@ -11,6 +11,7 @@
  * platform's concern (Cloudflare does not route Workers fetches to private networks).
  * `guardedFetch` applies the check to every redirect hop and enforces a timeout and a size limit.
  */
+import { outboundConfig } from './config/shared.ts';
 import type { Env } from './env.ts';
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
@@ -69,7 +70,7 @@ function privateIPv6(g: number[]): string | null {
 }
 
 function allowlist(env: Pick<Env, 'OUTBOUND_ALLOWLIST'>): Set<string> {
-  return new Set((env.OUTBOUND_ALLOWLIST ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
+  return new Set(outboundConfig(env).OUTBOUND_ALLOWLIST);
 }
 
 export function checkOutboundUrl(raw: string, env: Pick<Env, 'OUTBOUND_ALLOWLIST'>, opts: { requireHttps?: boolean } = {}): UrlCheck {

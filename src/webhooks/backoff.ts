@@ -3,9 +3,10 @@
  * consecutive failure waits d = min(max, base * 2^(n-1)) seconds, then a uniform draw in [d/2, d],
  * rounded up to whole seconds (QStash delays are whole seconds). Defaults: base 5 s, cap 1 h, and
  * the webhook is disabled after 48 consecutive failures (about two days at the cap), or at once on
- * 410 Gone (Standard Webhooks guidance). All three are configurable by env.
+ * 410 Gone (Standard Webhooks guidance). All three are configurable by env (src/webhooks/config.ts).
  */
 import type { Env } from '../platform/env.ts';
+import { webhooksConfig } from './config.ts';
 
 export interface RetryPolicy {
   baseSeconds: number;
@@ -13,16 +14,12 @@ export interface RetryPolicy {
   disableAfter: number;
 }
 
-function num(v: unknown, fallback: number): number {
-  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-  return Number.isFinite(n) && n >= 0 ? n : fallback;
-}
-
 export function retryPolicy(env: Env): RetryPolicy {
+  const cfg = webhooksConfig(env);
   return {
-    baseSeconds: num(env.WEBHOOK_RETRY_BASE_SECONDS, 5),
-    maxSeconds: num(env.WEBHOOK_RETRY_MAX_SECONDS, 3600),
-    disableAfter: Math.max(1, num(env.WEBHOOK_DISABLE_AFTER_FAILURES, 48)),
+    baseSeconds: cfg.WEBHOOK_RETRY_BASE_SECONDS,
+    maxSeconds: cfg.WEBHOOK_RETRY_MAX_SECONDS,
+    disableAfter: cfg.WEBHOOK_DISABLE_AFTER_FAILURES,
   };
 }
 

@@ -32,11 +32,11 @@ import { buildBody } from './payload.ts';
 import { completeBatch, failBatch, fanOut, pendingCount, releaseLease, stalledWebhooks, startRun, unfannedCount, type AttemptLog } from './queries-delivery.ts';
 import { buildRequest, cut, headersForLog, send, TIMEOUT_MS } from './send.ts';
 import { paceWaitMs, retryDelayWithRetryAfter } from './throttle.ts';
+import { webhooksConfig } from './config.ts';
 
 /** Lease on a webhook while a run holds it; an attempt's timeout stays 5 s under it (one batch in flight). */
 function leaseSeconds(env: Env): number {
-  const n = Number(env.WEBHOOK_LEASE_SECONDS ?? '');
-  return Number.isFinite(n) && n >= 6 ? n : 90;
+  return webhooksConfig(env).WEBHOOK_LEASE_SECONDS;
 }
 const RUN_BUDGET_MS = 20_000;
 const MAX_QUEUE_DELAY_MS = 2_147_483_647;

@@ -17,6 +17,7 @@ import { ok } from './views.ts';
 import { dropPreviousSecret, rotateSecret } from './queries-secret.ts';
 import { BASE, mustGet, oidParam } from './routes-shared.ts';
 import { newSigningSecret } from './signing.ts';
+import { encryptionKey } from '../platform/config/shared.ts';
 
 export const DEFAULT_OVERLAP_SECONDS = 86_400;
 export const MAX_OVERLAP_SECONDS = 7 * 86_400;
@@ -49,7 +50,7 @@ secretRoutes.post(`${PATH}/rotate`, validate('param', oidParam), validate('json'
   await mustGet(db, m.merchantId, oid);
   const secret = newSigningSecret();
   const overlap = c.req.valid('json').overlap_seconds;
-  const r = await rotateSecret(db, m.merchantId, oid, await encryptSecret(c.env.ENCRYPTION_KEY, secret), overlap);
+  const r = await rotateSecret(db, m.merchantId, oid, await encryptSecret(encryptionKey(c.env), secret), overlap);
   await mustGet(db, m.merchantId, oid); // deleted meanwhile: 404
   c.header('Webhook-Signing-Secret', secret);
   c.header('Cache-Control', 'no-store');

@@ -24,6 +24,7 @@ import { secretRoutes } from './routes-secret.ts';
 import { replayRoutes } from './routes-replay.ts';
 import { attemptRoutes } from './routes-attempts.ts';
 import { throttleRoutes } from './routes-throttle.ts';
+import { encryptionKey } from '../platform/config/shared.ts';
 
 export const webhookRoutes = new Hono<AppEnv>();
 webhookRoutes.onError(errorHandler('ultracart'));
@@ -48,7 +49,7 @@ function storedForMerge(w: WebhookRow) {
 
 async function toValues(env: Env, merged: Merged, stored: WebhookRow | undefined): Promise<WebhookValues> {
   const enc = async (clear: string | null | undefined, storedEnc: string | null | undefined) =>
-    clear === undefined ? (storedEnc ?? null) : clear === null ? null : encryptSecret(env.ENCRYPTION_KEY, clear);
+    clear === undefined ? (storedEnc ?? null) : clear === null ? null : encryptSecret(encryptionKey(env), clear);
   return {
     ...merged.values,
     basic_password_enc: await enc(merged.secrets.basicPassword, stored?.basic_password_enc),
@@ -77,7 +78,7 @@ webhookRoutes.post(`${BASE}/webhooks`, validate('query', placeholdersQuery), val
   const values = await toValues(c.env, merged, undefined);
   await checkApiUser(db, m.merchantId, values);
   const secret = newSigningSecret();
-  const oid = await insertWebhook(db, m.merchantId, values, await encryptSecret(c.env.ENCRYPTION_KEY, secret));
+  const oid = await insertWebhook(db, m.merchantId, values, await encryptSecret(encryptionKey(c.env), secret));
   const webhook = await webhookView(c.env, await mustGet(db, m.merchantId, oid), c.req.valid('query')._placeholders ?? false);
   // Shown once: the generated basic password (the original returns generated credentials) and the
   // Standard Webhooks signing secret (a header, so the Webhook object keeps the SDKs' shape).

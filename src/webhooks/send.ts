@@ -11,6 +11,8 @@ import { guardedFetch } from '../platform/url-guard.ts';
 import type { LeasedWebhook } from './queries-delivery.ts';
 import { apiUserSignature, basicAuthorization, standardSignature } from './signing.ts';
 import { sqsRegion, sqsSendMessage } from './sigv4.ts';
+import { encryptionKey } from '../platform/config/shared.ts';
+import { webhooksConfig } from './config.ts';
 
 export const LOG_BODY_LIMIT = 100_000;
 export const TIMEOUT_MS = 30_000;
@@ -48,22 +50,22 @@ export async function buildRequest(env: Env, w: LeasedWebhook, body: string, bat
     'webhook-id': batchId,
     'webhook-timestamp': String(ts),
     'webhook-signature': (await Promise.all(signingSecrets(w, now).map(async (enc) =>
-      standardSignature(await decryptSecret(env.ENCRYPTION_KEY, enc), batchId, ts, body)))).join(' '),
+      standardSignature(await decryptSecret(encryptionKey(env), enc), batchId, ts, body)))).join(' '),
   };
   const base = { 'content-type': 'application/json', 'user-agent': 'edge-services-webhooks/1', ...standard };
   switch (w.authentication_type) {
     case 'basic': {
-      const password = w.basic_password_enc ? await decryptSecret(env.ENCRYPTION_KEY, w.basic_password_enc) : '';
+      const password = w.basic_password_enc ? await decryptSecret(encryptionKey(env), w.basic_password_enc) : '';
       return { headers: { ...base, authorization: basicAuthorization(w.basic_username ?? '', password) }, body };
     }
     case 'api user': {
       if (!apiUserKeyEnc || w.api_user_oid === null) return { headers: base, body };
-      const key = await decryptSecret(env.ENCRYPTION_KEY, apiUserKeyEnc);
+      const key = await decryptSecret(encryptionKey(env), apiUserKeyEnc);
       return { headers: { ...base, 'x-ultracart-api-user-oid': String(w.api_user_oid), 'x-ultracart-signature': await apiUserSignature(key, ts, body) }, body };
     }
     case 'aws iam': {
-      const secretKey = w.iam_secret_key_enc ? await decryptSecret(env.ENCRYPTION_KEY, w.iam_secret_key_enc) : '';
-      const region = sqsRegion(w.webhook_url, typeof env.AWS_REGION === 'string' && env.AWS_REGION ? env.AWS_REGION : 'us-east-1');
+      const secretKey = w.iam_secret_key_enc ? await decryptSecret(encryptionKey(env), w.iam_secret_key_enc) : '';
+      const region = sqsRegion(w.webhook_url, webhooksConfig(env).AWS_REGION);
       const signed = await sqsSendMessage(w.webhook_url, body, { accessKeyId: w.iam_access_key ?? '', secretAccessKey: secretKey }, { region, now });
       return { headers: { ...signed.headers, ...standard }, body: signed.body };
     }

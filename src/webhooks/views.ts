@@ -7,11 +7,12 @@ import type { Env } from '../platform/env.ts';
 import { decryptSecret, maskSecret } from '../platform/crypto.ts';
 import { CATALOG } from './catalog.ts';
 import type { LogRow, LogSummaryRow, WebhookRow } from './queries.ts';
+import { encryptionKey } from '../platform/config/shared.ts';
 
 async function masked(env: Pick<Env, 'ENCRYPTION_KEY'>, enc: string | null): Promise<string | null> {
   if (!enc) return null;
   try {
-    return maskSecret(await decryptSecret(env.ENCRYPTION_KEY, enc));
+    return maskSecret(await decryptSecret(encryptionKey(env), enc));
   } catch {
     return '****';
   }

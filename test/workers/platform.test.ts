@@ -9,6 +9,7 @@ import worker from '../../functions/delivery.ts';
 import { createDb } from '../../src/platform/db.ts';
 import type { Env } from '../../src/platform/env.ts';
 import { decryptSecret, encryptSecret, hashPassword, verifyPassword } from '../../src/platform/crypto.ts';
+import { encryptionKey, queueReceiverConfig } from '../../src/platform/config/shared.ts';
 
 const bindings = env as unknown as Env;
 
@@ -59,17 +60,17 @@ describe('platform inside workerd', () => {
       return res.status;
     };
     expect(await send(await qstashSignature(url, body, 'sig_forgedKey000000000000000000'))).toBe(401);
-    expect(await send(await qstashSignature(url, body, bindings.QSTASH_CURRENT_SIGNING_KEY, -60))).toBe(401);
-    expect(await send(await qstashSignature('http://elsewhere.test/platform/echo', body, bindings.QSTASH_CURRENT_SIGNING_KEY))).toBe(401);
-    expect(await send(await qstashSignature(url, body, bindings.QSTASH_CURRENT_SIGNING_KEY))).toBe(200);
+    expect(await send(await qstashSignature(url, body, queueReceiverConfig(bindings).QSTASH_CURRENT_SIGNING_KEY, -60))).toBe(401);
+    expect(await send(await qstashSignature('http://elsewhere.test/platform/echo', body, queueReceiverConfig(bindings).QSTASH_CURRENT_SIGNING_KEY))).toBe(401);
+    expect(await send(await qstashSignature(url, body, queueReceiverConfig(bindings).QSTASH_CURRENT_SIGNING_KEY))).toBe(200);
     const db = createDb(bindings);
     expect(await db.query('SELECT payload FROM platform.queue_echoes WHERE message_id = $1', [id])).toEqual([{ payload: { from: 'workerd' } }]);
     await db.close();
   });
 
   it('runs Web Crypto: AES-GCM secrets and PBKDF2 at the Workers maximum of 100k iterations', async () => {
-    const stored = await encryptSecret(bindings.ENCRYPTION_KEY, 'api-key');
-    expect(await decryptSecret(bindings.ENCRYPTION_KEY, stored)).toBe('api-key');
+    const stored = await encryptSecret(encryptionKey(bindings), 'api-key');
+    expect(await decryptSecret(encryptionKey(bindings), stored)).toBe('api-key');
     const hash = await hashPassword('pw-in-workerd');
     expect(await verifyPassword('pw-in-workerd', hash)).toBe(true);
   });

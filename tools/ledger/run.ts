@@ -21,6 +21,7 @@ import { freePort, startStack } from '../stack/index.ts';
 import { DeliveryChild } from './delivery-child.ts';
 import { startReceiver, type Behaviour, type LedgerReceiver, type Receipt } from './receivers.ts';
 import { addTallies, emptyTally, tally, type Published, type QueueState, type Tally } from './tally.ts';
+import { encryptionKey } from '../../src/platform/config/shared.ts';
 
 export interface LedgerOptions {
   /** Events over both rounds (half each). */
@@ -246,7 +247,7 @@ export async function runLedger(opts: LedgerOptions): Promise<LedgerResult> {
   const child = new DeliveryChild(port, vars);
   try {
     await child.start();
-    const { key } = await createMerchantKey(db, env.ENCRYPTION_KEY, 'LEDGER');
+    const { key } = await createMerchantKey(db, encryptionKey(env), 'LEDGER');
     const ctx: Ctx = { env, db, key, child, runId: crypto.randomUUID().slice(0, 8), o };
     const off = Math.floor(o.events / 2);
     const rounds: RoundResult[] = [];

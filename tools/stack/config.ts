@@ -1,12 +1,16 @@
 /**
  * Ports, URLs and development secrets of the local stack. The secrets here are public development
  * values (like QStash's own development token and keys); production reads real ones from wrangler
- * secrets. Every function gets the same variable set (`workerVars`).
+ * secrets. Every function gets the same variable set (`workerVars`), named as functions/config.ts
+ * declares them (a misspelt name is a type error).
  *
  * Every default port lies below Linux's ephemeral range (32768-60999), where the kernel picks the
  * source ports of outgoing connections (a test run's clients could otherwise hold a stack port), and
  * each one is overridable by the environment variable named in PORT_VARIABLES (listed in the README).
  */
+import { GROUPS } from '../../functions/config.ts';
+import type { Env } from '../../src/platform/env.ts';
+
 export const DEFAULT_PORTS = {
   postgres: 25432,
   neonProxy: 4444,
@@ -57,7 +61,7 @@ export const QSTASH_DEV = {
   nextSigningKey: 'sig_5ZB6DVzB1wjE8S6rZ7eenA8Pdnhs',
 };
 
-export const DEV_SECRETS = {
+export const DEV_SECRETS: { [K in keyof Env]?: string } = {
   JWT_SECRET: 'local-development-jwt-secret-change-me-0123456789',
   ENCRYPTION_KEY: 'bG9jYWwtZGV2ZWxvcG1lbnQta2V5LTMyLWJ5dGVzISE=',
   MAIL_API_KEY: 'local-mail-key',
@@ -88,15 +92,21 @@ function portsFromEnvOrDefaults(): Record<PortName, number> {
   }
 }
 
-/** Webhook retry settings a developer may shorten locally (docs/webhooks.md); `npm start` passes them on when set. */
-export const PASS_THROUGH_VARS = ['WEBHOOK_RETRY_BASE_SECONDS', 'WEBHOOK_RETRY_MAX_SECONDS', 'WEBHOOK_DISABLE_AFTER_FAILURES'];
+/** Every declared variable (functions/config.ts), in declaration order. */
+export const VARIABLES = Object.values(GROUPS).flatMap((g) => Object.keys(g)) as (keyof Env)[];
+
+/**
+ * Declared variables `npm start` passes on from its own environment when set (e.g. the webhook retry
+ * settings a developer shortens locally, docs/webhooks.md): every one the stack does not set itself.
+ */
+export const PASS_THROUGH_VARS: string[] = VARIABLES.filter((k) => !(k in workerVars('', {}, LOCAL)));
 
 /**
  * Variables every function receives on a stack at `urls` (default: `npm start`'s). Tests pass their
  * own stack's addresses (test/support/env.ts) so nothing points at a running `npm start`.
  */
 export function workerVars(databaseUrl: string, overrides: Record<string, string> = {}, urls = LOCAL): Record<string, string> {
-  return {
+  const stack: { [K in keyof Env]?: string } = {
     DATABASE_URL: databaseUrl,
     NEON_LOCAL_PROXY: urls.neonProxy,
     QSTASH_URL: urls.qstashUrl,
@@ -112,6 +122,6 @@ export function workerVars(databaseUrl: string, overrides: Record<string, string
     PIPELINE_URL: urls.url('pipeline'),
     OWNER_EMAILS: 'owner@demo.edu',
     ...DEV_SECRETS,
-    ...overrides,
   };
+  return { ...(stack as Record<string, string>), ...overrides };
 }

@@ -28,6 +28,7 @@
 import { fetchJson, mapLimit, type UpstreamEnv } from './http.ts';
 import { tarballUrl } from './npm-tarball.ts';
 import { UpstreamError, UpstreamNotFound, type Attestation, type SlsaProvenance } from './types.ts';
+import { insightsConfig } from '../config.ts';
 
 export const SLSA_TYPES = ['https://slsa.dev/provenance/v0.2', 'https://slsa.dev/provenance/v1'];
 export const PYPI_PUBLISH_V1 = 'https://docs.pypi.org/attestations/publish/v1';
@@ -122,7 +123,7 @@ export function pypiAttestationsFromProvenance(doc: unknown, url: string): Attes
 }
 
 export function npmAttestationsEnabled(env: UpstreamEnv): boolean {
-  return String(env.INSIGHTS_NPM_ATTESTATIONS ?? 'on').toLowerCase() !== 'off';
+  return insightsConfig(env).INSIGHTS_NPM_ATTESTATIONS;
 }
 
 interface WithAttestations {

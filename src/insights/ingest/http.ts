@@ -1,29 +1,14 @@
 /**
  * Plain fetch for the configured registries (trusted URLs from env, so no SSRF guard): a timeout,
  * 404/410 -> UpstreamNotFound, other failures -> UpstreamError. Base URLs come from env with the
- * public upstreams as defaults (see docs/insights.md for the variable names).
+ * public upstreams as defaults (declared in src/insights/config.ts).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { UpstreamError, UpstreamNotFound } from './types.ts';
+import { insightsConfig, UPSTREAMS, type UpstreamName } from '../config.ts';
 
-export const UPSTREAM_DEFAULTS = {
-  NPM_REGISTRY_URL: 'https://registry.npmjs.org',
-  PYPI_URL: 'https://pypi.org',
-  CRATES_INDEX_URL: 'https://index.crates.io',
-  CRATES_API_URL: 'https://crates.io',
-  MAVEN_REPO_URL: 'https://repo.maven.apache.org/maven2',
-  NUGET_INDEX_URL: 'https://api.nuget.org/v3/index.json',
-  RUBYGEMS_URL: 'https://rubygems.org',
-  GO_PROXY_URL: 'https://proxy.golang.org',
-  OSV_API_URL: 'https://api.osv.dev',
-  OSV_BULK_URL: 'https://osv-vulnerabilities.storage.googleapis.com',
-  GITHUB_API_URL: 'https://api.github.com',
-  GITLAB_API_URL: 'https://gitlab.com',
-  BITBUCKET_API_URL: 'https://api.bitbucket.org',
-  SCORECARD_API_URL: 'https://api.securityscorecards.dev',
-} as const;
+export type { UpstreamName };
 
-export type UpstreamName = keyof typeof UPSTREAM_DEFAULTS;
 
 /**
  * The registry a version was read from, as `registries` names it: the public registry's deps.dev spelling
@@ -43,13 +28,12 @@ export function registryOf(env: UpstreamEnv, system: string): string {
   if (!form) return '';
   const [key, pub, spell] = form;
   const base = upstreamUrl(env, key);
-  return base === UPSTREAM_DEFAULTS[key].replace(/\/+$/, '') ? pub : spell(base);
+  return base === UPSTREAMS[key].default!.replace(/\/+$/, '') ? pub : spell(base);
 }
 export type UpstreamEnv = Record<string, unknown>;
 
 export function upstreamUrl(env: UpstreamEnv, key: UpstreamName): string {
-  const v = env[key];
-  return (typeof v === 'string' && v ? v : UPSTREAM_DEFAULTS[key]).replace(/\/+$/, '');
+  return insightsConfig(env)[key];
 }
 
 const TIMEOUT_MS = 15_000;

@@ -18,6 +18,7 @@
 import { fetchUpstream, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { npmDependencies } from './npm.ts';
 import { UpstreamError, UpstreamNotFound } from './types.ts';
+import { insightsConfig } from '../config.ts';
 
 export interface Bundle {
   path: string;
@@ -210,7 +211,7 @@ export async function fetchBundled(env: UpstreamEnv, tarball: string): Promise<B
 }
 
 export function tarballsEnabled(env: UpstreamEnv): boolean {
-  return String(env.INSIGHTS_NPM_TARBALLS ?? 'on').toLowerCase() !== 'off';
+  return insightsConfig(env).INSIGHTS_NPM_TARBALLS;
 }
 
 interface WithBundled {

@@ -21,6 +21,7 @@ import {
   UpstreamError, UpstreamNotFound, type Artifact, type Attestation, type IngestedPackage, type IngestedVersion,
   type Link, type UpstreamIdentifier,
 } from './types.ts';
+import { insightsConfig } from '../config.ts';
 
 export const PYPI_REGISTRY = 'https://pypi.org/simple';
 
@@ -191,7 +192,7 @@ export const ATTESTATIONS_SINCE = '2024-10-01T00:00:00Z';
 const PYPI_PUBLIC = 'https://pypi.org';
 
 async function pypiAttestations(env: UpstreamEnv, base: string, name: string, version: string, files: any[]): Promise<Attestation[]> {
-  if (String(env.INSIGHTS_PYPI_ATTESTATIONS ?? 'on').toLowerCase() === 'off') return [];
+  if (!insightsConfig(env).INSIGHTS_PYPI_ATTESTATIONS) return [];
   const recent = files.filter((f) => typeof f.filename === 'string' && (isoTime(f.upload_time_iso_8601 ?? f.upload_time) ?? '') >= ATTESTATIONS_SINCE);
   const found = await mapLimit(recent, 4, async (f) => {
     const path = `/integrity/${encodeURIComponent(name)}/${encodeURIComponent(version)}/${encodeURIComponent(f.filename)}/provenance`;

@@ -1,32 +1,30 @@
 /**
- * Shared plumbing of the API collectors: the base-URL settings (an env var each, with the public
- * default, so a mirror or a local fake can stand in), one guarded GET (timeout 20 s, 10 MB, at most
- * 5 redirects, every hop through the outbound-URL guard), and the config reads every collector shares
+ * Shared plumbing of the API collectors: the base-URL settings (an env var each, declared in
+ * src/pipeline/config.ts with the public default, so a mirror or a local fake can stand in), one
+ * guarded GET (timeout 20 s, 10 MB, at most 5 redirects, every hop through the outbound-URL guard),
+ * and the config reads every collector shares
  * (search text, result limit, date window). A non-2xx answer throws with the status in the message;
  * the monitor's collect step is retried by the queue with backoff when every source failed.
  */
 import type { Env } from '../../platform/env.ts';
 import { guardedFetch } from '../../platform/url-guard.ts';
 import type { CollectOptions } from './types.ts';
+import { PIPELINE, pipelineConfig, type CollectorUpstream } from '../config.ts';
 
 export const USER_AGENT = 'insight-pipeline/1.0';
 
-/** Base URL settings and their public defaults. */
-export const BASE_URLS = {
-  PIPELINE_OPENALEX_URL: 'https://api.openalex.org',
-  PIPELINE_EUROPE_PMC_URL: 'https://www.ebi.ac.uk/europepmc/webservices/rest',
-  PIPELINE_PUBMED_URL: 'https://eutils.ncbi.nlm.nih.gov/entrez/eutils',
-  PIPELINE_GITHUB_URL: 'https://github.com',
-  PIPELINE_HUGGINGFACE_URL: 'https://huggingface.co',
-} as const;
+/** The collectors' optional settings (credentials, alternative backends), trimmed; undefined when unset. */
+export type CollectorSetting = {
+  [K in keyof typeof PIPELINE]: ReturnType<typeof pipelineConfig>[K] extends string | undefined ? K : never;
+}[keyof typeof PIPELINE];
 
-export function setting(env: Env, key: string): string | undefined {
-  const v = env[key];
-  return typeof v === 'string' && v.trim() ? v.trim() : undefined;
+export function setting(env: Env, key: CollectorSetting): string | undefined {
+  return pipelineConfig(env)[key];
 }
 
-export function baseUrl(env: Env, key: keyof typeof BASE_URLS): string {
-  return (setting(env, key) ?? BASE_URLS[key]).replace(/\/+$/, '');
+/** A collector's upstream base URL (its public default unless configured), without trailing slash. */
+export function baseUrl(env: Env, key: CollectorUpstream): string {
+  return pipelineConfig(env)[key];
 }
 
 export async function getText(

@@ -16,6 +16,7 @@ import { createMerchantKey } from '../../../src/webhooks/merchant-keys.ts';
 import { testDb, testEnv } from '../../support/env.ts';
 import { pythonClients, pythonMissing, runDriver, type PythonClients } from '../../support/python-clients.ts';
 import { serveWorker, type Served } from '../../support/serve.ts';
+import { encryptionKey } from '../../../src/platform/config/shared.ts';
 
 const missing = pythonMissing();
 if (missing) console.warn(`UltraCart SDK suite skipped: ${missing}`);
@@ -31,7 +32,7 @@ describe.skipIf(missing !== null)('UltraCart Python SDK (WebhookApi) against the
   beforeAll(async () => {
     py = await pythonClients([{ file: 'ultracart_rest_sdk-4.1.66.tar.gz', module: 'ultracart' }]);
     served = await serveWorker(pipeline, () => testEnv());
-    ({ key } = await createMerchantKey(testDb(), testEnv().ENCRYPTION_KEY, 'SDK_MERCHANT'));
+    ({ key } = await createMerchantKey(testDb(), encryptionKey(testEnv()), 'SDK_MERCHANT'));
     console.log(`UltraCart SDK suite: ${py.versions['ultracart_rest_sdk-4.1.66.tar.gz']} against ${served.url}`);
   }, 600_000);
   afterAll(() => served?.close());

@@ -21,6 +21,7 @@ import { createMerchantKey } from '../../../src/webhooks/merchant-keys.ts';
 import { callWorker, testDb, testEnv, type Worker } from '../../support/env.ts';
 import { seededRandom } from '../../../tools/seeded-random.ts';
 import { startRegistry, type RegistryServer } from '../../../tools/registries/registry-server.ts';
+import { encryptionKey } from '../../../src/platform/config/shared.ts';
 
 interface Fn { name: string; worker: Worker; app: Hono<any>; dialectFor: (path: string) => Dialect }
 const FUNCTIONS: Fn[] = [
@@ -83,7 +84,7 @@ beforeAll(async () => {
   // every upstream on loopback, knowing no package: read-through answers 404, never a network failure
   upstream = await startRegistry(() => undefined);
   env = testEnv(Object.fromEntries(UPSTREAMS.map((k) => [k, upstream.url])));
-  const { key } = await createMerchantKey(testDb(), env.ENCRYPTION_KEY, 'FUZZ_MERCHANT');
+  const { key } = await createMerchantKey(testDb(), encryptionKey(env), 'FUZZ_MERCHANT');
   auth = {
     insights: {},
     marketplace: { authorization: `Bearer ${await tokenFor(env, '00000000-0000-0000-0000-000000000000', 0)}` },

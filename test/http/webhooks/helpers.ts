@@ -2,11 +2,12 @@
 import pipeline from '../../../functions/pipeline.ts';
 import { createMerchantKey } from '../../../src/webhooks/merchant-keys.ts';
 import { testDb, testEnv, workerClient, type Worker } from '../../support/env.ts';
+import { encryptionKey } from '../../../src/platform/config/shared.ts';
 
 export const BASE = '/rest/v2/webhook/webhooks';
 
 export async function merchant(merchantId: string): Promise<{ key: string; keyId: number; headers: Record<string, string> }> {
-  const { key, keyId } = await createMerchantKey(testDb(), testEnv().ENCRYPTION_KEY, merchantId);
+  const { key, keyId } = await createMerchantKey(testDb(), encryptionKey(testEnv()), merchantId);
   return { key, keyId, headers: { 'X-UltraCart-Simple-Key': key } };
 }
 

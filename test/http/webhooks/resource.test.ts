@@ -3,6 +3,7 @@ import { decryptSecret } from '../../../src/platform/crypto.ts';
 import { stackInfo, testDb, testEnv } from '../../support/env.ts';
 import { seed } from '../../../tools/seed/webhooks.ts';
 import { api, BASE, deleteNoContent, HOOK, merchant } from './helpers.ts';
+import { encryptionKey } from '../../../src/platform/config/shared.ts';
 
 type Json = any;
 let a: Awaited<ReturnType<typeof merchant>>;
@@ -154,7 +155,7 @@ describe('secrets', () => {
     expect(w.basic_password).toMatch(/^[A-Za-z0-9_-]{24}$/);
     const row = (await testDb().query<{ basic_password_enc: string }>('SELECT basic_password_enc FROM webhooks.webhooks WHERE webhook_oid = $1', [w.webhook_oid]))[0]!;
     expect(row.basic_password_enc).not.toContain(w.basic_password);
-    expect(await decryptSecret(testEnv().ENCRYPTION_KEY, row.basic_password_enc)).toBe(w.basic_password);
+    expect(await decryptSecret(encryptionKey(testEnv()), row.basic_password_enc)).toBe(w.basic_password);
     const again = (await (await client.get(BASE, a.headers)).json()) as Json;
     expect(again.webhooks.find((x: Json) => x.webhook_oid === w.webhook_oid).basic_password).toBe(`****${w.basic_password.slice(-4)}`);
   });
@@ -167,7 +168,7 @@ describe('secrets', () => {
     expect(put.webhook.name).toBe('renamed');
     expect(put.webhook.iam_secret_key).toBe('****DENG');
     const row = (await testDb().query<{ iam_secret_key_enc: string }>('SELECT iam_secret_key_enc FROM webhooks.webhooks WHERE webhook_oid = $1', [oid]))[0]!;
-    expect(await decryptSecret(testEnv().ENCRYPTION_KEY, row.iam_secret_key_enc)).toBe('wJalrXUtnFEMI/K7MDENG');
+    expect(await decryptSecret(encryptionKey(testEnv()), row.iam_secret_key_enc)).toBe('wJalrXUtnFEMI/K7MDENG');
     const basic = await create({ ...HOOK, authentication_type: 'basic', basic_username: 'u', basic_password: 'hunter2-secret' });
     expect(basic.body.webhook.basic_password).toBe('****cret');
     expect(JSON.stringify(basic.body)).not.toContain('hunter2');

@@ -41,9 +41,11 @@ describe('bodies', () => {
 describe('backoff', () => {
   const policy = retryPolicy({} as Env);
   it('defaults', () => expect(policy).toEqual({ baseSeconds: 5, maxSeconds: 3600, disableAfter: 48 }));
-  it('reads env overrides and ignores garbage', () => {
-    expect(retryPolicy({ WEBHOOK_RETRY_BASE_SECONDS: '1', WEBHOOK_RETRY_MAX_SECONDS: '10', WEBHOOK_DISABLE_AFTER_FAILURES: '3' } as unknown as Env)).toEqual({ baseSeconds: 1, maxSeconds: 10, disableAfter: 3 });
-    expect(retryPolicy({ WEBHOOK_RETRY_BASE_SECONDS: 'x', WEBHOOK_RETRY_MAX_SECONDS: '-1' } as unknown as Env)).toEqual(policy);
+  it('reads env overrides and refuses a malformed value, naming the variable', () => {
+    const env: Env = { WEBHOOK_RETRY_BASE_SECONDS: '1', WEBHOOK_RETRY_MAX_SECONDS: '10', WEBHOOK_DISABLE_AFTER_FAILURES: '3' };
+    expect(retryPolicy(env)).toEqual({ baseSeconds: 1, maxSeconds: 10, disableAfter: 3 });
+    expect(() => retryPolicy({ WEBHOOK_RETRY_BASE_SECONDS: 'x' })).toThrow(/^WEBHOOK_RETRY_BASE_SECONDS: must be a number/);
+    expect(() => retryPolicy({ WEBHOOK_RETRY_MAX_SECONDS: '-1' })).toThrow(/^WEBHOOK_RETRY_MAX_SECONDS: must be a number/);
   });
   it.each([
     [1, 0, 3], [1, 1, 5], [2, 0, 5], [2, 1, 10], [3, 0.5, 15], [11, 0, 1800], [11, 1, 3600], [60, 1, 3600],
