@@ -138,7 +138,7 @@ const LOAD_SQL = [
 async function startWorkerd(vars: Record<string, string>, dir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const envFile = join(dir, 'bench.env');
-  await writeFile(envFile, Object.entries(vars).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join('\n') + '\n', { mode: 0o600 });
+  await writeFile(envFile, `${Object.entries(vars).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join('\n')}\n`, { mode: 0o600 });
   const root = fileURLToPath(new URL('../', import.meta.url));
   const wrangler = join(root, 'node_modules/wrangler/bin/wrangler.js');
   const child = spawn(process.execPath, [
@@ -322,7 +322,11 @@ try {
   // statement captured from src/insights/queries.ts), to tell database work from transport.
   const capture = async (read: (db: Queryable) => Promise<unknown>) => {
     let stmt: { sql: string; params: readonly unknown[] } | undefined;
-    await read({ query: async (sql: string, params: readonly unknown[] = []) => ((stmt = { sql, params }), []) } as Queryable);
+    const capture = async (sql: string, params: readonly unknown[] = []) => {
+      stmt = { sql, params };
+      return [];
+    };
+    await read({ query: capture } as Queryable);
     return stmt!;
   };
   const execMs = async (make: () => Promise<{ sql: string; params: readonly unknown[] }>) => {

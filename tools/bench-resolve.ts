@@ -37,7 +37,7 @@ import type { Env } from '../src/platform/env.ts';
 import { bundleLock, HAS_BUNDLER, randomGemUniverse, startGemSource } from './registries/gem-source.ts';
 import { emptyInsights } from './universes/graphs.ts';
 import { pypiJsonRoute } from './registries/pypi-json.ts';
-import { startRegistry, type RegistryServer } from './registries/registry-server.ts';
+import { startRegistry, } from './registries/registry-server.ts';
 import { cargoLock, indexLine, indexPath, randomUniverse } from './registries/cargo-registry.ts';
 import { loadCorpus } from './universes/npm-corpus.ts';
 import { mavenLayout, mavenUniverses, ROOT_VERSION, startMavenRepo } from './registries/maven-repo.ts';
@@ -170,7 +170,7 @@ async function benchCargo(): Promise<void> {
   for (let seed = 1000; done < UNIVERSES && seed < 1100; seed++) {
     const u = randomUniverse(seed);
     if (!(await cargoLock(u, 'root', '1.0.0')).ok) continue;
-    lines = new Map(Object.entries(u).map(([n, vs]) => [indexPath(n), Object.entries(vs).map(([v, s]) => indexLine(n, v, s)).join('\n') + '\n']));
+    lines = new Map(Object.entries(u).map(([n, vs]) => [indexPath(n), `${Object.entries(vs).map(([v, s]) => indexLine(n, v, s)).join('\n')}\n`]));
     const cargo = () => timed(() => cargoLock(u, 'root', '1.0.0'));
     await measure('cargo', `universe ${seed}`, env, '/v3/systems/cargo/packages/root/versions/1.0.0:dependencies', { name: 'cargo', cold: cargo, warm: cargo });
     done++;

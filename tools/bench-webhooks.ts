@@ -48,6 +48,7 @@ const receiver = createServer(async (req, res) => {
 await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
 
+// biome-ignore lint/suspicious/noExplicitAny: the UltraCart API's JSON, read loosely by the bench
 async function call(method: string, path: string, key: string, body?: unknown): Promise<any> {
   const res = await pipeline.fetch(new Request(`http://bench${path}`, { method, headers: { 'X-UltraCart-Simple-Key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }), env, { waitUntil: () => {}, passThroughOnException: () => {} } as never);
   return res.json();

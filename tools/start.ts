@@ -131,7 +131,7 @@ async function main() {
     const seeded = await runSeeds(stack.databaseUrl, { ...vars, SAMPLE_URL: stack.sampleUrl }, fns);
     await mkdir(dataDir, { recursive: true });
     const envFile = `${dataDir}/local.env`;
-    await writeFile(envFile, Object.entries(vars).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join('\n') + '\n', { mode: 0o600 });
+    await writeFile(envFile, `${Object.entries(vars).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join('\n')}\n`, { mode: 0o600 });
     for (const fn of fns) children.push(startWrangler(fn, envFile, ports[fn], ports.inspector + FUNCTIONS.indexOf(fn), `${dataDir}/wrangler/${fn}`));
     await Promise.all(fns.map((fn, i) => waitHealthy(LOCAL.url(fn), children[i]!, 90_000)));
     const secs = ((Date.now() - started) / 1000).toFixed(1);

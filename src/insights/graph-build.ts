@@ -56,7 +56,7 @@ export async function buildGraph(ctx: GraphContext, key: GraphKey): Promise<Grap
       const missing = await rootMissing(ctx, rt, client, key);
       if (missing) return missing;
     }
-    let graph;
+    let graph: Awaited<ReturnType<typeof resolveGraph>> | undefined;
     let incomplete = '';
     try {
       graph = await resolveGraph(system, client, name, version, resolveOptions(target));
@@ -91,7 +91,7 @@ export async function buildGraph(ctx: GraphContext, key: GraphKey): Promise<Grap
 async function rootMissing(ctx: GraphContext, rt: GraphReadThrough | null, client: PgResolveClient, key: GraphKey): Promise<GraphOutcome | null> {
   const notFound = { kind: 'not-found', message: `version ${key.system} ${key.name}@${key.version} not found` } as const;
   if (!rt || (await packageStored(ctx.db, key.system, key.name))) return notFound;
-  let versions;
+  let versions: Awaited<ReturnType<typeof client.versions>>;
   try {
     versions = await client.versions(key.name);
   } catch (err) {

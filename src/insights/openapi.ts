@@ -188,7 +188,10 @@ function responseSchemas(): Record<string, object> {
 
 export function openApiDocument(): object {
   const paths: Record<string, Record<string, object>> = {};
-  for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method] = operationObject(op);
+  for (const op of OPERATIONS) {
+    paths[op.path] ??= {};
+    paths[op.path]![op.method] = operationObject(op);
+  }
   return {
     openapi: '3.1.0',
     info: {

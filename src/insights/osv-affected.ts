@@ -17,6 +17,7 @@ export const ECOSYSTEMS: Record<System, string> = {
 };
 const SYSTEM_OF = new Map(Object.entries(ECOSYSTEMS).map(([s, e]) => [e, s as System]));
 
+// biome-ignore lint/suspicious/noExplicitAny: an OSV record as published (schema-versioned JSON), read field by field with checks
 export type Osv = Record<string, any>;
 
 export type RangeEventKind = 'introduced' | 'fixed' | 'last_affected' | 'limit';

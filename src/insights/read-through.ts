@@ -93,7 +93,7 @@ export interface PackageKey {
 /** Fetches and stores a package and its advisories: the canonical name, null when the upstream has no such package. */
 export async function ingestPackage(env: Record<string, unknown>, db: Db, system: System,
   name: string): Promise<string | null> {
-  let pkg;
+  let pkg: Awaited<ReturnType<typeof fetchPackage>>;
   try {
     pkg = await fetchPackage(env, system, name);
   } catch (err) {

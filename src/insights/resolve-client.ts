@@ -54,6 +54,7 @@ import {
   goModClosure, requirementsOf, versionsOf, type GoModRow, type RequirementRow, type VersionRow,
 } from './queries-dependencies.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: stored JSON documents, read field by field with checks
 type Json = Record<string, any>;
 
 const LOOKAHEAD_LIMIT = 5000;

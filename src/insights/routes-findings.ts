@@ -13,7 +13,6 @@ import type { Queryable } from '../platform/db.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { validate } from '../platform/validate.ts';
-import type { System } from '../versions/index.ts';
 import { MAX_BATCH, pageOf } from './batch-paging.ts';
 import { cooldownDays, findingsOf, lowUsageThreshold } from './findings.ts';
 import { canonicalName, canonicalVersion, parseSystem } from './paths.ts';

@@ -8,4 +8,7 @@ export const openApiRoutes = new Hono<AppEnv>();
 
 let text: string | undefined;
 
-openApiRoutes.get('/openapi.json', (c) => jsonText(c, (text ??= JSON.stringify(openApiDocument()))));
+openApiRoutes.get('/openapi.json', (c) => {
+  text ??= JSON.stringify(openApiDocument());
+  return jsonText(c, text);
+});

@@ -52,7 +52,7 @@ function tokenize(s: string): Tok[] | null {
 /** Parses and evaluates one predicate starting at toks[pos]; returns [value, next pos] or null. */
 function evalPred(toks: Tok[], pos: number, cfg: ReadonlySet<string>): [boolean, number] | null {
   const id = toks[pos];
-  if (!id || id.t !== 'id') return null;
+  if (id?.t !== 'id') return null;
   const next = toks[pos + 1];
   if ((id.v === 'all' || id.v === 'any' || id.v === 'not') && next?.t === '(') {
     const vals: boolean[] = [];

@@ -38,8 +38,8 @@ export interface FeatureClosure {
 }
 
 function addTo(m: Map<string, Set<string>>, k: string, v: string): void {
-  let s = m.get(k);
-  if (!s) m.set(k, (s = new Set()));
+  const s = m.get(k) ?? new Set<string>();
+  m.set(k, s);
   s.add(v);
 }
 
@@ -47,7 +47,7 @@ export function featureClosure(table: Readonly<Record<string, readonly string[]>
   const optional = new Set(decls.filter((d) => d.optional && d.kind !== 'dev').map((d) => d.local));
   const named = new Set<string>();
   for (const vals of Object.values(table)) for (const v of vals) if (v.startsWith('dep:')) named.add(v.slice(4));
-  const implicit = new Set([...optional].filter((d) => !named.has(d) && !Object.prototype.hasOwnProperty.call(table, d)));
+  const implicit = new Set([...optional].filter((d) => !named.has(d) && !Object.hasOwn(table, d)));
   const out: FeatureClosure = { features: new Set(), deps: new Set(), depFeatures: new Map(), weakFeatures: new Map(), missing: [] };
   const stack = [...requested];
   while (stack.length) {
@@ -76,7 +76,7 @@ export function featureClosure(table: Readonly<Record<string, readonly string[]>
       continue;
     }
     if (out.features.has(v)) continue;
-    if (Object.prototype.hasOwnProperty.call(table, v)) {
+    if (Object.hasOwn(table, v)) {
       out.features.add(v);
       stack.push(...table[v]!);
     } else if (implicit.has(v)) {

@@ -35,7 +35,7 @@ export function canon(g: Graph): Graph {
   order.sort((x, y) => cmp(x.n.name, y.n.name) || cmp(x.n.version, y.n.version) || x.i - y.i);
   order.unshift(root);
   const remap = new Map<number, number>();
-  order.forEach((x, j) => remap.set(x.i, j));
+  for (const [j, x] of order.entries()) remap.set(x.i, j);
   const nodes: GraphNode[] = order.map((x) => ({
     ...x.n,
     errors: [...x.n.errors].sort((a, b) => cmp(a.name, b.name) || cmp(a.requirement, b.requirement)),

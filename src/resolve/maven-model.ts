@@ -35,6 +35,7 @@ export interface PomDependency {
 
 export interface PomProfile {
   id: string;
+  // biome-ignore lint/suspicious/noExplicitAny: a POM <activation> element as parsed XML
   activation?: Record<string, any>;
   dependencies: PomDependency[];
   dependencyManagement: PomDependency[];

@@ -13,6 +13,7 @@ export interface ActivationTarget {
   javaVersion?: string;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a POM <activation> element as parsed XML
 interface ProfileLike { activation?: Record<string, any> }
 
 const OS = { name: 'linux', family: ['unix'], arch: 'amd64' };
@@ -51,6 +52,7 @@ function systemProperty(name: string, target: ActivationTarget): string | undefi
   return undefined;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a POM <activation> element as parsed XML
 function activatedBy(a: Record<string, any>, target: ActivationTarget): boolean {
   const conditions: boolean[] = [];
   if (typeof a.jdk?.jdk === 'string' && a.jdk.jdk) conditions.push(jdkMatches(a.jdk.jdk, target.javaVersion ?? '17.0.15'));

@@ -40,7 +40,6 @@ interface Todo {
   repositories: string[];
 }
 
-class Incompatible extends Error {}
 
 const MAX_RETRIES = 100;
 

@@ -6,8 +6,8 @@ export class MemoryClient implements Client {
   readonly deps = new Map<string, Dependency[]>();
 
   addVersion(v: VersionInfo, deps: readonly Dependency[]): void {
-    let list = this.packages.get(v.name);
-    if (!list) this.packages.set(v.name, (list = []));
+    const list = this.packages.get(v.name) ?? [];
+    this.packages.set(v.name, list);
     const i = list.findIndex((x) => x.version === v.version);
     if (i >= 0) list[i] = v;
     else list.push(v);

@@ -230,7 +230,7 @@ export class Placer {
 
   /** Node.canDedupe: a copy the one above it can stand in for (never inside a bundle). */
   private canDedupe(n: TreeNode): boolean {
-    if (!n.parent || !n.parent.parent || inBundle(n)) return false;
+    if (!n.parent?.parent || inBundle(n)) return false;
     const other = resolveName(n.parent.parent, n.name);
     if (!other) return false;
     if (other.pkg === n.pkg && other.version === n.version) return true;

@@ -80,7 +80,7 @@ export function depth(n: TreeNode): number {
 
 export function nodePath(n: TreeNode): string {
   const parts: string[] = [];
-  for (let p: TreeNode | null = n; p && p.parent; p = p.parent) parts.unshift(`node_modules/${p.name}`);
+  for (let p: TreeNode | null = n; p?.parent; p = p.parent) parts.unshift(`node_modules/${p.name}`);
   return parts.join('/');
 }
 
@@ -136,8 +136,10 @@ export class TreeBuilder {
   }
 
   versions(pkg: string): Promise<readonly VersionInfo[]> {
-    let p = this.manifests.get(pkg);
-    if (!p) this.manifests.set(pkg, (p = this.client.versions(pkg)));
+    const cached = this.manifests.get(pkg);
+    if (cached) return cached;
+    const p = this.client.versions(pkg);
+    this.manifests.set(pkg, p);
     return p;
   }
 
@@ -147,8 +149,8 @@ export class TreeBuilder {
    */
   async makeNode(name: string, info: VersionInfo, within: ReadonlySet<string> = new Set()): Promise<TreeNode> {
     const k = `${info.name}\u0000${info.version}`;
-    let p = this.depsCache.get(k);
-    if (!p) this.depsCache.set(k, (p = this.client.requirements(info.name, info.version)));
+    const p = this.depsCache.get(k) ?? this.client.requirements(info.name, info.version);
+    this.depsCache.set(k, p);
     const deps = (await p) ?? [];
     const bundle = isMangled(info.name) && info.attrs.derivedfrom !== undefined ? info.name : null;
     const content: { dep: Dependency; info: VersionInfo }[] = [];

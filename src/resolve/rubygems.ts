@@ -140,7 +140,7 @@ export async function resolveRubygems(client: Client, rootName: string, rootVers
   const possibilitySets = async (cands: Cand[]): Promise<Cand[][]> => {
     const out: { key: string; set: Cand[] }[] = [];
     for (const c of cands) {
-      const key = (await depsOf(c)).map((d) => `${d.name} ${d.requirement}`).sort().join('\n') + `\n${c.requiredRuby}`;
+      const key = `${(await depsOf(c)).map((d) => `${d.name} ${d.requirement}`).sort().join('\n')}\n${c.requiredRuby}`;
       const last = out[out.length - 1];
       if (last && last.key === key) last.set.push(c);
       else out.push({ key, set: [c] });

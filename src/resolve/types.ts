@@ -64,4 +64,4 @@ export interface Graph {
   error: string;
 }
 
-export const has = (a: Attrs, key: string): boolean => Object.prototype.hasOwnProperty.call(a, key);
+export const has = (a: Attrs, key: string): boolean => Object.hasOwn(a, key);

@@ -9,7 +9,7 @@ import { startBrowserRender, type BrowserRender } from '../../tools/browser-rend
 import { startFeedServer, type FeedServer } from '../support/fakes/feed-server.ts';
 import { testDb } from '../support/env.ts';
 import type { Served } from '../support/serve.ts';
-import { adminClient, resetPipeline, waitForTask, withQueue } from '../http/pipeline/helpers.ts';
+import { type adminClient, resetPipeline, waitForTask, withQueue } from '../http/pipeline/helpers.ts';
 
 let render: BrowserRender;
 let site: FeedServer;

@@ -13,7 +13,7 @@ import { startChatServer, type ChatServer } from '../support/fakes/chat-server.t
 import { startFeedServer, type FeedServer } from '../support/fakes/feed-server.ts';
 import { testEnv } from '../support/env.ts';
 import { serveWorker, type Served } from '../support/serve.ts';
-import { adminClient, resetPipeline, waitForTask, withQueue } from '../http/pipeline/helpers.ts';
+import { type adminClient, resetPipeline, waitForTask, withQueue } from '../http/pipeline/helpers.ts';
 
 let browser: Browser;
 let feeds: FeedServer;

@@ -10,7 +10,7 @@ import { startFeedServer, type FeedServer } from '../support/fakes/feed-server.t
 import { startObsidianServer, type ObsidianServer } from '../support/fakes/obsidian-server.ts';
 import { workerClient } from '../support/env.ts';
 import type { Served } from '../support/serve.ts';
-import { adminClient, resetPipeline, waitForTask, withQueue } from '../http/pipeline/helpers.ts';
+import { type adminClient, resetPipeline, waitForTask, withQueue } from '../http/pipeline/helpers.ts';
 
 let feeds: FeedServer;
 let llm: ChatServer;

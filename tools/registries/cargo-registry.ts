@@ -63,7 +63,7 @@ export async function cargoLock(u: CargoUniverse, root: string, version: string)
     for (const [name, versions] of Object.entries(u)) {
       const file = join(dir, 'registry/index', indexPath(name));
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, Object.entries(versions).map(([v, s]) => indexLine(name, v, s)).join('\n') + '\n');
+      writeFileSync(file, `${Object.entries(versions).map(([v, s]) => indexLine(name, v, s)).join('\n')}\n`);
     }
     mkdirSync(join(dir, 'ws/.cargo'), { recursive: true });
     mkdirSync(join(dir, 'ws/src'), { recursive: true });

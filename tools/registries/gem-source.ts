@@ -33,14 +33,14 @@ function infoFile(name: string, versions: Record<string, GemSpec>): string {
       lines.push(`${p === 'ruby' ? v : `${v}-${p}`} ${deps}|checksum:${sha(`${name}-${v}-${p}`)}`);
     }
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** The documents of universe `u` by path (below its prefix). */
 export function gemDocuments(u: GemUniverse): (path: string, query: string) => string | object | undefined {
   const infos = new Map(Object.entries(u).map(([n, vs]) => [n, infoFile(n, vs)]));
-  const versions = ['created_at: 2024-01-01T00:00:00Z', '---',
-    ...Object.entries(u).map(([n, vs]) => `${n} ${Object.entries(vs).flatMap(([v, s]) => platformsOf(s).map((p) => (p === 'ruby' ? v : `${v}-${p}`))).join(',')} ${md5(infos.get(n)!)}`)].join('\n') + '\n';
+  const versions = `${['created_at: 2024-01-01T00:00:00Z', '---',
+    ...Object.entries(u).map(([n, vs]) => `${n} ${Object.entries(vs).flatMap(([v, s]) => platformsOf(s).map((p) => (p === 'ruby' ? v : `${v}-${p}`))).join(',')} ${md5(infos.get(n)!)}`)].join('\n')}\n`;
   return (path, query) => {
     if (path === '/versions') return versions;
     let m = /^\/info\/([^/]+)$/.exec(path);
@@ -114,7 +114,8 @@ export function lockSets(lock: string): { nodes: string[]; edges: string[] } {
     let m = /^ {4}(\S+) \(([^)]+)\)$/.exec(line);
     if (m) {
       const version = m[2]!.replace(/-(x86_64-linux|java)$/, '');
-      specs.set(m[1]!, (cur = { version, deps: [] }));
+      cur = { version, deps: [] };
+      specs.set(m[1]!, cur);
       continue;
     }
     m = /^ {6}(\S+)/.exec(line);

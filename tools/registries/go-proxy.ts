@@ -40,7 +40,7 @@ export function goModText(path: string, s: GoModSpec): string {
   for (const [p, v] of s.exclude ?? []) lines.push(`exclude ${p} ${v}`);
   for (const [p, v, q, w] of s.replace ?? []) lines.push(`replace ${p} ${v} => ${q} ${w}`);
   for (const r of s.retract ?? []) lines.push(`retract ${r}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 const PSEUDO = 'v0.0.0-20200102030405-abcdefabcdef';
@@ -49,7 +49,7 @@ const PSEUDO = 'v0.0.0-20200102030405-abcdefabcdef';
 export function proxyRoutes(u: GoUniverse, into = new Map<string, string>()): Map<string, string> {
   for (const [path, versions] of Object.entries(u)) {
     const base = `/${escapeModulePath(path)}/@v`;
-    into.set(`${base}/list`, Object.keys(versions).filter((v) => !v.includes('-2020')).join('\n') + '\n');
+    into.set(`${base}/list`, `${Object.keys(versions).filter((v) => !v.includes('-2020')).join('\n')}\n`);
     for (const [v, s] of Object.entries(versions)) {
       into.set(`${base}/${escapeModulePath(v)}.info`, JSON.stringify({ Version: v, Time: '2020-01-02T03:04:05Z' }));
       into.set(`${base}/${escapeModulePath(v)}.mod`, goModText(path, s));

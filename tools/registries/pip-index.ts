@@ -76,7 +76,7 @@ function metadata(name: string, version: string, s: PipVersionSpec): string {
     lines.push(`Requires-Dist: ${n}${o?.extras ? `[${o.extras}]` : ''}${req ? ` ${req}` : ''}${o?.marker ? `; ${o.marker}` : ''}`);
   }
   for (const e of extras) lines.push(`Provides-Extra: ${e}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 const BUILD = `

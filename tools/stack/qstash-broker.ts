@@ -132,7 +132,10 @@ export class QstashBroker {
 
   /** A queued message waits for the one before it in its queue; any other is scheduled at once. */
   private enqueueOrSchedule(m: Message): void {
-    if (!m.queue) return this.schedule(m, m.notBefore);
+    if (!m.queue) {
+      this.schedule(m, m.notBefore);
+      return;
+    }
     const q = this.queues.get(m.queue) ?? { busy: false, items: [] };
     this.queues.set(m.queue, q);
     q.items.push(m);

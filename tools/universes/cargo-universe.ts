@@ -38,7 +38,9 @@ export function describeGraph(g: Graph): string[] {
     const a = Object.keys(e.attrs).sort().map((k) => (e.attrs[k] ? `${k}=${e.attrs[k]}` : k)).join(' ');
     return `${id(e.from)} -> ${id(e.to)} ${e.requirement}${a ? ` [${a}]` : ''}`;
   });
-  c.nodes.forEach((n, i) => n.errors.forEach((e) => out.push(`${id(i)} ERROR ${e.name}@${e.requirement}: ${e.message}`)));
+  for (const [i, n] of c.nodes.entries()) {
+    for (const e of n.errors) out.push(`${id(i)} ERROR ${e.name}@${e.requirement}: ${e.message}`);
+  }
   if (c.nodes.length === 1 && c.edges.length === 0 && !c.error) out.push(`only ${id(0)}`);
   if (c.error) out.push(`error ${c.error}`);
   return out;

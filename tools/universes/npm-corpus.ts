@@ -13,9 +13,9 @@ export interface CorpusRoot { manifest: { name: string; version: string } & Reco
 export interface LockEntry { version: string; name?: string; optional?: boolean; peer?: boolean; dev?: boolean; inBundle?: boolean; os?: string[]; cpu?: string[]; libc?: string[]; engines?: Record<string, string> }
 
 export function loadCorpus() {
-  const meta = JSON.parse(readFileSync(CORPUS_DIR + 'roots.json', 'utf8')) as { npmVersion: string; nodeVersion: string; roots: CorpusRoot[] };
-  const packuments = JSON.parse(gunzipSync(readFileSync(CORPUS_DIR + 'packuments.json.gz')).toString('utf8')) as Record<string, Packument>;
-  const lockfiles = JSON.parse(gunzipSync(readFileSync(CORPUS_DIR + 'lockfiles.json.gz')).toString('utf8')) as Record<string, Record<string, LockEntry>>;
+  const meta = JSON.parse(readFileSync(`${CORPUS_DIR}roots.json`, 'utf8')) as { npmVersion: string; nodeVersion: string; roots: CorpusRoot[] };
+  const packuments = JSON.parse(gunzipSync(readFileSync(`${CORPUS_DIR}packuments.json.gz`)).toString('utf8')) as Record<string, Packument>;
+  const lockfiles = JSON.parse(gunzipSync(readFileSync(`${CORPUS_DIR}lockfiles.json.gz`)).toString('utf8')) as Record<string, Record<string, LockEntry>>;
   const client = new MemoryClient();
   for (const p of Object.values(packuments)) for (const r of packumentRows(p)) client.addVersion(r.info, r.deps);
   return { meta, client, lockfiles, packuments };

@@ -112,7 +112,7 @@ async function inherited(pom: XmlNode, load: PomLoader, pick: (p: XmlNode) => st
   let cur: XmlNode | undefined = pom;
   for (let depth = 0; cur && depth <= 5; depth++) {
     const found = pick(cur);
-    if (found && found.length) return found;
+    if (found?.length) return found;
     const parent = child(cur, 'parent');
     if (!parent) break;
     const loaded = await load(textAt(parent, 'groupId'), textAt(parent, 'artifactId'), textAt(parent, 'version'));

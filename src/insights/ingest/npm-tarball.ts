@@ -190,7 +190,12 @@ export async function bundledFromTarball(gzipped: ReadableStream<Uint8Array>, ma
     });
   }
   const seen = new Set<string>();
-  return out.filter((b) => !seen.has(b.path) && (seen.add(b.path), true)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const firstOfPath = (b: (typeof out)[number]) => {
+    if (seen.has(b.path)) return false;
+    seen.add(b.path);
+    return true;
+  };
+  return out.filter(firstOfPath).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** Where to fetch a tarball: public-registry URLs go through the configured registry base. */

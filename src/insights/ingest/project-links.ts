@@ -66,8 +66,10 @@ export function relatedProjectsFromAttestations(v: { slsaProvenances: readonly S
   const entry = (repo: string) => {
     const id = projectIdFromUrl(repo);
     if (!id) return null;
-    let e = out.get(id);
-    if (!e) out.set(id, (e = { projectId: id, relationType: 'SOURCE_REPO', relationProvenance: 'PYPI_PUBLISH_ATTESTATION', slsaProvenances: [], attestations: [] }));
+    const found = out.get(id);
+    if (found) return found;
+    const e: AttestedProject = { projectId: id, relationType: 'SOURCE_REPO', relationProvenance: 'PYPI_PUBLISH_ATTESTATION', slsaProvenances: [], attestations: [] };
+    out.set(id, e);
     return e;
   };
   for (const p of v.slsaProvenances) {

@@ -86,8 +86,14 @@ export function zipEntries(buf: Uint8Array): ZipEntry[] {
       const len = v.getUint16(x + 2, true);
       if (id === 0x0001) {
         let f = x + 4;
-        if (e.size === MAX) (e.size = u64(v, f)), (f += 8);
-        if (e.compressedSize === MAX) (e.compressedSize = u64(v, f)), (f += 8);
+        if (e.size === MAX) {
+          e.size = u64(v, f);
+          f += 8;
+        }
+        if (e.compressedSize === MAX) {
+          e.compressedSize = u64(v, f);
+          f += 8;
+        }
         if (e.localOffset === MAX) e.localOffset = u64(v, f);
       }
       x += 4 + len;

@@ -9,7 +9,7 @@
 import type { Env } from '../../platform/env.ts';
 import { guardedFetch } from '../../platform/url-guard.ts';
 import type { CollectOptions } from './types.ts';
-import { PIPELINE, pipelineConfig, type CollectorUpstream } from '../config.ts';
+import { type PIPELINE, pipelineConfig, type CollectorUpstream } from '../config.ts';
 
 export const USER_AGENT = 'insight-pipeline/1.0';
 

@@ -9,7 +9,7 @@
  * (parsed by the same schema), else is `undefined` when optional, else is an error. A bad value is a
  * `ConfigError` that names the variable and what it must be, never the value (it may be a secret).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 
 export interface Variable<T = unknown> {
   /** Parses the trimmed, non-empty raw string. Its error messages never quote the value. */

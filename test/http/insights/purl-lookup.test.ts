@@ -101,7 +101,12 @@ describe('Go module paths ignoring case', () => {
       SELECT 'GO', 'example.com/gen' || i || '/Mod' FROM generate_series(1, 5000) i`);
     await db.query('ANALYZE insights.packages');
     let stmt: { sql: string; params: readonly unknown[] } | undefined; // the lookup's own statement
-    const capture = { query: async (sql: string, params: readonly unknown[] = []) => ((stmt = { sql, params }), []) };
+    const capture = {
+      query: async (sql: string, params: readonly unknown[] = []) => {
+        stmt = { sql, params };
+        return [];
+      },
+    };
     await goPathsFolded(capture as never, ['example.com/gen77/mod']);
     const plan = (await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${stmt!.sql}`, stmt!.params))
       .map((r) => r['QUERY PLAN']).join('\n');

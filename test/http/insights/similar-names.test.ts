@@ -91,7 +91,12 @@ describe('GetSimilarlyNamedPackages over a generated set', () => {
     await db.query('ANALYZE insights.package_name_keys');
     const name = `snpgen${(await db.query<{ h: string }>(`SELECT substr(md5('7'), 1, 8) AS h`))[0]!.h}`;
     let stmt: { sql: string; params: readonly unknown[] } | undefined; // the route's own statement
-    const capture = { query: async (sql: string, params: readonly unknown[] = []) => ((stmt = { sql, params }), []) };
+    const capture = {
+      query: async (sql: string, params: readonly unknown[] = []) => {
+        stmt = { sql, params };
+        return [];
+      },
+    };
     await similarlyNamed(capture as never, 'RUBYGEMS', name);
     const plan = (await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ANALYZE ${stmt!.sql}`, stmt!.params))
       .map((r) => r['QUERY PLAN']).join('\n');

@@ -8,7 +8,7 @@ import { startNotionServer, type NotionServer } from '../../support/fakes/notion
 import { startObsidianServer, type ObsidianServer } from '../../support/fakes/obsidian-server.ts';
 import { testDb, testEnv } from '../../support/env.ts';
 import type { Served } from '../../support/serve.ts';
-import { adminClient, resetPipeline, waitForTask, withQueue } from './helpers.ts';
+import { type adminClient, resetPipeline, waitForTask, withQueue } from './helpers.ts';
 
 let feeds: FeedServer;
 let llm: ChatServer;

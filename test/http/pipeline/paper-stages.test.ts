@@ -8,7 +8,7 @@ import { startChatServer, type ChatServer } from '../../support/fakes/chat-serve
 import { startCollectorApis, type CollectorApis } from '../../support/fakes/collector-apis.ts';
 import { startNotionServer, type NotionServer } from '../../support/fakes/notion-server.ts';
 import type { Served } from '../../support/serve.ts';
-import { adminClient, resetPipeline, waitForTask, withQueue } from './helpers.ts';
+import { type adminClient, resetPipeline, waitForTask, withQueue } from './helpers.ts';
 
 let apis: CollectorApis;
 let llm: ChatServer;

@@ -7,7 +7,7 @@ import { startChatServer, type ChatServer } from '../../support/fakes/chat-serve
 import { startFeedServer, type FeedServer } from '../../support/fakes/feed-server.ts';
 import { testDb } from '../../support/env.ts';
 import type { Served } from '../../support/serve.ts';
-import { adminClient, resetPipeline, waitForTask, withQueue } from './helpers.ts';
+import { type adminClient, resetPipeline, waitForTask, withQueue } from './helpers.ts';
 
 let feeds: FeedServer;
 let llm: ChatServer;

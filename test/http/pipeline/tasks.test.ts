@@ -5,7 +5,7 @@ import { runTask } from '../../../src/pipeline/task-runner.ts';
 import { startFeedServer, type FeedServer } from '../../support/fakes/feed-server.ts';
 import { testDb, testEnv, workerClient } from '../../support/env.ts';
 import type { Served } from '../../support/serve.ts';
-import { adminClient, resetPipeline, waitForTask, withQueue } from './helpers.ts';
+import { type adminClient, resetPipeline, waitForTask, withQueue } from './helpers.ts';
 
 let feeds: FeedServer;
 let served: Served;

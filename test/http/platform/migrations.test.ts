@@ -33,7 +33,7 @@ describe('migration runner', () => {
       expect(tables.rows[0]).toEqual({ a: `platform.${tag}_a`, b: null });
       const recorded = await client.query('SELECT name FROM platform.schema_migrations WHERE name LIKE $1 ORDER BY name', [`%${tag}%`]);
       expect(recorded.rows.map((r) => r.name)).toEqual([good.name]);
-      const changed = await runMigrations(client, [{ ...good, sql: good.sql + ' -- edited' }]);
+      const changed = await runMigrations(client, [{ ...good, sql: `${good.sql} -- edited` }]);
       expect(changed.changed).toEqual([good.name]);
     } finally {
       await client.query(`DROP TABLE IF EXISTS platform.${tag}_a; DROP TABLE IF EXISTS platform.${tag}_b; DELETE FROM platform.schema_migrations WHERE name LIKE '%${tag}%'`);

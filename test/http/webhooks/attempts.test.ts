@@ -13,7 +13,7 @@ import { startReceiver } from './receiver.ts';
 
 type Json = any;
 let h: Harness;
-const LONG = 'x'.repeat(300);
+const _LONG = 'x'.repeat(300);
 
 beforeAll(async () => {
   h = await startHarness('MERCH_ATTEMPTS');

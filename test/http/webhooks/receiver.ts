@@ -13,10 +13,12 @@ export interface Received {
   at: number;
 }
 
-export interface ReceiverPolicy {
-  /** Returns the status to answer (optionally with headers), or 'down' to drop the connection. */
-  (req: { path: string; n: number; at: number }): number | 'down' | { status: number; headers: Record<string, string> };
-}
+/** Returns the status to answer (optionally with headers), or 'down' to drop the connection. */
+export type ReceiverPolicy = (req: {
+  path: string;
+  n: number;
+  at: number;
+}) => number | 'down' | { status: number; headers: Record<string, string> };
 
 export { seededRandom as seeded } from '../../../tools/seeded-random.ts';
 

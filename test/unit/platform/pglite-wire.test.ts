@@ -49,7 +49,7 @@ describe('PGlite wire server', () => {
         }
         return echoed;
       }));
-      results.forEach((echoed, i) => expect(echoed).toEqual(Array.from({ length: 10 }, (_, k) => (i * 100 + k) * 2)));
+      for (const [i, echoed] of results.entries()) expect(echoed).toEqual(Array.from({ length: 10 }, (_, k) => (i * 100 + k) * 2));
       const total = await clients[0]!.query('SELECT n FROM counters WHERE id = 1');
       expect(total.rows[0].n).toBe(200);
     } finally {

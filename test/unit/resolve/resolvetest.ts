@@ -89,7 +89,7 @@ function parseUniverse(lines: string[]): Universe {
   return out;
 }
 
-const TREE = /^(├─ |└─ |│  |   |\t)/;
+const TREE = /^(├─ |└─ |│ {2}| {3}|\t)/;
 
 export function parseGraph(lines: string[]): Graph {
   const errors: string[] = [];
@@ -176,7 +176,7 @@ function buildClient(spec: string, universes: Map<string, Universe>): MemoryClie
     const attrs = { ...u.info.attrs };
     if (regs.length > 1 || regs[0] !== '') {
       let r = [...regs].sort().join(',');
-      if (attrs.registries !== undefined) r += ',' + attrs.registries;
+      if (attrs.registries !== undefined) r += `,${attrs.registries}`;
       attrs.registries = r;
     }
     c.addVersion({ ...u.info, attrs }, u.deps);
@@ -210,7 +210,7 @@ export function loadCases(...files: string[]): ResolveCase[] {
           case 'resolve': t.root = v; break;
           case 'universe': t.universe = v; break;
           case 'graph': t.graph = v; break;
-          case 'flag': rest.forEach((f) => t.flags.add(f)); break;
+          case 'flag': for (const f of rest) t.flags.add(f); break;
         }
       }
       tests.push(t);

@@ -51,7 +51,7 @@ const UNIVERSES = [
 const LINES = new Map<string, string>();
 UNIVERSES.forEach(({ u }, i) => {
   for (const [name, versions] of Object.entries(u)) {
-    LINES.set(`/u${i}/${indexPath(name)}`, Object.entries(versions).map(([v, s]) => indexLine(name, v, s)).join('\n') + '\n');
+    LINES.set(`/u${i}/${indexPath(name)}`, `${Object.entries(versions).map(([v, s]) => indexLine(name, v, s)).join('\n')}\n`);
   }
 });
 
