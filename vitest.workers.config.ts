@@ -15,9 +15,16 @@ export default defineProject({
         main: './functions/delivery.ts',
         wrangler: { configPath: './wrangler.toml', environment: 'delivery' },
         miniflare: {
-          bindings: workerVars(stack.databaseUrl, {
-            NEON_LOCAL_PROXY: stack.neonProxy, QSTASH_URL: stack.qstashUrl, MAIL_API_URL: stack.mailUrl, DELIVERY_URL: stack.deliveryUrl,
-          }, localUrls(DEFAULT_PORTS)),
+          bindings: workerVars(
+            stack.databaseUrl,
+            {
+              NEON_LOCAL_PROXY: stack.neonProxy,
+              QSTASH_URL: stack.qstashUrl,
+              MAIL_API_URL: stack.mailUrl,
+              DELIVERY_URL: stack.deliveryUrl,
+            },
+            localUrls(DEFAULT_PORTS),
+          ),
         },
       };
     }),

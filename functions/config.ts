@@ -6,15 +6,7 @@
  * configuration table are generated from this file (`npm run gen:config`).
  */
 import { configReader, type VariableGroup } from '../src/platform/config/define.ts';
-import {
-  AUTH,
-  DATABASE,
-  ENCRYPTION,
-  MAIL,
-  OUTBOUND,
-  QUEUE,
-  QUEUE_RECEIVER,
-} from '../src/platform/config/shared.ts';
+import { AUTH, DATABASE, ENCRYPTION, MAIL, OUTBOUND, QUEUE, QUEUE_RECEIVER } from '../src/platform/config/shared.ts';
 import type { Env } from '../src/platform/env.ts';
 import { INSIGHTS } from '../src/insights/config.ts';
 import { MARKETPLACE } from '../src/marketplace/config.ts';

@@ -28,8 +28,11 @@ export default {
   /** Every minute: drain webhook events a lost notification left in the outbox, restart stalled deliveries. */
   async scheduled(_event: { cron: string }, env: Env, ctx: ExecutionContextLike): Promise<void> {
     config.delivery(env); // a misconfigured function fails here, naming the variable
-    ctx.waitUntil(sweepWebhooks(env).then((r) => {
-      if (r.drained || r.restarted) console.log(`webhook sweep: ${r.drained} events fanned out, ${r.restarted} deliveries restarted`);
-    }));
+    ctx.waitUntil(
+      sweepWebhooks(env).then((r) => {
+        if (r.drained || r.restarted)
+          console.log(`webhook sweep: ${r.drained} events fanned out, ${r.restarted} deliveries restarted`);
+      }),
+    );
   },
 };

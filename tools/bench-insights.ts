@@ -58,7 +58,9 @@ const { values: opts } = parseArgs({
 });
 const VERSIONS = Number(opts.versions);
 // BENCH_VERSIONS (env) sets the total size: that many versions, --versions per package.
-const PACKAGES = process.env.BENCH_VERSIONS ? Math.ceil(Number(process.env.BENCH_VERSIONS) / VERSIONS) : Number(opts.packages);
+const PACKAGES = process.env.BENCH_VERSIONS
+  ? Math.ceil(Number(process.env.BENCH_VERSIONS) / VERSIONS)
+  : Number(opts.packages);
 const REQUESTS = Number(opts.requests);
 const CONCURRENCY = Number(opts.concurrency);
 /** Extra package names (no versions) that only grow the similar-names index (`--names 90000`: 100k names). */
@@ -138,14 +140,42 @@ const LOAD_SQL = [
 async function startWorkerd(vars: Record<string, string>, dir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const envFile = join(dir, 'bench.env');
-  await writeFile(envFile, `${Object.entries(vars).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join('\n')}\n`, { mode: 0o600 });
+  await writeFile(
+    envFile,
+    `${Object.entries(vars)
+      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+      .join('\n')}\n`,
+    { mode: 0o600 },
+  );
   const root = fileURLToPath(new URL('../', import.meta.url));
   const wrangler = join(root, 'node_modules/wrangler/bin/wrangler.js');
-  const child = spawn(process.execPath, [
-    wrangler, 'dev', '--env', 'insights', '--ip', '127.0.0.1', '--port', String(port), '--env-file', envFile,
-    '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false', '--log-level', 'error',
-    '--persist-to', join(dir, 'state'),
-  ], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', FORCE_COLOR: '0' } });
+  const child = spawn(
+    process.execPath,
+    [
+      wrangler,
+      'dev',
+      '--env',
+      'insights',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--env-file',
+      envFile,
+      '--inspector-port',
+      String(await freePort()),
+      '--show-interactive-dev-session=false',
+      '--log-level',
+      'error',
+      '--persist-to',
+      join(dir, 'state'),
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', FORCE_COLOR: '0' },
+    },
+  );
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -179,10 +209,13 @@ const serverUrl = process.env.DATABASE_URL;
 const REUSE = process.env.BENCH_REUSE_URL;
 const fresh = serverUrl && !REUSE ? await freshDatabase(serverUrl, 'bench_insights') : undefined;
 const stack = await startStack({
-  databaseUrl: REUSE ?? fresh?.url, ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0, sample: 0 },
+  databaseUrl: REUSE ?? fresh?.url,
+  ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0, sample: 0 },
 });
 const env = workerVars(stack.databaseUrl, {
-  NEON_LOCAL_PROXY: stack.neonProxy, QSTASH_URL: stack.qstashUrl, MAIL_API_URL: stack.mailUrl,
+  NEON_LOCAL_PROXY: stack.neonProxy,
+  QSTASH_URL: stack.qstashUrl,
+  MAIL_API_URL: stack.mailUrl,
   // the bench measures stored reads: an unknown package must not reach a registry
   INSIGHTS_READ_THROUGH: 'off',
   NPM_REGISTRY_URL: 'http://127.0.0.1:9/',
@@ -201,9 +234,13 @@ await client.connect();
 const tmp = await mkdtemp(join(tmpdir(), 'bench-insights-'));
 let workerd: ChildProcess | undefined;
 try {
-  const where = stack.embedded ? 'embedded PGlite (in memory, one backend)' : `PostgreSQL ${(await client.query('SHOW server_version')).rows[0].server_version} (fresh database on DATABASE_URL)`;
+  const where = stack.embedded
+    ? 'embedded PGlite (in memory, one backend)'
+    : `PostgreSQL ${(await client.query('SHOW server_version')).rows[0].server_version} (fresh database on DATABASE_URL)`;
   console.log(`database: ${where}`);
-  console.log(`runtime: ${opts.workerd ? 'insights worker under wrangler dev (workerd), over HTTP' : `insights worker fetch in-process (Node ${process.version})`}; driver: neon() over HTTP -> local Neon proxy`);
+  console.log(
+    `runtime: ${opts.workerd ? 'insights worker under wrangler dev (workerd), over HTTP' : `insights worker fetch in-process (Node ${process.version})`}; driver: neon() over HTTP -> local Neon proxy`,
+  );
 
   if (REUSE) {
     console.log(`reusing the database a --keep run loaded (BENCH_REUSE_URL): no load`);
@@ -218,9 +255,12 @@ try {
     }
     await client.query('DROP TABLE bench_v');
     if (NAMES > 0) {
-      await client.query(`INSERT INTO insights.packages (system, name, fetched_at)
+      await client.query(
+        `INSERT INTO insights.packages (system, name, fetched_at)
         SELECT 'NPM', (ARRAY['', '@x/'])[1 + i % 2] || substr(md5(i::text), 1, 4 + i % 9), now() FROM generate_series(1, $1::int) AS i
-        ON CONFLICT DO NOTHING`, [NAMES]);
+        ON CONFLICT DO NOTHING`,
+        [NAMES],
+      );
     }
     await client.query('COMMIT');
     // The stored GetVersion/GetPackage answers that ingestion writes (src/insights/stored-answers.ts), set-based.
@@ -230,21 +270,34 @@ try {
     } as Queryable);
     const answersSeconds = (performance.now() - tAnswers) / 1000;
     await client.query('ANALYZE');
-    const counts = (await client.query(`SELECT (SELECT count(*) FROM insights.packages) AS packages, (SELECT count(*) FROM insights.versions) AS versions,
+    const counts = (
+      await client.query(`SELECT (SELECT count(*) FROM insights.packages) AS packages, (SELECT count(*) FROM insights.versions) AS versions,
         (SELECT count(*) FROM insights.requirements) AS requirements, (SELECT count(*) FROM insights.artifacts) AS artifacts,
         (SELECT count(*) FROM insights.project_versions) AS project_versions, (SELECT count(*) FROM insights.advisory_versions) AS advisory_versions,
-        (SELECT count(*) FROM insights.package_name_keys) AS package_name_keys`)).rows[0];
-    console.log(`loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}`);
-    console.log(`of which stored answers: ${answersSeconds.toFixed(1)} s `
-      + `(${written.versions} versions, ${written.packages} packages)`);
+        (SELECT count(*) FROM insights.package_name_keys) AS package_name_keys`)
+    ).rows[0];
+    console.log(
+      `loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${Object.entries(counts)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(', ')}`,
+    );
+    console.log(
+      `of which stored answers: ${answersSeconds.toFixed(1)} s ` +
+        `(${written.versions} versions, ${written.packages} packages)`,
+    );
   }
   const sizes = await client.query<{ name: string; size: string }>(
     `SELECT c.relname AS name, pg_size_pretty(pg_total_relation_size(c.oid)) AS size FROM pg_class c
      JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'insights' AND c.relkind = 'r'
-     ORDER BY pg_total_relation_size(c.oid) DESC LIMIT 10`);
+     ORDER BY pg_total_relation_size(c.oid) DESC LIMIT 10`,
+  );
   console.log(`sizes (table + indexes + toast): ${sizes.rows.map((r) => `${r.name} ${r.size}`).join(', ')}`);
 
-  const keys = (await client.query<{ name: string; version: string }>('SELECT name, version FROM insights.versions ORDER BY name, ordinal')).rows;
+  const keys = (
+    await client.query<{ name: string; version: string }>(
+      'SELECT name, version FROM insights.versions ORDER BY name, ordinal',
+    )
+  ).rows;
   const names = [...new Set(keys.map((k) => k.name))];
   let seed = 20261117;
   const rand = (n: number) => {
@@ -268,7 +321,10 @@ try {
   } else {
     const floorApp = createApp('insights');
     floorApp.get('/floor', async (c) => c.json((await c.get('db').query('SELECT 1 AS one'))[0]));
-    const invoke = async (worker: { fetch: (r: Request, e: never, c: never) => Response | Promise<Response> }, path: string) => {
+    const invoke = async (
+      worker: { fetch: (r: Request, e: never, c: never) => Response | Promise<Response> },
+      path: string,
+    ) => {
       const pending: Promise<unknown>[] = [];
       const ctx = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {} };
       const res = await worker.fetch(new Request(`http://insights.local${path}`), env as never, ctx as never);
@@ -289,35 +345,59 @@ try {
   const probe = keys.find((k) => k.name.startsWith('@'))!;
   const v = JSON.parse(await call(`/v3/systems/npm/packages/${enc(probe.name)}/versions/${probe.version}`));
   const p = JSON.parse(await call(`/v3/systems/npm/packages/${enc(probe.name)}`));
-  if (v.versionKey.name !== probe.name || v.links.length !== 4 || v.relatedProjects.length !== 2 || p.versions.length !== VERSIONS) {
+  if (
+    v.versionKey.name !== probe.name ||
+    v.links.length !== 4 ||
+    v.relatedProjects.length !== 2 ||
+    p.versions.length !== VERSIONS
+  ) {
     throw new Error(`unexpected responses: ${JSON.stringify(v)} ${JSON.stringify(p)}`);
   }
 
   const ops: { op: string; path?: (i: number) => string; fn?: () => Promise<void> }[] = [
     ...floors.map((f) => ({ op: f.op, fn: f.fn, path: f.path ? () => f.path! : undefined })),
-    { op: 'GetVersion', path: () => { const k = keys[rand(keys.length)]!; return `/v3/systems/npm/packages/${enc(k.name)}/versions/${k.version}`; } },
+    {
+      op: 'GetVersion',
+      path: () => {
+        const k = keys[rand(keys.length)]!;
+        return `/v3/systems/npm/packages/${enc(k.name)}/versions/${k.version}`;
+      },
+    },
     { op: 'GetPackage', path: () => `/v3/systems/npm/packages/${enc(names[rand(names.length)]!)}` },
-    { op: 'GetRequirements', path: () => { const k = keys[rand(keys.length)]!; return `/v3/systems/npm/packages/${enc(k.name)}/versions/${k.version}:requirements`; } },
-    { op: 'GetSimilarlyNamedPackages', path: () => `/v3alpha/systems/npm/packages/${enc(names[rand(names.length)]!)}:similarlyNamedPackages` },
+    {
+      op: 'GetRequirements',
+      path: () => {
+        const k = keys[rand(keys.length)]!;
+        return `/v3/systems/npm/packages/${enc(k.name)}/versions/${k.version}:requirements`;
+      },
+    },
+    {
+      op: 'GetSimilarlyNamedPackages',
+      path: () => `/v3alpha/systems/npm/packages/${enc(names[rand(names.length)]!)}:similarlyNamedPackages`,
+    },
   ];
 
   const run = async (o: (typeof ops)[number], n: number): Promise<{ times: number[]; wall: number }> => {
     const times: number[] = [];
     let next = 0;
     const start = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next++ < n) {
-        const target = o.path?.(next);
-        const t = performance.now();
-        if (target !== undefined) await call(target);
-        else await o.fn!();
-        times.push(performance.now() - t);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next++ < n) {
+          const target = o.path?.(next);
+          const t = performance.now();
+          if (target !== undefined) await call(target);
+          else await o.fn!();
+          times.push(performance.now() - t);
+        }
+      }),
+    );
     return { times, wall: performance.now() - start };
   };
 
-  console.log(`\n${PACKAGES} packages, ${VERSIONS} versions each; ${REQUESTS} requests per operation in 5 interleaved rounds (after ${WARMUP} warm-up each), ${CONCURRENCY} in flight\n`);
+  console.log(
+    `\n${PACKAGES} packages, ${VERSIONS} versions each; ${REQUESTS} requests per operation in 5 interleaved rounds (after ${WARMUP} warm-up each), ${CONCURRENCY} in flight\n`,
+  );
   // Server-side execution time of each read's one statement (EXPLAIN ANALYZE over 50 keys, the
   // statement captured from src/insights/queries.ts), to tell database work from transport.
   const capture = async (read: (db: Queryable) => Promise<unknown>) => {
@@ -333,24 +413,46 @@ try {
     let total = 0;
     for (let i = 0; i < 50; i++) {
       const st = await make();
-      const plan = (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${st.sql}`, st.params as unknown[])).rows[0]['QUERY PLAN'];
+      const plan = (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${st.sql}`, st.params as unknown[])).rows[0][
+        'QUERY PLAN'
+      ];
       total += (typeof plan === 'string' ? JSON.parse(plan) : plan)[0]['Execution Time'];
     }
     return total / 50;
   };
   const serverMs: Record<string, number> = {
     floor: await execMs(async () => ({ sql: 'SELECT 1', params: [] })),
-    GetVersion: await execMs(() => { const k = keys[rand(keys.length)]!; return capture((db) => getVersion(db, 'NPM', k.name, k.version)); }),
+    GetVersion: await execMs(() => {
+      const k = keys[rand(keys.length)]!;
+      return capture((db) => getVersion(db, 'NPM', k.name, k.version));
+    }),
     GetPackage: await execMs(() => capture((db) => getPackage(db, 'NPM', names[rand(names.length)]!))),
-    GetRequirements: await execMs(() => { const k = keys[rand(keys.length)]!; return capture((db) => getRequirements(db, 'NPM', k.name, k.version)); }),
-    GetSimilarlyNamedPackages: await execMs(() => capture((db) => similarlyNamed(db, 'NPM', names[rand(names.length)]!))),
+    GetRequirements: await execMs(() => {
+      const k = keys[rand(keys.length)]!;
+      return capture((db) => getRequirements(db, 'NPM', k.name, k.version));
+    }),
+    GetSimilarlyNamedPackages: await execMs(() =>
+      capture((db) => similarlyNamed(db, 'NPM', names[rand(names.length)]!)),
+    ),
   };
 
   // The plan of each read's one statement, for one random key.
   const plans: [string, () => Promise<{ sql: string; params: readonly unknown[] }>][] = [
-    ['GetVersion', () => { const k = keys[rand(keys.length)]!; return capture((db) => getVersion(db, 'NPM', k.name, k.version)); }],
+    [
+      'GetVersion',
+      () => {
+        const k = keys[rand(keys.length)]!;
+        return capture((db) => getVersion(db, 'NPM', k.name, k.version));
+      },
+    ],
     ['GetPackage', () => capture((db) => getPackage(db, 'NPM', names[rand(names.length)]!))],
-    ['GetRequirements', () => { const k = keys[rand(keys.length)]!; return capture((db) => getRequirements(db, 'NPM', k.name, k.version)); }],
+    [
+      'GetRequirements',
+      () => {
+        const k = keys[rand(keys.length)]!;
+        return capture((db) => getRequirements(db, 'NPM', k.name, k.version));
+      },
+    ],
     ['GetSimilarlyNamedPackages', () => capture((db) => similarlyNamed(db, 'NPM', names[rand(names.length)]!))],
   ];
   for (const [op, make] of plans) {
@@ -381,15 +483,40 @@ try {
   const rows: Row[] = ops.map((o, i) => {
     const a = acc[i]!;
     a.times.sort((x, y) => x - y);
-    return { op: o.op, requests: a.times.length, p50: percentile(a.times, 50), p99: percentile(a.times, 99), sqlPerRequest: a.sql / a.times.length, wsPerRequest: a.ws / a.times.length, rps: a.times.length / (a.wall / 1000) };
+    return {
+      op: o.op,
+      requests: a.times.length,
+      p50: percentile(a.times, 50),
+      p99: percentile(a.times, 99),
+      sqlPerRequest: a.sql / a.times.length,
+      wsPerRequest: a.ws / a.times.length,
+      rps: a.times.length / (a.wall / 1000),
+    };
   });
   const floor = rows[0]!;
-  const head = ['operation', 'requests', 'p50 ms', 'p99 ms', 'p99 / floor p99', 'db round trips / request', 'req/s', 'SQL exec ms'];
-  const body = rows.map((r) => [r.op, String(r.requests), r.p50.toFixed(2), r.p99.toFixed(2), (r.p99 / floor.p99).toFixed(2),
-    `${r.sqlPerRequest.toFixed(2)} POST /sql${r.wsPerRequest ? ` + ${r.wsPerRequest.toFixed(2)} ws` : ''}`, r.rps.toFixed(0),
-    (serverMs[r.op] ?? serverMs.floor!).toFixed(3)]);
+  const head = [
+    'operation',
+    'requests',
+    'p50 ms',
+    'p99 ms',
+    'p99 / floor p99',
+    'db round trips / request',
+    'req/s',
+    'SQL exec ms',
+  ];
+  const body = rows.map((r) => [
+    r.op,
+    String(r.requests),
+    r.p50.toFixed(2),
+    r.p99.toFixed(2),
+    (r.p99 / floor.p99).toFixed(2),
+    `${r.sqlPerRequest.toFixed(2)} POST /sql${r.wsPerRequest ? ` + ${r.wsPerRequest.toFixed(2)} ws` : ''}`,
+    r.rps.toFixed(0),
+    (serverMs[r.op] ?? serverMs.floor!).toFixed(3),
+  ]);
   const width = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(width[i]!) : c.padStart(width[i]!))).join(' | ')} |`;
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(width[i]!) : c.padStart(width[i]!))).join(' | ')} |`;
   console.log(line(head));
   console.log(`|${width.map((w, i) => (i === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
   for (const b of body) console.log(line(b));

@@ -24,28 +24,46 @@ async function measure(name: string, fn: (i: number) => Promise<void>): Promise<
   const times: number[] = [];
   let next = 0;
   const start = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    for (let i = next++; i < REQUESTS; i = next++) {
-      const t = performance.now();
-      await fn(i);
-      times.push(performance.now() - t);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = next++; i < REQUESTS; i = next++) {
+        const t = performance.now();
+        await fn(i);
+        times.push(performance.now() - t);
+      }
+    }),
+  );
   const wall = (performance.now() - start) / 1000;
   times.sort((a, b) => a - b);
-  console.log(`${name.padEnd(44)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms   ${(REQUESTS / wall).toFixed(0).padStart(5)} req/s`);
+  console.log(
+    `${name.padEnd(44)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms   ${(REQUESTS / wall).toFixed(0).padStart(5)} req/s`,
+  );
 }
 
-const stack = await startStack({ databaseUrl: process.env.DATABASE_URL, ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0, sample: 0 } });
-const env = workerVars(stack.databaseUrl, { NEON_LOCAL_PROXY: stack.neonProxy, QSTASH_URL: stack.qstashUrl, MAIL_API_URL: stack.mailUrl }) as unknown as Env;
+const stack = await startStack({
+  databaseUrl: process.env.DATABASE_URL,
+  ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0, sample: 0 },
+});
+const env = workerVars(stack.databaseUrl, {
+  NEON_LOCAL_PROXY: stack.neonProxy,
+  QSTASH_URL: stack.qstashUrl,
+  MAIL_API_URL: stack.mailUrl,
+}) as unknown as Env;
 const client = new pg.Client({ connectionString: stack.databaseUrl });
 await client.connect();
 let seller: string | undefined;
 try {
-  console.log(`database: ${stack.embedded ? 'embedded PGlite (in memory)' : 'PostgreSQL at DATABASE_URL'}; ${BOOKS} books, ${REQUESTS} requests per scenario, concurrency ${CONCURRENCY}`);
-  const mk = async (email: string) => (await client.query<{ id: string }>(
-    `INSERT INTO market.users (email, password_hash, first_name, last_name, university, cmc, venmo_username)
-     VALUES ($1, 'pbkdf2$sha256$1$AA==$AA==', 'Bench', 'User', 'Bench U', '1', 'bench-user') RETURNING id::text`, [email])).rows[0]!.id;
+  console.log(
+    `database: ${stack.embedded ? 'embedded PGlite (in memory)' : 'PostgreSQL at DATABASE_URL'}; ${BOOKS} books, ${REQUESTS} requests per scenario, concurrency ${CONCURRENCY}`,
+  );
+  const mk = async (email: string) =>
+    (
+      await client.query<{ id: string }>(
+        `INSERT INTO market.users (email, password_hash, first_name, last_name, university, cmc, venmo_username)
+     VALUES ($1, 'pbkdf2$sha256$1$AA==$AA==', 'Bench', 'User', 'Bench U', '1', 'bench-user') RETURNING id::text`,
+        [email],
+      )
+    ).rows[0]!.id;
   const stamp = Date.now().toString(36);
   seller = await mk(`bench-seller-${stamp}@bench.edu`);
   const viewer = await mk(`bench-viewer-${stamp}@bench.edu`);
@@ -57,19 +75,26 @@ try {
      FROM generate_series(1, $2::int) AS i,
      LATERAL (SELECT (ARRAY['Calculus','Linear Algebra','Organic Chemistry','Physics','World History','Molecular Biology','Algorithms','Microeconomics'])[1 + i % 8]
                      || ' volume ' || (i % 997) AS name,
-                     (ARRAY['MTH','MTH','CHM','PHY','HIS','BIO','CSC','ECO'])[1 + i % 8] AS dept) n`, [seller, BOOKS]);
+                     (ARRAY['MTH','MTH','CHM','PHY','HIS','BIO','CSC','ECO'])[1 + i % 8] AS dept) n`,
+    [seller, BOOKS],
+  );
   await client.query('VACUUM ANALYZE market.books'); // the steady state autovacuum keeps: visibility map set
   console.log(`seeded ${BOOKS} books in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const sizes = await client.query<{ name: string; size: string }>(
     `SELECT c.relname AS name, pg_size_pretty(pg_relation_size(c.oid)) AS size FROM pg_class c
-     JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'market' AND c.relname LIKE 'books%' ORDER BY pg_relation_size(c.oid) DESC`);
+     JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'market' AND c.relname LIKE 'books%' ORDER BY pg_relation_size(c.oid) DESC`,
+  );
   console.log(`sizes (market.books, all books in it): ${sizes.rows.map((r) => `${r.name} ${r.size}`).join(', ')}\n`);
 
   const db = createDb(env);
   const token = await tokenFor(env, viewer, 0);
   const call = async (path: string, auth = false) => {
     const pending: Promise<unknown>[] = [];
-    const res = await marketplace.fetch(new Request(`http://bench${path}`, { headers: auth ? { authorization: `Bearer ${token}` } : {} }), env, { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {} } as never);
+    const res = await marketplace.fetch(
+      new Request(`http://bench${path}`, { headers: auth ? { authorization: `Bearer ${token}` } : {} }),
+      env,
+      { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {} } as never,
+    );
     if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
     await Promise.all(pending);
@@ -78,28 +103,54 @@ try {
   // a cursor 2000 books deep, as a client paging by cursor would hold it
   let deep = '';
   for (let page = 0, next = ''; page < 50; page++) {
-    const res = await marketplace.fetch(new Request(`http://bench/api/books/getBooksNoToken/40/0${next ? `?cursor=${next}` : ''}`), env, { waitUntil() {}, passThroughOnException() {} } as never);
+    const res = await marketplace.fetch(
+      new Request(`http://bench/api/books/getBooksNoToken/40/0${next ? `?cursor=${next}` : ''}`),
+      env,
+      { waitUntil() {}, passThroughOnException() {} } as never,
+    );
     next = res.headers.get('x-next-cursor') ?? '';
     await res.arrayBuffer();
     deep = next;
   }
-  await measure('floor: SELECT 1 (neon() over HTTP)', async () => { await db.query('SELECT 1'); });
+  await measure('floor: SELECT 1 (neon() over HTTP)', async () => {
+    await db.query('SELECT 1');
+  });
   await measure('GET /api/books/getBooksNoToken/40/0', () => call('/api/books/getBooksNoToken/40/0'));
-  await measure('GET /api/books/getBooksNoToken/40/2000', (i) => call(`/api/books/getBooksNoToken/40/${2000 + (i % 50)}`));
-  await measure('GET .../getBooksNoToken/40/0?cursor= (2000 deep)', () => call(`/api/books/getBooksNoToken/40/0?cursor=${deep}`));
+  await measure('GET /api/books/getBooksNoToken/40/2000', (i) =>
+    call(`/api/books/getBooksNoToken/40/${2000 + (i % 50)}`),
+  );
+  await measure('GET .../getBooksNoToken/40/0?cursor= (2000 deep)', () =>
+    call(`/api/books/getBooksNoToken/40/0?cursor=${deep}`),
+  );
   await measure('GET /api/books/getAllBooks (token)', () => call('/api/books/getAllBooks', true));
-  await measure('GET /api/books/search/public/:query', (i) => call(`/api/books/search/public/${encodeURIComponent(words[i % words.length]!)}`));
-  await measure('GET /api/books/search/:query (token)', (i) => call(`/api/books/search/${encodeURIComponent(words[i % words.length]!)}`, true));
+  await measure('GET /api/books/search/public/:query', (i) =>
+    call(`/api/books/search/public/${encodeURIComponent(words[i % words.length]!)}`),
+  );
+  await measure('GET /api/books/search/:query (token)', (i) =>
+    call(`/api/books/search/${encodeURIComponent(words[i % words.length]!)}`, true),
+  );
   await db.close();
 
   const [cursorUs, cursorId] = atob(deep.replace(/-/g, '+').replace(/_/g, '/')).split('.');
   const plans: [string, string, unknown[]][] = [
-    ['listing, offset 2000', `SELECT b.id FROM market.books b WHERE b.status = 0 ORDER BY b.posted_at DESC, b.id DESC LIMIT 40 OFFSET 2000`, []],
-    ['listing, cursor 2000 deep', `SELECT b.id FROM market.books b WHERE b.status = 0 AND (b.posted_at, b.id) <
-      (timestamptz 'epoch' + $1::bigint * interval '1 microsecond', $2::bigint) ORDER BY b.posted_at DESC, b.id DESC LIMIT 40`, [cursorUs, cursorId]],
+    [
+      'listing, offset 2000',
+      `SELECT b.id FROM market.books b WHERE b.status = 0 ORDER BY b.posted_at DESC, b.id DESC LIMIT 40 OFFSET 2000`,
+      [],
+    ],
+    [
+      'listing, cursor 2000 deep',
+      `SELECT b.id FROM market.books b WHERE b.status = 0 AND (b.posted_at, b.id) <
+      (timestamptz 'epoch' + $1::bigint * interval '1 microsecond', $2::bigint) ORDER BY b.posted_at DESC, b.id DESC LIMIT 40`,
+      [cursorUs, cursorId],
+    ],
     ['search public, a common word (calculus)', SEARCH_SQL, ['calculus:*', 40]],
     ['search public, a rare phrase (physics volume 12)', SEARCH_SQL, ['physics:* & volume:* & 12:*', 40]],
-    ['search signed in, a rare phrase (physics volume 12)', SEARCH_SQL_VIEWER, ['physics:* & volume:* & 12:*', viewer, 40]],
+    [
+      'search signed in, a rare phrase (physics volume 12)',
+      SEARCH_SQL_VIEWER,
+      ['physics:* & volume:* & 12:*', viewer, 40],
+    ],
   ];
   for (const [title, sql, params] of plans) {
     const plan = await client.query(`EXPLAIN (ANALYZE, COSTS OFF) ${sql}`, params);

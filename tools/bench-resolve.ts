@@ -37,7 +37,7 @@ import type { Env } from '../src/platform/env.ts';
 import { bundleLock, HAS_BUNDLER, randomGemUniverse, startGemSource } from './registries/gem-source.ts';
 import { emptyInsights } from './universes/graphs.ts';
 import { pypiJsonRoute } from './registries/pypi-json.ts';
-import { startRegistry, } from './registries/registry-server.ts';
+import { startRegistry } from './registries/registry-server.ts';
 import { cargoLock, indexLine, indexPath, randomUniverse } from './registries/cargo-registry.ts';
 import { loadCorpus } from './universes/npm-corpus.ts';
 import { mavenLayout, mavenUniverses, ROOT_VERSION, startMavenRepo } from './registries/maven-repo.ts';
@@ -62,15 +62,23 @@ const UNIVERSES = Number(opts.universes);
 
 const serverUrl = process.env.DATABASE_URL;
 const fresh = serverUrl ? await freshDatabase(serverUrl, 'bench_resolve') : undefined;
-const stack = await startStack({ databaseUrl: fresh?.url, ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0, sample: 0 } });
+const stack = await startStack({
+  databaseUrl: fresh?.url,
+  ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0, sample: 0 },
+});
 const db = createDb({ DATABASE_URL: stack.databaseUrl, NEON_LOCAL_PROXY: stack.neonProxy });
 let sqlRequests = 0;
 stack.proxy.server.on('request', (req) => {
   if (req.method === 'POST' && req.url?.startsWith('/sql')) sqlRequests++;
 });
-const baseEnv = (extra: Record<string, string>) => workerVars(stack.databaseUrl, {
-  NEON_LOCAL_PROXY: stack.neonProxy, QSTASH_URL: stack.qstashUrl, MAIL_API_URL: stack.mailUrl, INSIGHTS_FETCH_LIMIT: '5000', ...extra,
-}) as unknown as Env;
+const baseEnv = (extra: Record<string, string>) =>
+  workerVars(stack.databaseUrl, {
+    NEON_LOCAL_PROXY: stack.neonProxy,
+    QSTASH_URL: stack.qstashUrl,
+    MAIL_API_URL: stack.mailUrl,
+    INSIGHTS_FETCH_LIMIT: '5000',
+    ...extra,
+  }) as unknown as Env;
 
 /** One GET through the worker: milliseconds to the answered body; waitUntil work awaited afterwards. */
 async function get(env: Env, path: string): Promise<{ ms: number; status: number }> {
@@ -80,7 +88,8 @@ async function get(env: Env, path: string): Promise<{ ms: number; status: number
   const res = await insights.fetch(new Request(`http://localhost${path}`), env, ctx as never);
   await res.arrayBuffer();
   const ms = performance.now() - t0;
-  for (let done = 0; done < pending.length; ) { // work queued by work (the request's pool is closed last)
+  for (let done = 0; done < pending.length; ) {
+    // work queued by work (the request's pool is closed last)
     const batch = pending.slice(done);
     done = pending.length;
     await Promise.allSettled(batch);
@@ -90,10 +99,27 @@ async function get(env: Env, path: string): Promise<{ ms: number; status: number
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-interface Row { system: string; root: string; cold: number; warm: number; warmSql: number; cached: number; cachedSql: number; toolCold: number; toolWarm: number; tool: string }
+interface Row {
+  system: string;
+  root: string;
+  cold: number;
+  warm: number;
+  warmSql: number;
+  cached: number;
+  cachedSql: number;
+  toolCold: number;
+  toolWarm: number;
+  tool: string;
+}
 const rows: Row[] = [];
 
-async function measure(system: string, root: string, env: Env, path: string, tool: { name: string; cold: () => Promise<number>; warm: () => Promise<number> }) {
+async function measure(
+  system: string,
+  root: string,
+  env: Env,
+  path: string,
+  tool: { name: string; cold: () => Promise<number>; warm: () => Promise<number> },
+) {
   await emptyInsights(db);
   const cold = await get(env, path);
   if (cold.status !== 200) throw new Error(`${system} ${root}: cold answer ${cold.status}`);
@@ -112,9 +138,22 @@ async function measure(system: string, root: string, env: Env, path: string, too
   const cachedSql = sqlRequests - before;
   const toolCold = await tool.cold();
   const toolWarm = median([await tool.warm(), await tool.warm(), await tool.warm()]);
-  const row = { system, root, cold: cold.ms, warm: median(warm), warmSql, cached: median(cached), cachedSql, toolCold, toolWarm, tool: tool.name };
+  const row = {
+    system,
+    root,
+    cold: cold.ms,
+    warm: median(warm),
+    warmSql,
+    cached: median(cached),
+    cachedSql,
+    toolCold,
+    toolWarm,
+    tool: tool.name,
+  };
   rows.push(row);
-  console.log(`${system}\t${root}\tcold ${row.cold.toFixed(0)} ms (${tool.name} ${toolCold.toFixed(0)})\twarm ${row.warm.toFixed(1)} ms, ${warmSql} SQL (${tool.name} warm ${toolWarm.toFixed(0)})\tcached ${row.cached.toFixed(1)} ms, ${cachedSql} SQL`);
+  console.log(
+    `${system}\t${root}\tcold ${row.cold.toFixed(0)} ms (${tool.name} ${toolCold.toFixed(0)})\twarm ${row.warm.toFixed(1)} ms, ${warmSql} SQL (${tool.name} warm ${toolWarm.toFixed(0)})\tcached ${row.cached.toFixed(1)} ms, ${cachedSql} SQL`,
+  );
 }
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {
@@ -128,21 +167,59 @@ async function benchNpm(): Promise<void> {
   const full = (name: string) => {
     const p = packuments[name] as { versions: Record<string, object> } | undefined;
     if (!p) return undefined;
-    return { ...p, versions: Object.fromEntries(Object.entries(p.versions).map(([v, m]) => [v, { name, version: v, ...m, dist: { tarball: `http://127.0.0.1:1/${name}/-/${v}.tgz` } }])) };
+    return {
+      ...p,
+      versions: Object.fromEntries(
+        Object.entries(p.versions).map(([v, m]) => [
+          v,
+          { name, version: v, ...m, dist: { tarball: `http://127.0.0.1:1/${name}/-/${v}.tgz` } },
+        ]),
+      ),
+    };
   };
   const registry = await startRegistry((p) => (p === '/v1/query' ? {} : full(p.slice(1))));
-  const env = baseEnv({ NPM_REGISTRY_URL: registry.url, INSIGHTS_NPM_TARBALLS: 'off', OSV_API_URL: registry.url, RESOLVE_NODE_VERSION: meta.nodeVersion.replace(/^v/, '') });
+  const env = baseEnv({
+    NPM_REGISTRY_URL: registry.url,
+    INSIGHTS_NPM_TARBALLS: 'off',
+    OSV_API_URL: registry.url,
+    RESOLVE_NODE_VERSION: meta.nodeVersion.replace(/^v/, ''),
+  });
   const wanted = opts.roots!.split(',');
   for (const r of meta.roots.filter((x) => wanted.includes(x.manifest.name))) {
     const dir = await mkdtemp(join(tmpdir(), 'bench-npm-'));
     const cache = join(dir, 'cache');
-    await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'bench-root', version: '1.0.0', dependencies: { [r.manifest.name]: r.manifest.version } }));
-    const npm = (...extra: string[]) => timed(async () => {
-      await rm(join(dir, 'package-lock.json'), { force: true });
-      await run('npm', ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', '--registry', `${registry.url}/`, '--cache', cache, ...extra], { cwd: dir, maxBuffer: 1 << 26 });
-    });
-    await measure('npm', `${r.manifest.name}@${r.manifest.version}`, env, `/v3/systems/npm/packages/${encodeURIComponent(r.manifest.name)}/versions/${r.manifest.version}:dependencies`,
-      { name: 'npm', cold: () => npm(), warm: () => npm('--offline') });
+    await writeFile(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: 'bench-root', version: '1.0.0', dependencies: { [r.manifest.name]: r.manifest.version } }),
+    );
+    const npm = (...extra: string[]) =>
+      timed(async () => {
+        await rm(join(dir, 'package-lock.json'), { force: true });
+        await run(
+          'npm',
+          [
+            'install',
+            '--package-lock-only',
+            '--ignore-scripts',
+            '--no-audit',
+            '--no-fund',
+            '--loglevel=error',
+            '--registry',
+            `${registry.url}/`,
+            '--cache',
+            cache,
+            ...extra,
+          ],
+          { cwd: dir, maxBuffer: 1 << 26 },
+        );
+      });
+    await measure(
+      'npm',
+      `${r.manifest.name}@${r.manifest.version}`,
+      env,
+      `/v3/systems/npm/packages/${encodeURIComponent(r.manifest.name)}/versions/${r.manifest.version}:dependencies`,
+      { name: 'npm', cold: () => npm(), warm: () => npm('--offline') },
+    );
     await rm(dir, { recursive: true, force: true });
   }
   await registry.close();
@@ -157,22 +234,39 @@ async function benchPypi(): Promise<void> {
     const u = randomPipUniverse(7000 + i);
     current = u;
     const pip = () => timed(() => pipInstallReport(u, ['root==1.0.0']));
-    await measure('pypi', `universe ${7000 + i}`, env, '/v3/systems/pypi/packages/root/versions/1.0.0:dependencies', { name: 'pip', cold: pip, warm: pip });
+    await measure('pypi', `universe ${7000 + i}`, env, '/v3/systems/pypi/packages/root/versions/1.0.0:dependencies', {
+      name: 'pip',
+      cold: pip,
+      warm: pip,
+    });
   }
   await registry.close();
 }
 
 async function benchCargo(): Promise<void> {
   let lines = new Map<string, string>();
-  const registry = await startRegistry((p) => (p === '/config.json' ? { dl: 'http://127.0.0.1:1/crates' } : p === '/v1/query' ? {} : lines.get(p.slice(1))));
+  const registry = await startRegistry((p) =>
+    p === '/config.json' ? { dl: 'http://127.0.0.1:1/crates' } : p === '/v1/query' ? {} : lines.get(p.slice(1)),
+  );
   const env = baseEnv({ CRATES_INDEX_URL: registry.url, CRATES_API_URL: registry.url, OSV_API_URL: registry.url });
   let done = 0;
   for (let seed = 1000; done < UNIVERSES && seed < 1100; seed++) {
     const u = randomUniverse(seed);
     if (!(await cargoLock(u, 'root', '1.0.0')).ok) continue;
-    lines = new Map(Object.entries(u).map(([n, vs]) => [indexPath(n), `${Object.entries(vs).map(([v, s]) => indexLine(n, v, s)).join('\n')}\n`]));
+    lines = new Map(
+      Object.entries(u).map(([n, vs]) => [
+        indexPath(n),
+        `${Object.entries(vs)
+          .map(([v, s]) => indexLine(n, v, s))
+          .join('\n')}\n`,
+      ]),
+    );
     const cargo = () => timed(() => cargoLock(u, 'root', '1.0.0'));
-    await measure('cargo', `universe ${seed}`, env, '/v3/systems/cargo/packages/root/versions/1.0.0:dependencies', { name: 'cargo', cold: cargo, warm: cargo });
+    await measure('cargo', `universe ${seed}`, env, '/v3/systems/cargo/packages/root/versions/1.0.0:dependencies', {
+      name: 'cargo',
+      cold: cargo,
+      warm: cargo,
+    });
     done++;
   }
   await registry.close();
@@ -180,7 +274,9 @@ async function benchCargo(): Promise<void> {
 
 async function benchRubygems(): Promise<void> {
   // the universes of the end-to-end test's seeds that Bundler locks, largest first
-  const seeds = Array.from({ length: 40 }, (_, i) => 2000 + i).sort((a, b) => Object.keys(randomGemUniverse(b)).length - Object.keys(randomGemUniverse(a)).length);
+  const seeds = Array.from({ length: 40 }, (_, i) => 2000 + i).sort(
+    (a, b) => Object.keys(randomGemUniverse(b)).length - Object.keys(randomGemUniverse(a)).length,
+  );
   const universes = seeds.map(randomGemUniverse);
   const source = await startGemSource(universes);
   let done = 0;
@@ -189,7 +285,13 @@ async function benchRubygems(): Promise<void> {
     if (!(await bundleLock(`${url}/`, 'root', '1.0.0')).ok) continue;
     const env = baseEnv({ RUBYGEMS_URL: url, OSV_API_URL: source.url });
     const bundle = () => timed(() => bundleLock(`${url}/`, 'root', '1.0.0'));
-    await measure('rubygems', `universe ${seeds[i]}`, env, '/v3/systems/rubygems/packages/root/versions/1.0.0:dependencies', { name: 'bundle', cold: bundle, warm: bundle });
+    await measure(
+      'rubygems',
+      `universe ${seeds[i]}`,
+      env,
+      '/v3/systems/rubygems/packages/root/versions/1.0.0:dependencies',
+      { name: 'bundle', cold: bundle, warm: bundle },
+    );
     done++;
   }
   await source.close();
@@ -205,11 +307,17 @@ async function benchMaven(): Promise<void> {
     const local = await mkdtemp(join(tmpdir(), 'bench-m2-'));
     const mvnTime = async (offline: boolean) => {
       const run = await mavenTrees([u], { repoUrl: repo.url, localRepo: local, offline });
-      if (!run.outcomes[0]?.ok) throw new Error(`maven ${u.label}: mvn failed: ${JSON.stringify(run.outcomes[0]).slice(0, 300)}`);
+      if (!run.outcomes[0]?.ok)
+        throw new Error(`maven ${u.label}: mvn failed: ${JSON.stringify(run.outcomes[0]).slice(0, 300)}`);
       return run.invocations.reduce((t, x) => t + x.millis, 0);
     };
-    await measure('maven', u.label, env, `/v3/systems/maven/packages/${encodeURIComponent(u.root)}/versions/${ROOT_VERSION}:dependencies`,
-      { name: 'mvn', cold: () => mvnTime(false), warm: () => mvnTime(true) });
+    await measure(
+      'maven',
+      u.label,
+      env,
+      `/v3/systems/maven/packages/${encodeURIComponent(u.root)}/versions/${ROOT_VERSION}:dependencies`,
+      { name: 'mvn', cold: () => mvnTime(false), warm: () => mvnTime(true) },
+    );
     await rm(local, { recursive: true, force: true });
   }
   await repo.close();
@@ -224,25 +332,31 @@ async function benchGo(): Promise<void> {
   console.log(`go: ${GO_VERSION.stdout.trim()}`);
   for (const [i, { root }] of picked.entries()) {
     const home = await mkdtemp(join(tmpdir(), 'bench-go-'));
-    const goTime = (fresh: boolean) => timed(async () => {
-      const h = fresh ? await mkdtemp(join(tmpdir(), 'bench-go-cold-')) : home;
-      try {
-        await runGoModGraph(proxy.url, root, 'v1.0.0', h);
-      } finally {
-        if (fresh) await rm(h, { recursive: true, force: true });
-      }
-    });
+    const goTime = (fresh: boolean) =>
+      timed(async () => {
+        const h = fresh ? await mkdtemp(join(tmpdir(), 'bench-go-cold-')) : home;
+        try {
+          await runGoModGraph(proxy.url, root, 'v1.0.0', h);
+        } finally {
+          if (fresh) await rm(h, { recursive: true, force: true });
+        }
+      });
     await runGoModGraph(proxy.url, root, 'v1.0.0', home); // fills the module cache the warm runs read
     const path = `/v3/systems/go/packages/${encodeURIComponent(root)}/versions/v1.0.0:dependencies`;
-    await measure('go', `universe ${2000 + i}`, env, path,
-      { name: 'go', cold: () => goTime(true), warm: () => goTime(false) });
+    await measure('go', `universe ${2000 + i}`, env, path, {
+      name: 'go',
+      cold: () => goTime(true),
+      warm: () => goTime(false),
+    });
     await rm(home, { recursive: true, force: true });
   }
   await proxy.close();
 }
 
 const has = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: 'utf8' }).status === 0;
-console.log(`database: ${fresh ? 'PostgreSQL' : 'embedded PGlite'}; tools: npm ${spawnSync('npm', ['--version'], { encoding: 'utf8' }).stdout.trim()}`);
+console.log(
+  `database: ${fresh ? 'PostgreSQL' : 'embedded PGlite'}; tools: npm ${spawnSync('npm', ['--version'], { encoding: 'utf8' }).stdout.trim()}`,
+);
 try {
   if (SYSTEMS.includes('npm')) await benchNpm();
   if (SYSTEMS.includes('pypi')) {
@@ -265,12 +379,28 @@ try {
     if (HAS_GO) await benchGo();
     else console.log('go: skipped, go is not installed (apt-get install golang-go)');
   }
-  console.log('\nsystem\troot\tcold ms\ttool cold ms\ttool/cold\twarm ms\ttool warm ms\ttool/warm\tcached ms\tcached SQL');
+  console.log(
+    '\nsystem\troot\tcold ms\ttool cold ms\ttool/cold\twarm ms\ttool warm ms\ttool/warm\tcached ms\tcached SQL',
+  );
   for (const r of rows) {
-    console.log([r.system, r.root, r.cold.toFixed(0), r.toolCold.toFixed(0), (r.toolCold / r.cold).toFixed(2), r.warm.toFixed(1), r.toolWarm.toFixed(0),
-      (r.toolWarm / r.warm).toFixed(1), r.cached.toFixed(1), r.cachedSql].join('\t'));
+    console.log(
+      [
+        r.system,
+        r.root,
+        r.cold.toFixed(0),
+        r.toolCold.toFixed(0),
+        (r.toolCold / r.cold).toFixed(2),
+        r.warm.toFixed(1),
+        r.toolWarm.toFixed(0),
+        (r.toolWarm / r.warm).toFixed(1),
+        r.cached.toFixed(1),
+        r.cachedSql,
+      ].join('\t'),
+    );
   }
-  console.log('targets: tool/cold >= 1 (cold at least as fast as the tool), tool/warm >= 10, cached = 1 SQL round trip');
+  console.log(
+    'targets: tool/cold >= 1 (cold at least as fast as the tool), tool/warm >= 10, cached = 1 SQL round trip',
+  );
 } finally {
   await db.close();
   await stack.close();

@@ -16,7 +16,8 @@ function loadRanges(): string[] {
   const out = new Set<string>(['^1.2.3', '~1.2', '>=1.0.0 <2.0.0', '1.x || >=2.5.0', '1.2.3 - 2.3.4', '*', '^0.1.0']);
   for (const f of ['range-include.js', 'range-exclude.js']) {
     try {
-      for (const [r] of require(fileURLToPath(new URL(f, fixtures))) as [string][]) if (semver.validRange(r)) out.add(r);
+      for (const [r] of require(fileURLToPath(new URL(f, fixtures))) as [string][])
+        if (semver.validRange(r)) out.add(r);
     } catch {
       // fixtures not present: synthetic ranges only
     }
@@ -82,7 +83,9 @@ for (const r of ranges) for (const v of sample) if (V.satisfies('NPM', v, r) !==
 const sortedSame = JSON.stringify(V.sort('NPM', versions)) === JSON.stringify(semver.sort(versions.slice()));
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US').padStart(14);
-console.log(`inputs: ${ranges.length} ranges x ${sample.length} versions (satisfies), ${versions.length} versions (sort)`);
+console.log(
+  `inputs: ${ranges.length} ranges x ${sample.length} versions (satisfies), ${versions.length} versions (sort)`,
+);
 console.log(`                        ours/s     node-semver/s   ratio (ours / node-semver)`);
 console.log(`satisfies      ${fmt(satOurs)}  ${fmt(satTheirs)}   ${(satOurs / satTheirs).toFixed(2)}x`);
 console.log(`sort (lists)   ${fmt(sortOurs)}  ${fmt(sortTheirs)}   ${(sortOurs / sortTheirs).toFixed(2)}x`);

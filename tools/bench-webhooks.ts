@@ -29,9 +29,15 @@ if (process.argv.includes('--ledger')) {
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 100);
 
-const stack = await startStack({ databaseUrl: process.env.DATABASE_URL, ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0, sample: 0 } });
+const stack = await startStack({
+  databaseUrl: process.env.DATABASE_URL,
+  ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0, sample: 0 },
+});
 const baseVars = { NEON_LOCAL_PROXY: stack.neonProxy, QSTASH_URL: stack.qstashUrl, MAIL_API_URL: stack.mailUrl };
-const served = await serveWorker(delivery, (url) => workerVars(stack.databaseUrl, { ...baseVars, DELIVERY_URL: url }) as unknown as Env);
+const served = await serveWorker(
+  delivery,
+  (url) => workerVars(stack.databaseUrl, { ...baseVars, DELIVERY_URL: url }) as unknown as Env,
+);
 const env = workerVars(stack.databaseUrl, { ...baseVars, DELIVERY_URL: served.url }) as unknown as Env;
 const db = createDb(env);
 
@@ -50,7 +56,15 @@ const receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number })
 
 // biome-ignore lint/suspicious/noExplicitAny: the UltraCart API's JSON, read loosely by the bench
 async function call(method: string, path: string, key: string, body?: unknown): Promise<any> {
-  const res = await pipeline.fetch(new Request(`http://bench${path}`, { method, headers: { 'X-UltraCart-Simple-Key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }), env, { waitUntil: () => {}, passThroughOnException: () => {} } as never);
+  const res = await pipeline.fetch(
+    new Request(`http://bench${path}`, {
+      method,
+      headers: { 'X-UltraCart-Simple-Key': key, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+    env,
+    { waitUntil: () => {}, passThroughOnException: () => {} } as never,
+  );
   return res.json();
 }
 
@@ -63,7 +77,12 @@ async function run(label: string, maximumEvents: number, mode: 'live' | 'backlog
   await db.query('UPDATE webhooks.webhooks SET disabled = true');
   await db.query('UPDATE webhooks.outbox SET fanned_out_at = now() WHERE fanned_out_at IS NULL');
   const { key } = await createMerchantKey(db, encryptionKey(env), `BENCH_${maximumEvents}`);
-  const created = await call('POST', '/rest/v2/webhook/webhooks', key, { webhook_url: `${receiverUrl}/hook`, maximum_events: maximumEvents, maximum_size: 5_242_880, event_categories: [{ event_category: 'book', subscribed: true }] });
+  const created = await call('POST', '/rest/v2/webhook/webhooks', key, {
+    webhook_url: `${receiverUrl}/hook`,
+    maximum_events: maximumEvents,
+    maximum_size: 5_242_880,
+    event_categories: [{ event_category: 'book', subscribed: true }],
+  });
   if (!created.success) throw new Error(`could not create the bench webhook: ${JSON.stringify(created.error)}`);
   received = 0;
   target = EVENTS;
@@ -71,7 +90,12 @@ async function run(label: string, maximumEvents: number, mode: 'live' | 'backlog
   const emit = async (notify: boolean) => {
     for (let i = 0; i < EVENTS; i += 250) {
       await db.transaction(async (tx) => {
-        for (let j = i; j < Math.min(EVENTS, i + 250); j++) await recordRawEvent(tx, { name: 'book_posted', objectId: `bench-${j}`, payload: { book_id: `bench-${j}`, title: `Bench book ${j}`, price: j % 100 } });
+        for (let j = i; j < Math.min(EVENTS, i + 250); j++)
+          await recordRawEvent(tx, {
+            name: 'book_posted',
+            objectId: `bench-${j}`,
+            payload: { book_id: `bench-${j}`, title: `Bench book ${j}`, price: j % 100 },
+          });
       });
       if (notify) await notifyOutbox(env);
     }
@@ -84,11 +108,15 @@ async function run(label: string, maximumEvents: number, mode: 'live' | 'backlog
   await done;
   const seconds = (performance.now() - t0) / 1000;
   const note = mode === 'live' ? `(all emitted after ${emitted.toFixed(2)} s)` : '(backlog: fan-out + delivery only)';
-  console.log(`${label.padEnd(42)} ${EVENTS} events in ${seconds.toFixed(2).padStart(6)} s ${(EVENTS / seconds).toFixed(0).padStart(6)} events/s   ${note}`);
+  console.log(
+    `${label.padEnd(42)} ${EVENTS} events in ${seconds.toFixed(2).padStart(6)} s ${(EVENTS / seconds).toFixed(0).padStart(6)} events/s   ${note}`,
+  );
 }
 
 try {
-  console.log(`database: ${stack.embedded ? 'embedded PGlite (in memory)' : 'PostgreSQL at DATABASE_URL'}; ${EVENTS} events per run, one webhook, receiver answers 200`);
+  console.log(
+    `database: ${stack.embedded ? 'embedded PGlite (in memory)' : 'PostgreSQL at DATABASE_URL'}; ${EVENTS} events per run, one webhook, receiver answers 200`,
+  );
   for (const mode of ['live', 'backlog'] as const) {
     await run(`${mode}, batching off (maximum_events=1)`, 1, mode);
     await run(`${mode}, batching on (maximum_events=${BATCH})`, BATCH, mode);

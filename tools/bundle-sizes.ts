@@ -20,7 +20,8 @@ const OWN: Record<FunctionName, (file: string) => boolean> = {
   insights: (f) => /^(functions\/insights\.ts|src\/(platform|insights|resolve|versions)\/)/.test(f),
   marketplace: (f) => /^(functions\/marketplace\.ts|src\/(platform|marketplace)\/|src\/webhooks\/events\.ts$)/.test(f),
   pipeline: (f) => /^(functions\/pipeline\.ts|src\/(platform|pipeline|webhooks)\/)/.test(f),
-  delivery: (f) => /^(functions\/delivery\.ts|src\/)/.test(f) && !/^src\/[a-z]+\/(routes[^/]*|render\/pages)\.ts$/.test(f),
+  delivery: (f) =>
+    /^(functions\/delivery\.ts|src\/)/.test(f) && !/^src\/[a-z]+\/(routes[^/]*|render\/pages)\.ts$/.test(f),
 };
 
 const out = await mkdtemp(join(tmpdir(), 'bundles-'));
@@ -30,7 +31,9 @@ for (const fn of FUNCTIONS) {
   const dir = join(out, fn);
   const wrangler = join(ROOT, 'node_modules/wrangler/bin/wrangler.js');
   const r = spawnSync(process.execPath, [wrangler, 'deploy', '--dry-run', '--env', fn, '--outdir', dir], {
-    cwd: ROOT, encoding: 'utf8', env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', FORCE_COLOR: '0' },
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', FORCE_COLOR: '0' },
   });
   const size = /Total Upload: ([\d.]+ KiB) \/ gzip: ([\d.]+ KiB)/.exec(r.stdout + r.stderr);
   if (r.status !== 0 || !size) {
@@ -38,13 +41,20 @@ for (const fn of FUNCTIONS) {
     rows.push(`${fn.padEnd(12)} build failed: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`);
     continue;
   }
-  const map = JSON.parse(await readFile(join(dir, `${fn}.js.map`), 'utf8')) as { sources: string[]; sourceRoot?: string };
+  const map = JSON.parse(await readFile(join(dir, `${fn}.js.map`), 'utf8')) as {
+    sources: string[];
+    sourceRoot?: string;
+  };
   // sources are relative to the map's folder (and its sourceRoot): resolved there, then read from the repository root
-  const files = map.sources.filter((s) => !s.includes('node_modules/')).map((s) => relative(ROOT, resolve(dir, map.sourceRoot ?? '', s)));
+  const files = map.sources
+    .filter((s) => !s.includes('node_modules/'))
+    .map((s) => relative(ROOT, resolve(dir, map.sourceRoot ?? '', s)));
   const foreign = files.filter((f) => !OWN[fn](f));
   if (foreign.length) failed = true;
-  rows.push(`${fn.padEnd(12)} ${size[1]!.padStart(11)}  gzip ${size[2]!.padStart(11)}  ${files.length} project files` +
-    (foreign.length ? `  FOREIGN: ${foreign.join(', ')}` : ''));
+  rows.push(
+    `${fn.padEnd(12)} ${size[1]!.padStart(11)}  gzip ${size[2]!.padStart(11)}  ${files.length} project files` +
+      (foreign.length ? `  FOREIGN: ${foreign.join(', ')}` : ''),
+  );
 }
 await rm(out, { recursive: true, force: true });
 console.log(`function     upload (minified)  gzip\n${rows.join('\n')}`);

@@ -49,13 +49,21 @@ if (process.env.MARKDOWN_BASELINE) {
   renderers.push(['baseline', mod.renderMarkdown]);
 }
 
-const section = cases.slice(0, 3).map((c) => c.md).join('\n\n');
+const section = cases
+  .slice(0, 3)
+  .map((c) => c.md)
+  .join('\n\n');
 const big = Array.from({ length: 200 }, (_, i) => section.replace('## Releases', `## Releases ${i}`)).join('\n\n');
 for (const [name, render] of renderers) {
   const failed: string[] = [];
   for (const c of cases) {
     let out: string;
-    try { out = render(c.md); } catch (e) { failed.push(`${c.name}: throws ${(e as Error).message}`); continue; }
+    try {
+      out = render(c.md);
+    } catch (e) {
+      failed.push(`${c.name}: throws ${(e as Error).message}`);
+      continue;
+    }
     const got = normalize(out);
     if (c.html !== undefined && got !== c.html) failed.push(`${c.name}:\n      got  ${got.slice(0, 400)}`);
     const bad = unsafe(out);

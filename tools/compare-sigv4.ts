@@ -14,7 +14,8 @@ const dir = new URL('../test/fixtures/webhooks/aws-sig-v4-test-suite/', import.m
 const files: Record<string, string> = {};
 for (const name of await readdir(dir)) {
   if (!/^[a-z]/.test(name) || name === 'LICENSE' || name === 'NOTICE') continue;
-  for (const f of await readdir(new URL(`${name}/`, dir))) files[`aws-sig-v4-test-suite/${name}/${f}`] = await readFile(new URL(`${name}/${f}`, dir), 'utf8');
+  for (const f of await readdir(new URL(`${name}/`, dir)))
+    files[`aws-sig-v4-test-suite/${name}/${f}`] = await readFile(new URL(`${name}/${f}`, dir), 'utf8');
 }
 const cases = suiteCases(files);
 
@@ -24,30 +25,54 @@ const extra = async (c: SuiteCase): Promise<[string, string][]> => [
   ...(c.signBody ? [['X-Amz-Content-Sha256', await sha256Hex(c.body)] as [string, string]] : []),
   ...(c.token && !c.omitToken ? [['X-Amz-Security-Token', c.token] as [string, string]] : []),
 ];
-const ours = async (c: SuiteCase): Promise<Out> => sign({
-  method: c.method, url: `https://${c.host}${c.target}`, headers: [...c.headers, ...await extra(c)], body: c.body,
-  region: c.region, service: c.service, amzDate: c.amzDate, normalizePath: c.normalize,
-}, c);
+const ours = async (c: SuiteCase): Promise<Out> =>
+  sign(
+    {
+      method: c.method,
+      url: `https://${c.host}${c.target}`,
+      headers: [...c.headers, ...(await extra(c))],
+      body: c.body,
+      region: c.region,
+      service: c.service,
+      amzDate: c.amzDate,
+      normalizePath: c.normalize,
+    },
+    c,
+  );
 const library = async (c: SuiteCase): Promise<Out> => {
   const headers = new Headers();
   for (const [k, v] of [...c.headers, ...(await extra(c)).filter(([k]) => k !== 'X-Amz-Date')]) headers.append(k, v);
   const s = new AwsV4Signer({
-    method: c.method, url: `https://${c.host}${c.target}`, headers, body: c.body, accessKeyId: c.accessKeyId,
-    secretAccessKey: c.secretAccessKey, region: c.region, service: c.service, datetime: c.amzDate, allHeaders: true,
+    method: c.method,
+    url: `https://${c.host}${c.target}`,
+    headers,
+    body: c.body,
+    accessKeyId: c.accessKeyId,
+    secretAccessKey: c.secretAccessKey,
+    region: c.region,
+    service: c.service,
+    datetime: c.amzDate,
+    allHeaders: true,
     singleEncode: true, // its best score on this suite (single encoding only when not normalised: 27/38)
   });
   return { canonical: await s.canonicalString(), stringToSign: await s.stringToSign(), signature: await s.signature() };
 };
 
-const impls = [['sigv4.ts', ours], ['aws4fetch', library]] as const;
+const impls = [
+  ['sigv4.ts', ours],
+  ['aws4fetch', library],
+] as const;
 const passing: SuiteCase[][] = [];
 for (const [name, fn] of impls) {
   const failed: string[] = [];
   for (const c of cases) {
     try {
       const o = await fn(c);
-      if (o.canonical !== c.canonicalRequest || o.stringToSign !== c.stringToSign || o.signature !== c.signature) failed.push(c.name);
-    } catch (e) { failed.push(`${c.name} (throws: ${(e as Error).message.split('\n')[0]!.slice(0, 40)})`); }
+      if (o.canonical !== c.canonicalRequest || o.stringToSign !== c.stringToSign || o.signature !== c.signature)
+        failed.push(c.name);
+    } catch (e) {
+      failed.push(`${c.name} (throws: ${(e as Error).message.split('\n')[0]!.slice(0, 40)})`);
+    }
   }
   passing.push(cases.filter((c) => !failed.some((f) => f === c.name || f.startsWith(`${c.name} `))));
   console.log(`${name.padEnd(10)} ${cases.length - failed.length}/${cases.length} pass`);
@@ -65,5 +90,7 @@ for (let round = 0; round < 16; round++) {
 }
 for (const [i, [name]] of impls.entries()) {
   const sorted = times[i]!.sort((a, b) => a - b);
-  console.log(`${name.padEnd(10)} median ${sorted[7]!.toFixed(0)} µs/signature over ${both.length} cases (min ${sorted[0]!.toFixed(0)})`);
+  console.log(
+    `${name.padEnd(10)} median ${sorted[7]!.toFixed(0)} µs/signature over ${both.length} cases (min ${sorted[0]!.toFixed(0)})`,
+  );
 }

@@ -14,17 +14,29 @@ const l = await spdxLists();
 const exact: Case[] = [
   ...[...l.ids, ...l.deprecated].map((id) => ({ text: id, want: id })),
   ...l.exceptions.map((e) => ({ text: `GPL-2.0-or-later WITH ${e}`, want: `GPL-2.0-or-later WITH ${e}` })),
-  ...l.ids.slice(0, 100).map((id, i) => ({ text: `(${id} OR MIT) AND ${l.ids[i + 100]}+`, want: `(${id} OR MIT) AND ${l.ids[i + 100]}+` })),
+  ...l.ids
+    .slice(0, 100)
+    .map((id, i) => ({ text: `(${id} OR MIT) AND ${l.ids[i + 100]}+`, want: `(${id} OR MIT) AND ${l.ids[i + 100]}+` })),
 ];
 const lower: Case[] = exact.map((c) => ({ text: c.text.toLowerCase(), want: c.want }));
 
 const library = createRequire(import.meta.url)('spdx-expression-parse') as (s: string) => unknown;
-const libOk = (c: Case): boolean => { try { library(c.text); return true; } catch { return false; } };
+const libOk = (c: Case): boolean => {
+  try {
+    library(c.text);
+    return true;
+  } catch {
+    return false;
+  }
+};
 const mod = async (p: string): Promise<(c: Case) => boolean> => {
-  const m = await import(resolve(p)) as { normalizeLicense: (t: string) => string };
+  const m = (await import(resolve(p))) as { normalizeLicense: (t: string) => string };
   return (c) => m.normalizeLicense(c.text) === c.want;
 };
-const impls: [string, (c: Case) => boolean][] = [['licenses.ts', await mod('src/insights/ingest/licenses.ts')], ['spdx-expression-parse', libOk]];
+const impls: [string, (c: Case) => boolean][] = [
+  ['licenses.ts', await mod('src/insights/ingest/licenses.ts')],
+  ['spdx-expression-parse', libOk],
+];
 if (process.env.SPDX_BASELINE) impls.push(['baseline', await mod(process.env.SPDX_BASELINE)]);
 
 for (const [name, ok] of impls) {
@@ -35,5 +47,7 @@ for (const [name, ok] of impls) {
   const t0 = performance.now();
   for (let i = 0; i < rounds; i++) all.forEach(ok);
   const us = ((performance.now() - t0) * 1000) / (rounds * all.length);
-  console.log(`${name.padEnd(22)} canonical ${rate(exact).padStart(9)}  lower-cased ${rate(lower).padStart(9)}  ${us.toFixed(2)} µs/expr`);
+  console.log(
+    `${name.padEnd(22)} canonical ${rate(exact).padStart(9)}  lower-cased ${rate(lower).padStart(9)}  ${us.toFixed(2)} µs/expr`,
+  );
 }

@@ -14,7 +14,10 @@ for (let r = 0; r < 2; r++) {
   let t0 = performance.now();
   const es = zipEntries(buf);
   let ok = 0;
-  for (const e of es) { const d = await readZipEntry(buf, e); if (JSON.parse(td.decode(d)).id) ok++; }
+  for (const e of es) {
+    const d = await readZipEntry(buf, e);
+    if (JSON.parse(td.decode(d)).id) ok++;
+  }
   console.log('zip.ts   ', es.length, ok, (performance.now() - t0).toFixed(0), 'ms');
   t0 = performance.now();
   try {
@@ -22,5 +25,7 @@ for (let r = 0; r < 2; r++) {
     let ok2 = 0;
     for (const v of Object.values(out)) if (JSON.parse(td.decode(v)).id) ok2++;
     console.log('fflate   ', Object.keys(out).length, ok2, (performance.now() - t0).toFixed(0), 'ms');
-  } catch (e) { console.log('fflate throws', String(e)); }
+  } catch (e) {
+    console.log('fflate throws', String(e));
+  }
 }

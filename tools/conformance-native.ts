@@ -44,7 +44,9 @@ import { fileURLToPath } from 'node:url';
 import type { System } from '../src/versions/index.ts';
 
 // VERSIONS_LIB=<dir> measures another copy of src/versions (e.g. the committed one, for before/after).
-const V = (await import(process.env.VERSIONS_LIB ? `${process.env.VERSIONS_LIB}/index.ts` : '../src/versions/index.ts')) as typeof import('../src/versions/index.ts');
+const V = (await import(
+  process.env.VERSIONS_LIB ? `${process.env.VERSIONS_LIB}/index.ts` : '../src/versions/index.ts'
+)) as typeof import('../src/versions/index.ts');
 const require = createRequire(import.meta.url);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TMP = `${ROOT}.tmp/conformance-native/`;
@@ -85,10 +87,23 @@ class Rng {
 }
 
 const BIG = [
-  '2147483647', '2147483648', '4294967295', '4294967296', '9007199254740991', '9007199254740992',
-  '9007199254740993', '9223372036854775806', '9223372036854775807', '9223372036854775808',
-  '18446744073709551615', '18446744073709551616', '100000000000000000000000000001', '999999999', '1000000000',
-  '999999999999999999', '1000000000000000000',
+  '2147483647',
+  '2147483648',
+  '4294967295',
+  '4294967296',
+  '9007199254740991',
+  '9007199254740992',
+  '9007199254740993',
+  '9223372036854775806',
+  '9223372036854775807',
+  '9223372036854775808',
+  '18446744073709551615',
+  '18446744073709551616',
+  '100000000000000000000000000001',
+  '999999999',
+  '1000000000',
+  '999999999999999999',
+  '1000000000000000000',
 ];
 const UNICODE_ZERO = [0x0660, 0x06f0, 0x0966, 0x09e6, 0xff10, 0x0e50];
 const WS = [' ', ' ', '\t', '\n', '\u00a0', '\u3000', '\u2003', '\r'];
@@ -212,7 +227,11 @@ function npmRange(c: Ctx): string {
     const nc = r.int(1, 2);
     const cs: string[] = [];
     for (let j = 0; j < nc; j++) {
-      cs.push(r.pick(['', '=', '<', '<=', '>', '>=', '~', '~>', '^', '^', '~']) + (r.chance(0.1) ? ' ' : '') + partial(c, ['x', 'X', '*']));
+      cs.push(
+        r.pick(['', '=', '<', '<=', '>', '>=', '~', '~>', '^', '^', '~']) +
+          (r.chance(0.1) ? ' ' : '') +
+          partial(c, ['x', 'X', '*']),
+      );
     }
     sets.push(cs.join(' '));
   }
@@ -226,7 +245,9 @@ function cargoReq(c: Ctx): string {
   const nc = r.chance(0.7) ? 1 : r.int(2, 3);
   const cs: string[] = [];
   for (let j = 0; j < nc; j++) {
-    cs.push(r.pick(['', '', '=', '<', '<=', '>', '>=', '~', '^']) + (r.chance(0.1) ? ' ' : '') + partial(c, ['x', 'X', '*']));
+    cs.push(
+      r.pick(['', '', '=', '<', '<=', '>', '>=', '~', '^']) + (r.chance(0.1) ? ' ' : '') + partial(c, ['x', 'X', '*']),
+    );
   }
   let s = cs.join(r.pick([', ', ',', ' ,']));
   if (r.chance(0.03)) s = r.pick(['', '*', ' ', ',', '1.0 2.0']);
@@ -242,9 +263,13 @@ function pypiVersion(c: Ctx): string {
   if (r.chance(0.07)) s += `${num(c)}!`;
   s += dotted(c, 1, 4, () => num(c));
   if (r.chance(0.3)) s += r.pick(PY_SEP) + r.pick(PY_PRE) + (r.chance(0.8) ? r.pick(PY_SEP) + num(c) : '');
-  if (r.chance(0.15)) s += r.chance(0.2) ? `-${num(c)}` : r.pick(PY_SEP) + r.pick(['post', 'rev', 'r']) + (r.chance(0.8) ? r.pick(PY_SEP) + num(c) : '');
+  if (r.chance(0.15))
+    s += r.chance(0.2)
+      ? `-${num(c)}`
+      : r.pick(PY_SEP) + r.pick(['post', 'rev', 'r']) + (r.chance(0.8) ? r.pick(PY_SEP) + num(c) : '');
   if (r.chance(0.15)) s += `${r.pick(PY_SEP)}dev${r.chance(0.8) ? r.pick(PY_SEP) + num(c) : ''}`;
-  if (r.chance(0.12)) s += `+${dotted(c, 1, 3, () => (r.chance(0.5) ? num(c) : r.pick(['ubuntu', 'abc', 'cpu', 'g1a2b']))).replace(/\./g, () => r.pick(['.', '-', '_']))}`;
+  if (r.chance(0.12))
+    s += `+${dotted(c, 1, 3, () => (r.chance(0.5) ? num(c) : r.pick(['ubuntu', 'abc', 'cpu', 'g1a2b']))).replace(/\./g, () => r.pick(['.', '-', '_']))}`;
   return mutate(c, s);
 }
 
@@ -263,7 +288,31 @@ function pypiSpec(c: Ctx): string {
   return mutate(c, s);
 }
 
-const MVN_Q = ['alpha', 'beta', 'milestone', 'rc', 'cr', 'snapshot', 'SNAPSHOT', 'ga', 'final', 'release', 'sp', 'a', 'b', 'm', 'c', 'foo', 'RELEASE', 'Final', 'M', 'CR', 'jre', 'android', 'x'];
+const MVN_Q = [
+  'alpha',
+  'beta',
+  'milestone',
+  'rc',
+  'cr',
+  'snapshot',
+  'SNAPSHOT',
+  'ga',
+  'final',
+  'release',
+  'sp',
+  'a',
+  'b',
+  'm',
+  'c',
+  'foo',
+  'RELEASE',
+  'Final',
+  'M',
+  'CR',
+  'jre',
+  'android',
+  'x',
+];
 
 function mavenVersion(c: Ctx): string {
   const { r } = c;
@@ -321,7 +370,12 @@ function gemReq(c: Ctx): string {
   const { r } = c;
   const nc = r.chance(0.7) ? 1 : r.int(2, 3);
   const cs: string[] = [];
-  for (let j = 0; j < nc; j++) cs.push(r.pick(['', '=', '!=', '>', '<', '>=', '<=', '~>', '~>']) + r.pick(['', ' ', ' ']) + gemVersion({ ...c, edge: c.edge / 2 }));
+  for (let j = 0; j < nc; j++)
+    cs.push(
+      r.pick(['', '=', '!=', '>', '<', '>=', '<=', '~>', '~>']) +
+        r.pick(['', ' ', ' ']) +
+        gemVersion({ ...c, edge: c.edge / 2 }),
+    );
   let s = cs.join(r.pick([', ', ',']));
   if (r.chance(0.03)) s = r.pick(['', ' ', ',', '>=1 <2', '~>']);
   return mutate(c, s);
@@ -452,7 +506,8 @@ function pythonWithPackaging(): string | string {
     if (!have('python3', ['-m', 'venv', '--help'])) throw new Error('python3 with venv is not available');
     execFileSync('python3', ['-m', 'venv', venv], { stdio: 'ignore' });
   }
-  if (!have(py, ['-c', 'import packaging'])) execFileSync(py, ['-m', 'pip', 'install', '-q', 'packaging'], { stdio: 'ignore' });
+  if (!have(py, ['-c', 'import packaging']))
+    execFileSync(py, ['-m', 'pip', 'install', '-q', 'packaging'], { stdio: 'ignore' });
   return py;
 }
 
@@ -516,12 +571,17 @@ function nativeMaven(cases: readonly Case[]): Native {
   execFileSync('javac', ['-cp', cp, '-d', dir, `${dir}MavenOracle.java`]);
   let version = '?';
   try {
-    const m = /Implementation-Version: (\S+)/.exec(execFileSync('unzip', ['-p', lib + jar, 'META-INF/MANIFEST.MF'], { encoding: 'utf8' }));
+    const m = /Implementation-Version: (\S+)/.exec(
+      execFileSync('unzip', ['-p', lib + jar, 'META-INF/MANIFEST.MF'], { encoding: 'utf8' }),
+    );
     if (m) version = m[1]!;
   } catch {
     // unzip missing: version unknown
   }
-  return { tool: `maven-artifact ${version} (ComparableVersion, VersionRange)`, answers: runLines('java', ['-cp', `${cp}:${dir}`, 'MavenOracle'], batch(cases)) };
+  return {
+    tool: `maven-artifact ${version} (ComparableVersion, VersionRange)`,
+    answers: runLines('java', ['-cp', `${cp}:${dir}`, 'MavenOracle'], batch(cases)),
+  };
 }
 
 const RUST = String.raw`
@@ -565,12 +625,21 @@ function nativeCargo(cases: readonly Case[]): Native {
   const dir = `${TMP}cargo-oracle/`;
   mkdirSync(`${dir}src`, { recursive: true });
   mkdirSync(`${dir}.cargo`, { recursive: true });
-  writeFileSync(`${dir}.cargo/config.toml`, `[source.crates-io]\nreplace-with = "debian"\n\n[source.debian]\ndirectory = "${registry}"\n\n[net]\noffline = true\n`);
-  writeFileSync(`${dir}Cargo.toml`, `[package]\nname = "cargo-oracle"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nsemver = "1"\n\n[workspace]\n`);
+  writeFileSync(
+    `${dir}.cargo/config.toml`,
+    `[source.crates-io]\nreplace-with = "debian"\n\n[source.debian]\ndirectory = "${registry}"\n\n[net]\noffline = true\n`,
+  );
+  writeFileSync(
+    `${dir}Cargo.toml`,
+    `[package]\nname = "cargo-oracle"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nsemver = "1"\n\n[workspace]\n`,
+  );
   writeFileSync(`${dir}src/main.rs`, RUST);
   const b = spawnSync('cargo', ['build', '--release', '--offline', '-q'], { cwd: dir, encoding: 'utf8' });
   if (b.status !== 0) return { skip: `cargo build failed: ${b.stderr.slice(0, 500)}` };
-  return { tool: `Rust semver crate ${crate.slice('semver-'.length)}`, answers: runLines(`${dir}target/release/cargo-oracle`, [], batch(cases)) };
+  return {
+    tool: `Rust semver crate ${crate.slice('semver-'.length)}`,
+    answers: runLines(`${dir}target/release/cargo-oracle`, [], batch(cases)),
+  };
 }
 
 const RUBY = String.raw`
@@ -637,7 +706,9 @@ export interface NativeVector {
 
 function toVector(c: Case, answer: string): NativeVector {
   const want = answer === 'E' ? null : c.k === 'C' ? Number(answer) : answer === '1';
-  return c.k === 'V' || c.k === 'R' ? { q: Q[c.k] as NativeVector['q'], a: c.a, want } : { q: Q[c.k] as NativeVector['q'], a: c.a, b: c.b, want };
+  return c.k === 'V' || c.k === 'R'
+    ? { q: Q[c.k] as NativeVector['q'], a: c.a, want }
+    : { q: Q[c.k] as NativeVector['q'], a: c.a, b: c.b, want };
 }
 
 // ---- documented deviations -----------------------------------------------------------------
@@ -656,8 +727,14 @@ function explain(system: System, r: Row): string | null {
   // Since issue 14 every system follows its tool where deps.dev's vectors disagree (those vectors are
   // listed in test/unit/versions/expected-failures.ts). What is left is named in the module header.
   const withoutBuild = (v: string) => v.replace(/\+.*$/, '');
-  if (system === 'CARGO' && r.q === 'compare' && r.ours === '0' && withoutBuild(r.a) === withoutBuild(r.b!) && r.a !== r.b) {
-    return 'precedence ignores build metadata (the crate\'s Ord breaks the tie)';
+  if (
+    system === 'CARGO' &&
+    r.q === 'compare' &&
+    r.ours === '0' &&
+    withoutBuild(r.a) === withoutBuild(r.b!) &&
+    r.a !== r.b
+  ) {
+    return "precedence ignores build metadata (the crate's Ord breaks the tie)";
   }
   return null;
 }
@@ -695,7 +772,8 @@ function main(): void {
       console.log(`${system.padEnd(9)} skipped: ${res.skip}`);
       continue;
     }
-    if (res.answers.length !== cases.length) throw new Error(`${system}: ${res.answers.length} answers for ${cases.length} cases`);
+    if (res.answers.length !== cases.length)
+      throw new Error(`${system}: ${res.answers.length} answers for ${cases.length} cases`);
     const per: Record<Kind, [number, number]> = { V: [0, 0], C: [0, 0], R: [0, 0], S: [0, 0] };
     const bad: string[] = [];
     const badCases: { c: Case; native: string; ours: string }[] = [];
@@ -706,7 +784,15 @@ function main(): void {
       if (mine === theirs) per[c.k][0]++;
       else {
         badCases.push({ c, native: theirs, ours: mine });
-        bad.push(JSON.stringify({ q: Q[c.k], a: c.a, ...(c.k === 'C' || c.k === 'S' ? { b: c.b } : {}), native: theirs, ours: mine }));
+        bad.push(
+          JSON.stringify({
+            q: Q[c.k],
+            a: c.a,
+            ...(c.k === 'C' || c.k === 'S' ? { b: c.b } : {}),
+            native: theirs,
+            ours: mine,
+          }),
+        );
       }
     });
     const agree = cases.length - bad.length;
@@ -717,14 +803,17 @@ function main(): void {
       if (why === null) {
         unexplained++;
         if (process.argv.includes('--unexplained')) console.log(`          ? ${line}`);
-      }
-      else classes.set(why, (classes.get(why) ?? 0) + 1);
+      } else classes.set(why, (classes.get(why) ?? 0) + 1);
     }
     worst = Math.min(worst, (cases.length - unexplained) / cases.length);
     const parts = (Object.keys(per) as Kind[]).map((k) => `${Q[k]} ${per[k][0]}/${per[k][1]}`).join(', ');
-    console.log(`${system.padEnd(9)} ${((100 * agree) / cases.length).toFixed(3).padStart(7)}%  ${agree}/${cases.length}  (${parts})  [${res.tool}]`);
+    console.log(
+      `${system.padEnd(9)} ${((100 * agree) / cases.length).toFixed(3).padStart(7)}%  ${agree}/${cases.length}  (${parts})  [${res.tool}]`,
+    );
     for (const [why, count] of classes) console.log(`          documented: ${count} ${why}`);
-    console.log(`          unexplained: ${unexplained}  -> ${((100 * (cases.length - unexplained)) / cases.length).toFixed(3)}% agree or documented`);
+    console.log(
+      `          unexplained: ${unexplained}  -> ${((100 * (cases.length - unexplained)) / cases.length).toFixed(3)}% agree or documented`,
+    );
     writeFileSync(`${TMP}disagreements-${system}.jsonl`, bad.join('\n') + (bad.length ? '\n' : ''));
     if (saveBaseline) writeFileSync(`${TMP}baseline-${system}.jsonl`, bad.join('\n') + (bad.length ? '\n' : ''));
     if (record) recordFixed(system, res.tool);
@@ -740,7 +829,10 @@ function main(): void {
 function recordFixed(system: System, tool: string): void {
   const base = `${TMP}baseline-${system}.jsonl`;
   if (!existsSync(base)) return;
-  const rows = readFileSync(base, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { q: string; a: string; b?: string });
+  const rows = readFileSync(base, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { q: string; a: string; b?: string });
   const byQ = Object.fromEntries(Object.entries(Q).map(([k, v]) => [v, k])) as Record<string, Kind>;
   const cases: Case[] = rows.map((r) => ({ k: byQ[r.q]!, a: r.a, b: r.b ?? '' }));
   const res = NATIVE[system]!(cases);
@@ -761,13 +853,21 @@ function recordFixed(system: System, tool: string): void {
   mkdirSync(FIXTURES, { recursive: true });
   const file = `${FIXTURES}${system.toLowerCase()}.json`;
   // vectors recorded by earlier runs stay (a fix is never un-pinned); new ones are added after them
-  const earlier = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { vectors: NativeVector[] }).vectors : [];
+  const earlier = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as { vectors: NativeVector[] }).vectors
+    : [];
   const known = new Set(earlier.map((v) => JSON.stringify(v)));
   const added = vectors.filter((v) => !known.has(JSON.stringify(v)));
   vectors.splice(0, vectors.length, ...earlier, ...added);
-  const head = JSON.stringify({ system, tool, note: 'Recorded by tools/conformance-native.ts --record: generated cases where src/versions disagreed with the native tool before issue 14 and agrees now; `want` is the native answer.' });
+  const head = JSON.stringify({
+    system,
+    tool,
+    note: 'Recorded by tools/conformance-native.ts --record: generated cases where src/versions disagreed with the native tool before issue 14 and agrees now; `want` is the native answer.',
+  });
   writeFileSync(file, `${head.slice(0, -1)},"vectors":[\n${vectors.map((v) => JSON.stringify(v)).join(',\n')}\n]}\n`);
-  console.log(`          recorded ${added.length} fixed vectors (${vectors.length} in all) to ${file.slice(ROOT.length)}`);
+  console.log(
+    `          recorded ${added.length} fixed vectors (${vectors.length} in all) to ${file.slice(ROOT.length)}`,
+  );
 }
 
 main();

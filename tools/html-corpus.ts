@@ -20,8 +20,12 @@ export const cases: Case[] = [
     url: 'https://news.example/latest',
     title: 'Tech News & Views — Today',
     items: [
-      ['Chips & dips: a “quoted” headline', 'https://news.example/section/story/1.html?ref=idx&p=2',
-        'Lead paragraph with an entity, a tag and a <literal>.', '2026-11-20T08:00:00.000Z'],
+      [
+        'Chips & dips: a “quoted” headline',
+        'https://news.example/section/story/1.html?ref=idx&p=2',
+        'Lead paragraph with an entity, a tag and a <literal>.',
+        '2026-11-20T08:00:00.000Z',
+      ],
       ['Second — story', 'https://news.example/abs/2', 'Second lead.', null],
       ['Third, upper-case tags', 'https://other.example/third', 'Third lead.', null],
     ],
@@ -32,10 +36,18 @@ export const cases: Case[] = [
     url: 'https://blog.example/',
     title: 'A Blog',
     items: [
-      ['First post', 'https://blog.example/2026/11/first-post/', 'Intro with bold and mixed nesting.',
-        '2026-11-19T00:00:00.000Z'],
-      ['Heading without link', 'https://blog.example/2026/11/second/', 'See the second post for more.',
-        '2026-11-18T08:30:00.000Z'],
+      [
+        'First post',
+        'https://blog.example/2026/11/first-post/',
+        'Intro with bold and mixed nesting.',
+        '2026-11-19T00:00:00.000Z',
+      ],
+      [
+        'Heading without link',
+        'https://blog.example/2026/11/second/',
+        'See the second post for more.',
+        '2026-11-18T08:30:00.000Z',
+      ],
     ],
   },
   {

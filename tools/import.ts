@@ -24,9 +24,11 @@ const osv = String(systemArg ?? '').toLowerCase() === 'osv';
 const images = String(systemArg ?? '').toLowerCase() === 'container-images';
 const system = String(systemArg ?? '').toUpperCase() as System;
 if ((!osv && !images && !SYSTEMS.includes(system)) || names.length === 0) {
-  console.error(`usage: npm run import -- <${SYSTEMS.join('|').toLowerCase()}> <name>...\n`
-    + '       npm run import -- osv <ecosystem>...\n'
-    + '       npm run import -- container-images <images.json|docker-save.tar>...');
+  console.error(
+    `usage: npm run import -- <${SYSTEMS.join('|').toLowerCase()}> <name>...\n` +
+      '       npm run import -- osv <ecosystem>...\n' +
+      '       npm run import -- container-images <images.json|docker-save.tar>...',
+  );
   process.exit(2);
 }
 const client = new pg.Client({ connectionString: process.env.DATABASE_URL ?? LOCAL.databaseUrl });

@@ -94,7 +94,10 @@ function main(argv: string[]): void {
   }
   for (const folder of [...byFolder.keys()].sort()) {
     console.log(folder);
-    const longest = byFolder.get(folder)!.sort((a, b) => b.lines - a.lines).slice(0, top);
+    const longest = byFolder
+      .get(folder)!
+      .sort((a, b) => b.lines - a.lines)
+      .slice(0, top);
     for (const f of longest) {
       console.log(`  ${String(f.lines).padStart(4)}  ${f.name}  ${relative(base, f.file)}:${f.line}`);
     }

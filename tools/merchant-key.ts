@@ -16,8 +16,16 @@ if (!merchantId || !/^[A-Za-z0-9_-]{1,40}$/.test(merchantId)) {
 const client = new pg.Client({ connectionString: process.env.DATABASE_URL ?? LOCAL.databaseUrl });
 await client.connect();
 try {
-  const q = { query: async <T>(text: string, params: readonly unknown[] = []) => (await client.query(text, params as unknown[])).rows as T[] };
-  const { keyId, key } = await createMerchantKey(q, process.env.ENCRYPTION_KEY ?? DEV_SECRETS.ENCRYPTION_KEY!, merchantId, label ?? null);
+  const q = {
+    query: async <T>(text: string, params: readonly unknown[] = []) =>
+      (await client.query(text, params as unknown[])).rows as T[],
+  };
+  const { keyId, key } = await createMerchantKey(
+    q,
+    process.env.ENCRYPTION_KEY ?? DEV_SECRETS.ENCRYPTION_KEY!,
+    merchantId,
+    label ?? null,
+  );
   console.log(`merchant ${merchantId}: API key (api_user_oid ${keyId}); shown once, only its hash is stored:`);
   console.log(key);
 } finally {

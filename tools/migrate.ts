@@ -26,5 +26,7 @@ export async function migrate(databaseUrl: string, log: (line: string) => void =
 if (import.meta.url === `file://${process.argv[1]}`) {
   const url = process.env.DATABASE_URL ?? LOCAL.databaseUrl;
   const r = await migrate(url);
-  console.log(`migrations: ${r.applied.length} applied, ${r.skipped.length} already applied${r.changed.length ? `, ${r.changed.length} CHANGED` : ''}`);
+  console.log(
+    `migrations: ${r.applied.length} applied, ${r.skipped.length} already applied${r.changed.length ? `, ${r.changed.length} CHANGED` : ''}`,
+  );
 }

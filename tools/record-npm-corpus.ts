@@ -40,28 +40,83 @@ const UPSTREAM = 'https://registry.npmjs.org';
 const NPM_EXTRA: string[] = [];
 
 export const CORPUS_ROOTS = [
-  'express', 'webpack', 'jest', 'eslint', '@babel/core', 'react-scripts', 'mocha', 'karma', 'gulp',
-  'browserify', 'socket.io', 'mongoose', 'sequelize', 'nodemon', 'axios', 'koa', 'fastify', 'ts-node',
-  'webpack-dev-server', 'rollup', 'vite', 'jsdom', 'cheerio', 'lerna', '@angular/cli', 'sharp',
-  'body-parser', 'request', 'yargs', 'eslint-plugin-import', '@nestjs/core', 'postcss-cli', 'nyc',
-  'http-server', 'grunt', '@vue/cli-service', 'typescript-eslint',
+  'express',
+  'webpack',
+  'jest',
+  'eslint',
+  '@babel/core',
+  'react-scripts',
+  'mocha',
+  'karma',
+  'gulp',
+  'browserify',
+  'socket.io',
+  'mongoose',
+  'sequelize',
+  'nodemon',
+  'axios',
+  'koa',
+  'fastify',
+  'ts-node',
+  'webpack-dev-server',
+  'rollup',
+  'vite',
+  'jsdom',
+  'cheerio',
+  'lerna',
+  '@angular/cli',
+  'sharp',
+  'body-parser',
+  'request',
+  'yargs',
+  'eslint-plugin-import',
+  '@nestjs/core',
+  'postcss-cli',
+  'nyc',
+  'http-server',
+  'grunt',
+  '@vue/cli-service',
+  'typescript-eslint',
 ];
 
 const KEEP_VERSION_FIELDS = [
-  'dependencies', 'optionalDependencies', 'peerDependencies', 'peerDependenciesMeta',
-  'bundleDependencies', 'os', 'cpu', 'libc', 'engines',
+  'dependencies',
+  'optionalDependencies',
+  'peerDependencies',
+  'peerDependenciesMeta',
+  'bundleDependencies',
+  'os',
+  'cpu',
+  'libc',
+  'engines',
 ] as const;
 
 async function npm(args: string[], cwd?: string): Promise<string> {
-  const { stdout } = await run('npm', [...args, '--cache', CACHE, ...NPM_EXTRA, '--no-audit', '--no-fund', '--loglevel=error'], {
-    cwd, maxBuffer: 1 << 28,
-  });
+  const { stdout } = await run(
+    'npm',
+    [...args, '--cache', CACHE, ...NPM_EXTRA, '--no-audit', '--no-fund', '--loglevel=error'],
+    {
+      cwd,
+      maxBuffer: 1 << 28,
+    },
+  );
   return stdout;
 }
 
 async function recordRoot(spec: string) {
-  const m = JSON.parse(await npm(['view', `${spec}@latest`, 'name', 'version', 'dependencies',
-    'optionalDependencies', 'peerDependencies', 'peerDependenciesMeta', '--json']));
+  const m = JSON.parse(
+    await npm([
+      'view',
+      `${spec}@latest`,
+      'name',
+      'version',
+      'dependencies',
+      'optionalDependencies',
+      'peerDependencies',
+      'peerDependenciesMeta',
+      '--json',
+    ]),
+  );
   const manifest: Record<string, unknown> = { name: m.name, version: m.version };
   for (const f of ['dependencies', 'optionalDependencies', 'peerDependencies', 'peerDependenciesMeta']) {
     if (m[f]) manifest[f] = m[f];
@@ -77,7 +132,8 @@ async function recordRoot(spec: string) {
   for (const [path, p] of Object.entries<Record<string, unknown>>(lock.packages)) {
     if (path === '') continue;
     const e: Record<string, unknown> = { version: p.version };
-    for (const f of ['name', 'optional', 'peer', 'dev', 'inBundle', 'os', 'cpu', 'libc', 'engines']) if (p[f] !== undefined) e[f] = p[f];
+    for (const f of ['name', 'optional', 'peer', 'dev', 'inBundle', 'os', 'cpu', 'libc', 'engines'])
+      if (p[f] !== undefined) e[f] = p[f];
     packages[path] = e;
   }
   console.log(`${spec} ${m.version}: ${Object.keys(packages).length} packages, npm ${ms.toFixed(0)} ms`);
@@ -95,7 +151,11 @@ async function readPackuments() {
     if (!m || m[1]!.includes('/-/')) continue;
     const { data } = await cacache.get(cachePath, key);
     let doc: Packument;
-    try { doc = JSON.parse(data.toString('utf8')); } catch { continue; }
+    try {
+      doc = JSON.parse(data.toString('utf8'));
+    } catch {
+      continue;
+    }
     if (!doc.versions || !doc.name) continue;
     keepPackument(out, doc);
   }
@@ -145,14 +205,24 @@ async function snapshotRegistry(recorded: Record<string, Trimmed>) {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const doc = path.includes('/-/') ? undefined : recorded[name];
       if (doc) {
-        const versions = Object.fromEntries(Object.entries(doc.versions).map(([v, m]) => [v, {
-          name, version: v, ...m, dist: { tarball: `${base}/${name}/-/${name.replace(/^@[^/]+\//, '')}-${v}.tgz` },
-        }]));
+        const versions = Object.fromEntries(
+          Object.entries(doc.versions).map(([v, m]) => [
+            v,
+            {
+              name,
+              version: v,
+              ...m,
+              dist: { tarball: `${base}/${name}/-/${name.replace(/^@[^/]+\//, '')}-${v}.tgz` },
+            },
+          ]),
+        );
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ name, 'dist-tags': doc['dist-tags'], versions }));
         return;
       }
-      const up = await fetch(UPSTREAM + path, { headers: { accept: String(req.headers.accept ?? 'application/json') } });
+      const up = await fetch(UPSTREAM + path, {
+        headers: { accept: String(req.headers.accept ?? 'application/json') },
+      });
       const body = Buffer.from(await up.arrayBuffer());
       if (up.ok && !path.includes('/-/')) {
         const d = JSON.parse(body.toString('utf8'));
@@ -160,10 +230,17 @@ async function snapshotRegistry(recorded: Record<string, Trimmed>) {
       }
       res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' });
       res.end(body);
-    })().catch((e: Error) => { res.writeHead(502); res.end(e.message); });
+    })().catch((e: Error) => {
+      res.writeHead(502);
+      res.end(e.message);
+    });
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, fetched, close: () => new Promise((ok) => server.close(ok)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    fetched,
+    close: () => new Promise((ok) => server.close(ok)),
+  };
 }
 
 /** Records the CORPUS_ROOTS missing from roots.json against the recorded snapshot (see the header). */
@@ -175,9 +252,12 @@ async function addRoots() {
   const add = CORPUS_ROOTS.filter((r) => !have.has(r));
   const { npm: npmV, node: nodeV } = JSON.parse((await run('npm', ['version', '--json'], { cwd: tmpdir() })).stdout);
   if (npmV !== meta.npmVersion || `v${nodeV}` !== meta.nodeVersion) {
-    throw new Error(`npm ${npmV} on node ${nodeV}: the corpus was recorded with npm ${meta.npmVersion} on node ${meta.nodeVersion}`);
+    throw new Error(
+      `npm ${npmV} on node ${nodeV}: the corpus was recorded with npm ${meta.npmVersion} on node ${meta.nodeVersion}`,
+    );
   }
-  if (!process.argv.slice(2).some((a) => !a.startsWith('--'))) CACHE = await mkdtemp(join(tmpdir(), 'npm-corpus-cache-'));
+  if (!process.argv.slice(2).some((a) => !a.startsWith('--')))
+    CACHE = await mkdtemp(join(tmpdir(), 'npm-corpus-cache-'));
   const registry = await snapshotRegistry(packuments);
   NPM_EXTRA.push('--registry', registry.url);
   for (const spec of add) {
@@ -186,27 +266,42 @@ async function addRoots() {
     lockfiles[spec] = r.packages;
   }
   await registry.close();
-  for (const name of Object.keys(registry.fetched).sort()) if (!packuments[name]) packuments[name] = registry.fetched[name];
+  for (const name of Object.keys(registry.fetched).sort())
+    if (!packuments[name]) packuments[name] = registry.fetched[name];
   await writeFile(join(OUT, 'roots.json'), `${JSON.stringify(meta, null, 1)}\n`);
   await writeFile(join(OUT, 'lockfiles.json.gz'), gzipSync(JSON.stringify(lockfiles), { level: 9 }));
   await writeFile(join(OUT, 'packuments.json.gz'), gzipSync(JSON.stringify(packuments), { level: 9 }));
-  console.log(`added ${add.join(', ') || 'nothing'}: ${meta.roots.length} roots, ${Object.keys(packuments).length} packuments`);
+  console.log(
+    `added ${add.join(', ') || 'nothing'}: ${meta.roots.length} roots, ${Object.keys(packuments).length} packuments`,
+  );
 }
 
 async function main() {
   await mkdir(OUT, { recursive: true });
   const results: Record<string, Awaited<ReturnType<typeof recordRoot>>> = {};
   const queue = [...CORPUS_ROOTS];
-  await Promise.all([0, 1, 2, 3].map(async () => {
-    for (let spec = queue.shift(); spec; spec = queue.shift()) {
-      try { results[spec] = await recordRoot(spec); } catch (e) { console.error(`${spec}: ${(e as Error).message}`); }
-    }
+  await Promise.all(
+    [0, 1, 2, 3].map(async () => {
+      for (let spec = queue.shift(); spec; spec = queue.shift()) {
+        try {
+          results[spec] = await recordRoot(spec);
+        } catch (e) {
+          console.error(`${spec}: ${(e as Error).message}`);
+        }
+      }
+    }),
+  );
+  const roots = CORPUS_ROOTS.filter((r) => results[r]).map((r) => ({
+    manifest: results[r]!.manifest,
+    npmColdMs: Math.round(results[r]!.npmMs),
   }));
-  const roots = CORPUS_ROOTS.filter((r) => results[r]).map((r) => ({ manifest: results[r]!.manifest, npmColdMs: Math.round(results[r]!.npmMs) }));
   const lockfiles = Object.fromEntries(CORPUS_ROOTS.filter((r) => results[r]).map((r) => [r, results[r]!.packages]));
   const packuments = await readPackuments();
   const { stdout: npmVersion } = await run('npm', ['--version']);
-  await writeFile(join(OUT, 'roots.json'), `${JSON.stringify({ npmVersion: npmVersion.trim(), nodeVersion: process.version, recordedAt: new Date().toISOString(), roots }, null, 1)}\n`);
+  await writeFile(
+    join(OUT, 'roots.json'),
+    `${JSON.stringify({ npmVersion: npmVersion.trim(), nodeVersion: process.version, recordedAt: new Date().toISOString(), roots }, null, 1)}\n`,
+  );
   await writeFile(join(OUT, 'lockfiles.json.gz'), gzipSync(JSON.stringify(lockfiles), { level: 9 }));
   await writeFile(join(OUT, 'packuments.json.gz'), gzipSync(JSON.stringify(packuments), { level: 9 }));
   console.log(`${roots.length} roots, ${Object.keys(packuments).length} packuments`);

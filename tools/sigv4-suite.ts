@@ -40,7 +40,8 @@ function parseRequest(text: string): { method: string; target: string; headers: 
   const headers: [string, string][] = [];
   for (const line of head) {
     if (!line) continue;
-    if (/^\s/.test(line) && headers.length) headers[headers.length - 1]![1] += `\n${line}`; // folded continuation
+    if (/^\s/.test(line) && headers.length)
+      headers[headers.length - 1]![1] += `\n${line}`; // folded continuation
     else headers.push([line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1)]);
   }
   return { method, target, headers, body: blank < 0 ? '' : text.slice(blank + 2) };
@@ -52,21 +53,36 @@ export function suiteCases(files: Record<string, string>): SuiteCase[] {
     const [, name, file] = /aws-sig-v4-test-suite\/([^/]+)\/([^/]+)$/.exec(path)!;
     byCase.set(name!, { ...byCase.get(name!), [file!]: text });
   }
-  return [...byCase].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, f]) => {
-    const ctx = JSON.parse(f['context.json']!) as {
-      credentials: { access_key_id: string; secret_access_key: string; token?: string }; region: string; service: string;
-      timestamp: string; sign_body: boolean; normalize: boolean; omit_session_token?: boolean;
-    };
-    const req = parseRequest(f['request.txt']!);
-    const host = req.headers.find(([k]) => k.toLowerCase() === 'host')![1].trim();
-    return {
-      name, ...req, host,
-      accessKeyId: ctx.credentials.access_key_id, secretAccessKey: ctx.credentials.secret_access_key,
-      token: ctx.credentials.token, omitToken: ctx.omit_session_token === true,
-      signBody: ctx.sign_body, normalize: ctx.normalize, region: ctx.region, service: ctx.service,
-      amzDate: ctx.timestamp.replace(/[-:]/g, ''),
-      canonicalRequest: f['header-canonical-request.txt']!, stringToSign: f['header-string-to-sign.txt']!,
-      signature: f['header-signature.txt']!.trim(),
-    };
-  });
+  return [...byCase]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, f]) => {
+      const ctx = JSON.parse(f['context.json']!) as {
+        credentials: { access_key_id: string; secret_access_key: string; token?: string };
+        region: string;
+        service: string;
+        timestamp: string;
+        sign_body: boolean;
+        normalize: boolean;
+        omit_session_token?: boolean;
+      };
+      const req = parseRequest(f['request.txt']!);
+      const host = req.headers.find(([k]) => k.toLowerCase() === 'host')![1].trim();
+      return {
+        name,
+        ...req,
+        host,
+        accessKeyId: ctx.credentials.access_key_id,
+        secretAccessKey: ctx.credentials.secret_access_key,
+        token: ctx.credentials.token,
+        omitToken: ctx.omit_session_token === true,
+        signBody: ctx.sign_body,
+        normalize: ctx.normalize,
+        region: ctx.region,
+        service: ctx.service,
+        amzDate: ctx.timestamp.replace(/[-:]/g, ''),
+        canonicalRequest: f['header-canonical-request.txt']!,
+        stringToSign: f['header-string-to-sign.txt']!,
+        signature: f['header-signature.txt']!.trim(),
+      };
+    });
 }

@@ -13,7 +13,18 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_PORTS, FUNCTIONS, LOCAL, PASS_THROUGH_VARS, PORT_VARIABLES, QSTASH_DEV, portsFrom, workerVars, type FunctionName, type PortName } from './stack/config.ts';
+import {
+  DEFAULT_PORTS,
+  FUNCTIONS,
+  LOCAL,
+  PASS_THROUGH_VARS,
+  PORT_VARIABLES,
+  QSTASH_DEV,
+  portsFrom,
+  workerVars,
+  type FunctionName,
+  type PortName,
+} from './stack/config.ts';
 import { PortInUseError, assertPortFree, startStack, stopChild } from './stack/index.ts';
 import { SEED_OWNER, UsageError, chooseFunctions } from './stack/select.ts';
 import { evalRetryDelay } from './stack/qstash-server.ts';
@@ -24,18 +35,26 @@ const args = process.argv.slice(2);
 const quiet = args.includes('--quiet');
 const log = (line: string) => console.log(line);
 
-export async function runSeeds(databaseUrl: string, env: Record<string, string>, only: FunctionName[] = [...FUNCTIONS]): Promise<string[]> {
+export async function runSeeds(
+  databaseUrl: string,
+  env: Record<string, string>,
+  only: FunctionName[] = [...FUNCTIONS],
+): Promise<string[]> {
   const dir = new URL('./seed/', import.meta.url);
   let files: string[] = [];
   try {
-    files = (await readdir(dir)).filter((f) => f.endsWith('.ts')).sort()
+    files = (await readdir(dir))
+      .filter((f) => f.endsWith('.ts'))
+      .sort()
       .filter((f) => only.includes(SEED_OWNER[f.replace(/\.ts$/, '')] ?? 'delivery'));
   } catch {
     return [];
   }
   const lines: string[] = [];
   for (const f of files) {
-    const mod = (await import(new URL(f, dir).href)) as { seed?: (ctx: { databaseUrl: string; env: Record<string, string> }) => Promise<string[]> };
+    const mod = (await import(new URL(f, dir).href)) as {
+      seed?: (ctx: { databaseUrl: string; env: Record<string, string> }) => Promise<string[]>;
+    };
     if (typeof mod.seed !== 'function') continue;
     try {
       const out = await mod.seed({ databaseUrl, env });
@@ -68,13 +87,16 @@ function retrySettings(env: NodeJS.ProcessEnv): { qstashRetryDelay?: string; qst
     try {
       evalRetryDelay(env.QSTASH_RETRY_DELAY, 0);
     } catch (err) {
-      throw new UsageError(`QSTASH_RETRY_DELAY: ${(err as Error).message} (example: QSTASH_RETRY_DELAY='1000 * (1 + retried)')`);
+      throw new UsageError(
+        `QSTASH_RETRY_DELAY: ${(err as Error).message} (example: QSTASH_RETRY_DELAY='1000 * (1 + retried)')`,
+      );
     }
     out.qstashRetryDelay = env.QSTASH_RETRY_DELAY;
   }
   if (env.QSTASH_RETRIES) {
     const n = Number(env.QSTASH_RETRIES);
-    if (!Number.isInteger(n) || n < 0) throw new UsageError(`QSTASH_RETRIES=${env.QSTASH_RETRIES} is not a whole number >= 0`);
+    if (!Number.isInteger(n) || n < 0)
+      throw new UsageError(`QSTASH_RETRIES=${env.QSTASH_RETRIES} is not a whole number >= 0`);
     out.qstashRetries = n;
   }
   return out;
@@ -101,11 +123,18 @@ async function main() {
     return fail(err);
   }
   const dataDir = resolve(ROOT, process.env.LOCAL_DATA_DIR ?? '.data');
-  log(databaseUrl ? `Using PostgreSQL at ${new URL(databaseUrl).host}` : `Starting embedded PostgreSQL (PGlite, data in ${dataDir}/pglite) ...`);
+  log(
+    databaseUrl
+      ? `Using PostgreSQL at ${new URL(databaseUrl).host}`
+      : `Starting embedded PostgreSQL (PGlite, data in ${dataDir}/pglite) ...`,
+  );
   let stack: Awaited<ReturnType<typeof startStack>>;
   try {
     stack = await startStack({
-      databaseUrl, dataDir: `${dataDir}/pglite`, ports, ...retry,
+      databaseUrl,
+      dataDir: `${dataDir}/pglite`,
+      ports,
+      ...retry,
       log: quiet ? undefined : (l) => (l.startsWith('[qstash]') || l.startsWith('[migrate]') ? log(l) : undefined),
     });
   } catch (err) {
@@ -131,18 +160,34 @@ async function main() {
     const seeded = await runSeeds(stack.databaseUrl, { ...vars, SAMPLE_URL: stack.sampleUrl }, fns);
     await mkdir(dataDir, { recursive: true });
     const envFile = `${dataDir}/local.env`;
-    await writeFile(envFile, `${Object.entries(vars).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join('\n')}\n`, { mode: 0o600 });
-    for (const fn of fns) children.push(startWrangler(fn, envFile, ports[fn], ports.inspector + FUNCTIONS.indexOf(fn), `${dataDir}/wrangler/${fn}`));
+    await writeFile(
+      envFile,
+      `${Object.entries(vars)
+        .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+        .join('\n')}\n`,
+      { mode: 0o600 },
+    );
+    for (const fn of fns)
+      children.push(
+        startWrangler(fn, envFile, ports[fn], ports.inspector + FUNCTIONS.indexOf(fn), `${dataDir}/wrangler/${fn}`),
+      );
     await Promise.all(fns.map((fn, i) => waitHealthy(LOCAL.url(fn), children[i]!, 90_000)));
     const secs = ((Date.now() - started) / 1000).toFixed(1);
-    log(`\n${fns.length === FUNCTIONS.length ? 'All services are' : `${fns.join(', ')} ${fns.length === 1 ? 'is' : 'are'}`} up (${secs} s):`);
+    log(
+      `\n${fns.length === FUNCTIONS.length ? 'All services are' : `${fns.join(', ')} ${fns.length === 1 ? 'is' : 'are'}`} up (${secs} s):`,
+    );
     for (const fn of fns) log(`  ${fn.padEnd(12)} ${LOCAL.url(fn)}`);
     log(`  ${'qstash'.padEnd(12)} ${LOCAL.qstashUrl}   token (QSTASH_TOKEN): ${QSTASH_DEV.token}`);
-    log(`  ${''.padEnd(12)} dead letters: curl -H 'Authorization: Bearer ${QSTASH_DEV.token}' ${LOCAL.qstashUrl}/v2/dlq`);
+    log(
+      `  ${''.padEnd(12)} dead letters: curl -H 'Authorization: Bearer ${QSTASH_DEV.token}' ${LOCAL.qstashUrl}/v2/dlq`,
+    );
     log(`  ${'mail'.padEnd(12)} ${LOCAL.mailUrl}   (JSON: ${LOCAL.mailUrl}/api/messages)`);
-    log(`  ${'sample blog'.padEnd(12)} ${stack.sampleUrl}   (feed: ${stack.sampleUrl}/feed.xml; read by the pipeline demo sources)`);
+    log(
+      `  ${'sample blog'.padEnd(12)} ${stack.sampleUrl}   (feed: ${stack.sampleUrl}/feed.xml; read by the pipeline demo sources)`,
+    );
     log(`  ${'database'.padEnd(12)} ${stack.databaseUrl}${stack.embedded ? ' (embedded PGlite)' : ''}`);
-    if (fns.includes('marketplace')) log(`  cron:        curl '${LOCAL.url('marketplace')}/__scheduled?cron=17+3+*+*+*'`);
+    if (fns.includes('marketplace'))
+      log(`  cron:        curl '${LOCAL.url('marketplace')}/__scheduled?cron=17+3+*+*+*'`);
     if (seeded.length) log(`\n${seeded.join('\n')}`);
     log('\nPress Ctrl-C to stop.');
   } catch (err) {
@@ -164,18 +209,49 @@ function fail(err: unknown): never {
   process.exit(1);
 }
 
-function startWrangler(fn: FunctionName, envFile: string, port: number, inspectorPort: number, persistTo: string): ChildProcess {
+function startWrangler(
+  fn: FunctionName,
+  envFile: string,
+  port: number,
+  inspectorPort: number,
+  persistTo: string,
+): ChildProcess {
   const wrangler = fileURLToPath(new URL('../node_modules/wrangler/bin/wrangler.js', import.meta.url));
-  const child = spawn(process.execPath, [
-    wrangler, 'dev', '--env', fn, '--ip', '127.0.0.1', '--port', String(port), '--env-file', envFile,
-    '--inspector-port', String(inspectorPort), '--test-scheduled', '--show-interactive-dev-session=false', '--log-level', 'warn',
-    '--persist-to', persistTo,
-  ], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', NO_D1_WARNING: 'true', FORCE_COLOR: '0' },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      wrangler,
+      'dev',
+      '--env',
+      fn,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--env-file',
+      envFile,
+      '--inspector-port',
+      String(inspectorPort),
+      '--test-scheduled',
+      '--show-interactive-dev-session=false',
+      '--log-level',
+      'warn',
+      '--persist-to',
+      persistTo,
+    ],
+    {
+      cwd: ROOT,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        WRANGLER_SEND_METRICS: 'false',
+        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+        NO_D1_WARNING: 'true',
+        FORCE_COLOR: '0',
+      },
+    },
+  );
   const prefix = `[${fn}] `;
   const forward = (d: Buffer) => {
     for (const line of d.toString().split('\n')) if (line.trim() && !quiet) console.log(prefix + line);

@@ -46,15 +46,24 @@ async function compute(env: Record<string, unknown>, module: string, version: st
 /** Computes and keeps the answer of a Go module version (also run by the demo seed); returns its body. */
 export async function storeCapabilities(env: Record<string, unknown>, db: Queryable, module: string, version: string) {
   const body = JSON.stringify({ capabilities: await compute(env, module, version) });
-  await db.query(`INSERT INTO insights.go_capabilities (name, version, body) VALUES ($1, $2, $3::json)
-    ON CONFLICT (name, version) DO NOTHING`, [module, version, body]);
+  await db.query(
+    `INSERT INTO insights.go_capabilities (name, version, body) VALUES ($1, $2, $3::json)
+    ON CONFLICT (name, version) DO NOTHING`,
+    [module, version, body],
+  );
   return body;
 }
 
 /** The answer (JSON text) for a stored Go version (the caller has checked it exists): kept, else computed and kept. */
-export async function getCapabilities(env: Record<string, unknown>, db: Queryable, module: string,
-  version: string): Promise<string> {
+export async function getCapabilities(
+  env: Record<string, unknown>,
+  db: Queryable,
+  module: string,
+  version: string,
+): Promise<string> {
   const cached = await db.query<{ body: string }>(
-    'SELECT body::text AS body FROM insights.go_capabilities WHERE name = $1 AND version = $2', [module, version]);
+    'SELECT body::text AS body FROM insights.go_capabilities WHERE name = $1 AND version = $2',
+    [module, version],
+  );
   return cached[0]?.body ?? storeCapabilities(env, db, module, version);
 }

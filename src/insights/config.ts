@@ -84,7 +84,8 @@ export const INSIGHTS = {
   }),
   RESOLVE_NODE_VERSION: variable({
     schema: matching(/^v?\d{1,3}\.\d{1,3}\.\d{1,3}$/, 'a full Node version such as 22.12.0').transform((s) =>
-      s.replace(/^v/, '')),
+      s.replace(/^v/, ''),
+    ),
     default: DEFAULT_NPM_ENV.nodeVersion,
     meaning: 'Node version npm graphs are resolved for (`engines`)',
   }),
@@ -105,7 +106,8 @@ export const INSIGHTS = {
   }),
   RESOLVE_NUGET_FRAMEWORK: variable({
     schema: matching(/^net(coreapp|standard)?\d+(\.\d+){0,3}$/i, 'a target framework such as net8.0').transform((s) =>
-      s.toLowerCase()),
+      s.toLowerCase(),
+    ),
     default: DEFAULT_NUGET_FRAMEWORK,
     meaning: 'target framework NuGet graphs are restored for',
   }),

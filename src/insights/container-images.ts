@@ -27,13 +27,15 @@ const image = z.object({
   repository: z.string().min(1),
   registry: z.string().default(''),
   diffIds: z.array(digest).min(1),
-  dockerMetadata: z.object({
-    dateRegistered: z.iso.datetime({ offset: true }).optional(),
-    lastUpdated: z.iso.datetime({ offset: true }).optional(),
-    starCount: z.coerce.number().int().min(0).optional(),
-    pullCount: z.coerce.number().int().min(0).optional(),
-    isOfficial: z.boolean().optional(),
-  }).optional(),
+  dockerMetadata: z
+    .object({
+      dateRegistered: z.iso.datetime({ offset: true }).optional(),
+      lastUpdated: z.iso.datetime({ offset: true }).optional(),
+      starCount: z.coerce.number().int().min(0).optional(),
+      pullCount: z.coerce.number().int().min(0).optional(),
+      isOfficial: z.boolean().optional(),
+    })
+    .optional(),
 });
 export const imagesDocument = z.object({ images: z.array(image) });
 export type ImageInput = z.input<typeof image>;
@@ -62,16 +64,22 @@ export async function importContainerImages(db: Db, input: unknown): Promise<Imp
     const meta = img.dockerMetadata ?? {};
     for (const chain of await chainIds(img.diffIds)) {
       rows.set(`${chain} ${img.repository}`, {
-        chain_id: chain, repository: img.repository, registry: img.registry,
-        date_registered: meta.dateRegistered ?? null, last_updated: meta.lastUpdated ?? null,
-        star_count: meta.starCount ?? null, pull_count: meta.pullCount ?? null, is_official: meta.isOfficial ?? null,
+        chain_id: chain,
+        repository: img.repository,
+        registry: img.registry,
+        date_registered: meta.dateRegistered ?? null,
+        last_updated: meta.lastUpdated ?? null,
+        star_count: meta.starCount ?? null,
+        pull_count: meta.pullCount ?? null,
+        is_official: meta.isOfficial ?? null,
       });
     }
   }
   const repositories = [...new Set(images.map((i) => i.repository))];
   await db.transaction(async (tx) => {
     await tx.query('DELETE FROM insights.container_images WHERE repository = ANY($1::text[])', [repositories]);
-    await tx.query(`INSERT INTO insights.container_images (chain_id, repository, registry, date_registered,
+    await tx.query(
+      `INSERT INTO insights.container_images (chain_id, repository, registry, date_registered,
       last_updated, star_count, pull_count, is_official)
     SELECT x.chain_id, x.repository, x.registry, x.date_registered, x.last_updated, x.star_count, x.pull_count,
       x.is_official
@@ -80,7 +88,8 @@ export async function importContainerImages(db: Db, input: unknown): Promise<Imp
     ON CONFLICT (chain_id, repository) DO UPDATE SET registry = EXCLUDED.registry,
       date_registered = EXCLUDED.date_registered, last_updated = EXCLUDED.last_updated,
       star_count = EXCLUDED.star_count, pull_count = EXCLUDED.pull_count, is_official = EXCLUDED.is_official`,
-    [JSON.stringify([...rows.values()])]);
+      [JSON.stringify([...rows.values()])],
+    );
   });
   return { repositories: repositories.length, images: images.length, rows: rows.size };
 }
@@ -102,7 +111,9 @@ export function splitReference(ref: string): { registry: string; repository: str
  * The images of a `docker save` archive (`open()` streams it; read twice: first `manifest.json`, then the
  * configs it names), one per tagged repository; untagged images are skipped.
  */
-export async function imagesFromDockerSave(open: () => ReadableStream<Uint8Array>, maxBytes = 2 ** 40,
+export async function imagesFromDockerSave(
+  open: () => ReadableStream<Uint8Array>,
+  maxBytes = 2 ** 40,
 ): Promise<ImageInput[]> {
   const text = (d: Uint8Array) => new TextDecoder().decode(d);
   let manifest: { Config?: string; RepoTags?: string[] | null }[] | null = null;
@@ -113,7 +124,10 @@ export async function imagesFromDockerSave(open: () => ReadableStream<Uint8Array
   for await (const f of readTar(open(), (p) => configs.has(p), maxBytes)) {
     diffIds.set(f.path, JSON.parse(text(f.data))?.rootfs?.diff_ids ?? []);
   }
-  return manifest.flatMap((m) => (m.RepoTags ?? []).map((tag) => ({
-    ...splitReference(tag), diffIds: diffIds.get(m.Config ?? '') ?? [],
-  })));
+  return manifest.flatMap((m) =>
+    (m.RepoTags ?? []).map((tag) => ({
+      ...splitReference(tag),
+      diffIds: diffIds.get(m.Config ?? '') ?? [],
+    })),
+  );
 }

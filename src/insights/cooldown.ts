@@ -28,7 +28,8 @@ export function cooldownOf(publishedAt: string | null | undefined, now: Date, da
   if (end === null) return undefined;
   return {
     end: rfc3339(end),
-    description: `published ${rfc3339(new Date(publishedAt!))}, less than ${days} day${days === 1 ? '' : 's'} ago; `
-      + `a version is in cooldown for ${days} day${days === 1 ? '' : 's'} after publication (INSIGHTS_COOLDOWN_DAYS)`,
+    description:
+      `published ${rfc3339(new Date(publishedAt!))}, less than ${days} day${days === 1 ? '' : 's'} ago; ` +
+      `a version is in cooldown for ${days} day${days === 1 ? '' : 's'} after publication (INSIGHTS_COOLDOWN_DAYS)`,
   };
 }

@@ -41,8 +41,11 @@ export async function getDependencies(ctx: ReadContext, input: VersionKeyInput, 
     ctx.defer(queueAdvisories(ctx.env, key.system, out.stored));
     await queueGraphCompletion(ctx.env, key, 1);
     const what = `the dependency graph of ${key.system} ${key.name}@${key.version}`;
-    throw new HttpError(503, `${what} is being computed in the background (${out.reason}); retry in ${RETRY_AFTER_SECONDS} seconds`,
-      { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+    throw new HttpError(
+      503,
+      `${what} is being computed in the background (${out.reason}); retry in ${RETRY_AFTER_SECONDS} seconds`,
+      { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
+    );
   }
   if (out.stored.length) ctx.defer(queueAdvisories(ctx.env, key.system, out.stored));
   return withIncluded(ctx.db, out.body, include);

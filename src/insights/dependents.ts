@@ -18,8 +18,11 @@ export interface DependentsQuery {
   pageToken?: string;
 }
 
-export async function getDependents(db: Queryable, key: { system: System; name: string; version: string },
-  q: DependentsQuery) {
+export async function getDependents(
+  db: Queryable,
+  key: { system: System; name: string; version: string },
+  q: DependentsQuery,
+) {
   const all = await dependentsOf(db, key.system, key.name, key.version);
   const counts = dependentCounts(all);
   if (q.list !== 'true') return counts;
@@ -27,7 +30,8 @@ export async function getDependents(db: Queryable, key: { system: System; name: 
   return {
     ...counts,
     dependents: page.items.map((d) => ({
-      versionKey: { system: d.system, name: d.name, version: d.version }, relation: d.relation,
+      versionKey: { system: d.system, name: d.name, version: d.version },
+      relation: d.relation,
     })),
     nextPageToken: page.nextPageToken,
   };

@@ -76,11 +76,17 @@ function majorOf(version: string): string | null {
 function recommend(system: System, pkg: FindingPackage, requested: string, now: Date, cooldownMs: number): string[] {
   const major = majorOf(requested);
   const pre = isPrerelease(system, requested);
-  const clean = pkg.versions.filter((v) => v.version !== requested && majorOf(v.version) === major
-    && (pre || !isPrerelease(system, v.version)) && versionFindings(v, now, cooldownMs).length === 0);
+  const clean = pkg.versions.filter(
+    (v) =>
+      v.version !== requested &&
+      majorOf(v.version) === major &&
+      (pre || !isPrerelease(system, v.version)) &&
+      versionFindings(v, now, cooldownMs).length === 0,
+  );
   const above = clean.filter((v) => compare(system, v.version, requested) > 0);
   const below = clean.filter((v) => compare(system, v.version, requested) < 0);
-  const pick = above.length ? above.sort((a, b) => compare(system, a.version, b.version))[0]
+  const pick = above.length
+    ? above.sort((a, b) => compare(system, a.version, b.version))[0]
     : below.sort((a, b) => compare(system, b.version, a.version))[0];
   return pick ? [pick.version] : [];
 }
@@ -92,9 +98,10 @@ function defaultOf(pkg: FindingPackage): string {
 /** Findings of a version (`version` given) or of a package. */
 export function findingsOf(system: System, pkg: FindingPackage, version: string | undefined, now: Date, days: number) {
   const cooldownMs = days * 86_400_000;
-  const key = version === undefined
-    ? { packageKey: { system, name: pkg.name } }
-    : { versionKey: { system, name: pkg.name, version } };
+  const key =
+    version === undefined
+      ? { packageKey: { system, name: pkg.name } }
+      : { versionKey: { system, name: pkg.name, version } };
   const defaultVersion = defaultOf(pkg);
   const head = { ...key, requestedVersion: version ?? '', defaultVersion };
   if (!pkg.known) {
@@ -105,8 +112,11 @@ export function findingsOf(system: System, pkg: FindingPackage, version: string 
   let findings: Finding[];
   if (!v) findings = [{ type: 'NOT_FOUND', risk: 'RISK_HIGH' }];
   else findings = versionFindings(v, now, cooldownMs);
-  if (version === undefined && !findings.some((f) => f.type === 'MALICIOUS')
-    && pkg.versions.some((x) => x.advisories.some((a) => isMalicious(a.id)))) {
+  if (
+    version === undefined &&
+    !findings.some((f) => f.type === 'MALICIOUS') &&
+    pkg.versions.some((x) => x.advisories.some((a) => isMalicious(a.id)))
+  ) {
     findings.unshift({ type: 'MALICIOUS', risk: 'RISK_CRITICAL' });
   }
   const recommendedVersions = findings.length && target ? recommend(system, pkg, target, now, cooldownMs) : [];

@@ -18,10 +18,21 @@ import { readZipEntry, zipEntries } from './ingest/zip.ts';
 
 /** Capslock's Capability enum, in its order (the answer is sorted by it). */
 export const CAPABILITIES = [
-  'CAPABILITY_UNSPECIFIED', 'CAPABILITY_SAFE', 'CAPABILITY_FILES', 'CAPABILITY_NETWORK', 'CAPABILITY_RUNTIME',
-  'CAPABILITY_READ_SYSTEM_STATE', 'CAPABILITY_MODIFY_SYSTEM_STATE', 'CAPABILITY_OPERATING_SYSTEM',
-  'CAPABILITY_SYSTEM_CALLS', 'CAPABILITY_ARBITRARY_EXECUTION', 'CAPABILITY_CGO', 'CAPABILITY_UNANALYZED',
-  'CAPABILITY_UNSAFE_POINTER', 'CAPABILITY_REFLECT', 'CAPABILITY_EXEC',
+  'CAPABILITY_UNSPECIFIED',
+  'CAPABILITY_SAFE',
+  'CAPABILITY_FILES',
+  'CAPABILITY_NETWORK',
+  'CAPABILITY_RUNTIME',
+  'CAPABILITY_READ_SYSTEM_STATE',
+  'CAPABILITY_MODIFY_SYSTEM_STATE',
+  'CAPABILITY_OPERATING_SYSTEM',
+  'CAPABILITY_SYSTEM_CALLS',
+  'CAPABILITY_ARBITRARY_EXECUTION',
+  'CAPABILITY_CGO',
+  'CAPABILITY_UNANALYZED',
+  'CAPABILITY_UNSAFE_POINTER',
+  'CAPABILITY_REFLECT',
+  'CAPABILITY_EXEC',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
@@ -32,7 +43,10 @@ const MODIFY = 'CAPABILITY_MODIFY_SYSTEM_STATE';
 const RUNTIME = 'CAPABILITY_RUNTIME';
 
 /** Per-function capabilities of a package (names not listed: `fallback`, or none). */
-interface PackageRule { fallback?: Capability; by?: Record<string, Capability> }
+interface PackageRule {
+  fallback?: Capability;
+  by?: Record<string, Capability>;
+}
 
 function byName(groups: [Capability, string][]): Record<string, Capability> {
   return Object.fromEntries(groups.flatMap(([cap, names]) => words(names).map((n) => [n, cap])));
@@ -42,28 +56,49 @@ const NETWORK: PackageRule = { fallback: 'CAPABILITY_NETWORK' };
 const RULES: Record<string, PackageRule> = {
   os: {
     by: byName([
-      [FILES, `Open OpenFile Create ReadFile WriteFile Remove RemoveAll Mkdir MkdirAll MkdirTemp CreateTemp Rename
+      [
+        FILES,
+        `Open OpenFile Create ReadFile WriteFile Remove RemoveAll Mkdir MkdirAll MkdirTemp CreateTemp Rename
         ReadDir Stat Lstat Chmod Chown Lchown Chtimes Truncate Symlink Link Readlink DirFS CopyFS NewFile
-        Stdin Stdout Stderr`],
-      [READ, `Getenv LookupEnv Environ ExpandEnv Hostname Getwd Getpid Getppid Getuid Geteuid Getgid Getegid
-        Getgroups Executable UserHomeDir UserCacheDir UserConfigDir TempDir Getpagesize Args`],
+        Stdin Stdout Stderr`,
+      ],
+      [
+        READ,
+        `Getenv LookupEnv Environ ExpandEnv Hostname Getwd Getpid Getppid Getuid Geteuid Getgid Getegid
+        Getgroups Executable UserHomeDir UserCacheDir UserConfigDir TempDir Getpagesize Args`,
+      ],
       [MODIFY, 'Setenv Unsetenv Clearenv Chdir'],
       ['CAPABILITY_EXEC', 'StartProcess FindProcess'],
       ['CAPABILITY_OPERATING_SYSTEM', 'Exit'],
     ]),
   },
   'io/ioutil': { by: byName([[FILES, 'ReadFile WriteFile ReadDir TempFile TempDir']]) },
-  'path/filepath': { by: byName([[FILES, 'Walk WalkDir Glob EvalSymlinks'], [READ, 'Abs']]) },
+  'path/filepath': {
+    by: byName([
+      [FILES, 'Walk WalkDir Glob EvalSymlinks'],
+      [READ, 'Abs'],
+    ]),
+  },
   'os/exec': { fallback: 'CAPABILITY_EXEC' },
   'os/signal': { fallback: 'CAPABILITY_OPERATING_SYSTEM' },
   'os/user': { fallback: READ },
-  net: NETWORK, 'net/rpc': NETWORK, 'net/smtp': NETWORK, 'net/http/httputil': NETWORK, 'net/http/pprof': NETWORK,
-  'net/http/cookiejar': NETWORK, 'crypto/tls': NETWORK,
+  net: NETWORK,
+  'net/rpc': NETWORK,
+  'net/smtp': NETWORK,
+  'net/http/httputil': NETWORK,
+  'net/http/pprof': NETWORK,
+  'net/http/cookiejar': NETWORK,
+  'crypto/tls': NETWORK,
   'net/http': {
     fallback: 'CAPABILITY_NETWORK',
-    by: byName([['CAPABILITY_SAFE', `StatusText CanonicalHeaderKey DetectContentType Header ParseTime TimeFormat
+    by: byName([
+      [
+        'CAPABILITY_SAFE',
+        `StatusText CanonicalHeaderKey DetectContentType Header ParseTime TimeFormat
       ParseHTTPVersion MethodGet MethodHead MethodPost MethodPut MethodPatch MethodDelete MethodConnect
-      MethodOptions MethodTrace`]]),
+      MethodOptions MethodTrace`,
+      ],
+    ]),
   },
   syscall: { fallback: 'CAPABILITY_SYSTEM_CALLS' },
   'golang.org/x/sys/unix': { fallback: 'CAPABILITY_SYSTEM_CALLS' },
@@ -104,7 +139,11 @@ export function goImports(src: string): [string, string][] {
       const s = spec.exec(line);
       if (!s) continue;
       const path = s[2]!;
-      const last = path.split('/').pop()!.replace(/\.v\d+$/, '').replace(/^go-/, '');
+      const last = path
+        .split('/')
+        .pop()!
+        .replace(/\.v\d+$/, '')
+        .replace(/^go-/, '');
       out.push([s[1] ?? last, path]);
     }
   }
@@ -132,17 +171,30 @@ export function fileCapabilities(src: string): Map<Capability, number> {
   return counts;
 }
 
-export interface CapabilityCount { capability: Capability; directCount: number; indirectCount: number }
+export interface CapabilityCount {
+  capability: Capability;
+  directCount: number;
+  indirectCount: number;
+}
 
 /** The module's own Go files of a proxy zip (`module@version/...`), without tests, testdata, vendor, nested modules. */
 function ownGoFiles(names: string[]): Set<string> {
   const rel = (n: string) => /^[^@]*@[^/]+\/(.*)$/.exec(n)?.[1] ?? n; // the path inside `module@version/`
-  const nested = names.map(rel).filter((r) => r.endsWith('/go.mod')).map((r) => r.slice(0, -'go.mod'.length));
-  return new Set(names.filter((n) => {
-    const r = rel(n);
-    return r.endsWith('.go') && !r.endsWith('_test.go') && !/(^|\/)(testdata|vendor)\//.test(r)
-      && !nested.some((d) => r.startsWith(d));
-  }));
+  const nested = names
+    .map(rel)
+    .filter((r) => r.endsWith('/go.mod'))
+    .map((r) => r.slice(0, -'go.mod'.length));
+  return new Set(
+    names.filter((n) => {
+      const r = rel(n);
+      return (
+        r.endsWith('.go') &&
+        !r.endsWith('_test.go') &&
+        !/(^|\/)(testdata|vendor)\//.test(r) &&
+        !nested.some((d) => r.startsWith(d))
+      );
+    }),
+  );
 }
 
 /** Capabilities of a module version's source zip, in enum order, those with a count only. */
@@ -156,6 +208,9 @@ export async function zipCapabilities(zip: Uint8Array): Promise<CapabilityCount[
     const src = dec.decode(await readZipEntry(zip, e));
     for (const [cap, n] of fileCapabilities(src)) total.set(cap, (total.get(cap) ?? 0) + n);
   }
-  return CAPABILITIES.filter((c) => total.has(c))
-    .map((c) => ({ capability: c, directCount: total.get(c)!, indirectCount: 0 }));
+  return CAPABILITIES.filter((c) => total.has(c)).map((c) => ({
+    capability: c,
+    directCount: total.get(c)!,
+    indirectCount: 0,
+  }));
 }

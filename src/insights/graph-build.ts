@@ -51,7 +51,11 @@ export async function buildGraph(ctx: GraphContext, key: GraphKey): Promise<Grap
   const rt = ctx.readThrough ? new GraphReadThrough(env, system) : null;
   const run = <T>(fn: () => Promise<T>): Promise<T> => (rt ? withFetchBudget(rt.budget, fn) : fn());
   return run(async () => {
-    const client = new PgResolveClient(db, system, rt ? { fetchMissing: (n) => rt.fetch(n), fetchVersion: (n, v) => rt.fetchVersion(n, v) } : {});
+    const client = new PgResolveClient(
+      db,
+      system,
+      rt ? { fetchMissing: (n) => rt.fetch(n), fetchVersion: (n, v) => rt.fetchVersion(n, v) } : {},
+    );
     if (!first.stored) {
       const missing = await rootMissing(ctx, rt, client, key);
       if (missing) return missing;
@@ -81,15 +85,28 @@ export async function buildGraph(ctx: GraphContext, key: GraphKey): Promise<Grap
       }
       await putCachedGraph(db, system, name, version, tkey, [...client.touched, name], body);
     })();
-    if (ctx.waitUntil) ctx.waitUntil(finish.catch((err) => console.warn(`insights: graph of ${system} ${name}@${version} not stored: ${(err as Error).message}`)));
+    if (ctx.waitUntil)
+      ctx.waitUntil(
+        finish.catch((err) =>
+          console.warn(`insights: graph of ${system} ${name}@${version} not stored: ${(err as Error).message}`),
+        ),
+      );
     else await finish;
     return { kind: 'graph', body, cached: false, stored: rt ? [...rt.fetched.keys()] : [] };
   });
 }
 
 /** The root version is not stored: read its package through (when allowed) or say what is missing. */
-async function rootMissing(ctx: GraphContext, rt: GraphReadThrough | null, client: PgResolveClient, key: GraphKey): Promise<GraphOutcome | null> {
-  const notFound = { kind: 'not-found', message: `version ${key.system} ${key.name}@${key.version} not found` } as const;
+async function rootMissing(
+  ctx: GraphContext,
+  rt: GraphReadThrough | null,
+  client: PgResolveClient,
+  key: GraphKey,
+): Promise<GraphOutcome | null> {
+  const notFound = {
+    kind: 'not-found',
+    message: `version ${key.system} ${key.name}@${key.version} not found`,
+  } as const;
   if (!rt || (await packageStored(ctx.db, key.system, key.name))) return notFound;
   let versions: Awaited<ReturnType<typeof client.versions>>;
   try {

@@ -24,7 +24,8 @@ interface Extra {
 }
 
 async function extrasOf(db: Queryable, nodes: GraphBody['nodes']): Promise<Extra> {
-  const rows = await db.query<{ body: Extra }>(`WITH k AS (
+  const rows = await db.query<{ body: Extra }>(
+    `WITH k AS (
       SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS k(system, name, version, i)
     ), n AS (
       SELECT k.i, COALESCE(v.licenses, '[]'::json) AS licenses,
@@ -43,7 +44,12 @@ async function extrasOf(db: Queryable, nodes: GraphBody['nodes']): Promise<Extra
           SELECT av.advisory_id FROM insights.advisory_versions av JOIN k
             ON av.system = k.system AND av.name = k.name AND av.version = k.version)), '[]'::json)
     ) AS body`,
-  [nodes.map((n) => n.versionKey.system), nodes.map((n) => n.versionKey.name), nodes.map((n) => n.versionKey.version)]);
+    [
+      nodes.map((n) => n.versionKey.system),
+      nodes.map((n) => n.versionKey.name),
+      nodes.map((n) => n.versionKey.version),
+    ],
+  );
   return rows[0]!.body;
 }
 

@@ -19,7 +19,9 @@ function dedup(parts: string[]): string {
 
 export async function queueGraphCompletion(env: Env, key: GraphKey, round: number): Promise<void> {
   if (round > MAX_ROUNDS) {
-    console.warn(`insights: graph of ${key.system} ${key.name}@${key.version} still incomplete after ${MAX_ROUNDS} rounds`);
+    console.warn(
+      `insights: graph of ${key.system} ${key.name}@${key.version} still incomplete after ${MAX_ROUNDS} rounds`,
+    );
     return;
   }
   const minute = Math.floor(Date.now() / 60_000);
@@ -31,7 +33,9 @@ export async function queueGraphCompletion(env: Env, key: GraphKey, round: numbe
     });
   } catch (err) {
     // the next request for the graph does the work again; nothing was cached
-    console.warn(`insights: completion of ${key.system} ${key.name}@${key.version} not queued: ${(err as Error).message}`);
+    console.warn(
+      `insights: completion of ${key.system} ${key.name}@${key.version} not queued: ${(err as Error).message}`,
+    );
   }
 }
 

@@ -124,7 +124,15 @@ export function packageRows(pkg: IngestedPackage): { versions: VersionRow[]; req
   const prepared = prepareVersions(pkg);
   const distTags = pkg.distTags ?? {};
   return {
-    versions: prepared.map((v) => ({ name: pkg.name, version: v.canonical, upstream_version: v.version, meta: v.meta, dist_tags: distTags })),
-    requirements: prepared.filter((v) => v.requirements).map((v) => ({ name: pkg.name, version: v.canonical, requirements: v.requirements! })),
+    versions: prepared.map((v) => ({
+      name: pkg.name,
+      version: v.canonical,
+      upstream_version: v.version,
+      meta: v.meta,
+      dist_tags: distTags,
+    })),
+    requirements: prepared
+      .filter((v) => v.requirements)
+      .map((v) => ({ name: pkg.name, version: v.canonical, requirements: v.requirements! })),
   };
 }

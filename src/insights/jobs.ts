@@ -27,7 +27,8 @@ export const insightsJobs = new Hono<AppEnv>();
 insightsJobs.post('/refresh', async (c) => {
   const body = verifiedJson<{ system?: unknown; name?: unknown }>(c);
   const system = String(body?.system ?? '').toUpperCase() as System;
-  if (!SYSTEMS.includes(system) || typeof body.name !== 'string' || !body.name) throw new HttpError(400, 'body must be {system, name}');
+  if (!SYSTEMS.includes(system) || typeof body.name !== 'string' || !body.name)
+    throw new HttpError(400, 'body must be {system, name}');
   try {
     const name = await ingestPackage(c.env, c.get('db'), system, body.name);
     return c.json({ refreshed: name !== null, system, name: name ?? body.name });
@@ -61,7 +62,9 @@ insightsJobs.post('/dependencies', async (c) => {
 insightsJobs.post('/advisories', async (c) => {
   const body = verifiedJson<{ system?: unknown; names?: unknown }>(c);
   const system = String(body?.system ?? '').toUpperCase() as System;
-  const names = Array.isArray(body?.names) ? body.names.filter((n): n is string => typeof n === 'string' && n !== '') : [];
+  const names = Array.isArray(body?.names)
+    ? body.names.filter((n): n is string => typeof n === 'string' && n !== '')
+    : [];
   if (!SYSTEMS.includes(system) || names.length === 0) throw new HttpError(400, 'body must be {system, names}');
   let failed = 0;
   for (const name of names) {
@@ -72,5 +75,7 @@ insightsJobs.post('/advisories', async (c) => {
       console.warn(`insights: advisories of ${system} ${name} not stored: ${(err as Error).message}`);
     }
   }
-  return failed ? c.json({ error: `advisories of ${failed} packages not stored; retry` }, 503) : c.json({ stored: names.length });
+  return failed
+    ? c.json({ error: `advisories of ${failed} packages not stored; retry` }, 503)
+    : c.json({ stored: names.length });
 });

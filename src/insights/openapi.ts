@@ -13,8 +13,16 @@ import { RESPONSE_OF, RESPONSES } from './response-schemas.ts';
 import { findingsBatchBody } from './routes-findings.ts';
 import { projectBatchBody, purlBatchBody, versionBatchBody } from './routes-batch.ts';
 import {
-  advisoryIdParam, chainIdParam, dependenciesQuery, dependentsQuery, nameParam, projectIdParam, purlParam, queryQuery,
-  systemParam, versionParam,
+  advisoryIdParam,
+  chainIdParam,
+  dependenciesQuery,
+  dependentsQuery,
+  nameParam,
+  projectIdParam,
+  purlParam,
+  queryQuery,
+  systemParam,
+  versionParam,
 } from './schemas.ts';
 
 export interface Operation {
@@ -41,7 +49,9 @@ const sys = { schema: systemParam, example: 'npm' };
 const pkg = { system: sys, name: { schema: nameParam, example: 'lodash' } };
 const ver = { ...pkg, version: { schema: versionParam, example: '4.17.21' } };
 const pino = {
-  system: sys, name: { schema: nameParam, example: 'pino' }, version: { schema: versionParam, example: '6.14.0' },
+  system: sys,
+  name: { schema: nameParam, example: 'pino' },
+  version: { schema: versionParam, example: '6.14.0' },
 };
 const project = { projectId: { schema: projectIdParam, example: 'github.com/lodash/lodash' } };
 const versionKey = { system: 'NPM', name: 'lodash', version: '4.17.21' };
@@ -52,20 +62,57 @@ function both(api: 'v3' | 'v3alpha'): Operation[] {
   const ops: Omit<Operation, 'operationId' | 'response'>[] = [
     { method: 'get', path: p, route: SYSTEMS_ROUTE, summary: 'GetPackage', params: pkg },
     { method: 'get', path: `${p}/versions/{version}`, route: SYSTEMS_ROUTE, summary: 'GetVersion', params: ver },
-    { method: 'get', path: `${p}/versions/{version}:requirements`, route: SYSTEMS_ROUTE, summary: 'GetRequirements',
-      params: ver },
-    { method: 'get', path: `${p}/versions/{version}:dependencies`, route: SYSTEMS_ROUTE, summary: 'GetDependencies',
-      params: pino, query: dependenciesQuery, queryExample: { include: 'advisories,licenses' },
-      extra: { 503: { description: 'the graph needs more upstream fetches than INSIGHTS_FETCH_LIMIT; retry later',
-        headers: { 'Retry-After': { schema: { type: 'integer' } } } } } },
-    { method: 'get', path: `/${api}/projects/{projectId}`, route: '/:api{v3|v3alpha}/projects/*',
-      summary: 'GetProject', params: project },
-    { method: 'get', path: `/${api}/projects/{projectId}:packageversions`, route: '/:api{v3|v3alpha}/projects/*',
-      summary: 'GetProjectPackageVersions', params: project },
-    { method: 'get', path: `/${api}/advisories/{advisoryId}`, route: '/:api{v3|v3alpha}/advisories/:id',
-      summary: 'GetAdvisory', params: { advisoryId: { schema: advisoryIdParam, example: 'GHSA-jfh8-c2jp-5v3q' } } },
-    { method: 'get', path: `/${api}/query`, route: '/:api{v3|v3alpha}/query', summary: 'Query', query: queryQuery,
-      queryExample: { 'versionKey.system': 'NPM', 'versionKey.name': 'lodash', 'versionKey.version': '4.17.21' } },
+    {
+      method: 'get',
+      path: `${p}/versions/{version}:requirements`,
+      route: SYSTEMS_ROUTE,
+      summary: 'GetRequirements',
+      params: ver,
+    },
+    {
+      method: 'get',
+      path: `${p}/versions/{version}:dependencies`,
+      route: SYSTEMS_ROUTE,
+      summary: 'GetDependencies',
+      params: pino,
+      query: dependenciesQuery,
+      queryExample: { include: 'advisories,licenses' },
+      extra: {
+        503: {
+          description: 'the graph needs more upstream fetches than INSIGHTS_FETCH_LIMIT; retry later',
+          headers: { 'Retry-After': { schema: { type: 'integer' } } },
+        },
+      },
+    },
+    {
+      method: 'get',
+      path: `/${api}/projects/{projectId}`,
+      route: '/:api{v3|v3alpha}/projects/*',
+      summary: 'GetProject',
+      params: project,
+    },
+    {
+      method: 'get',
+      path: `/${api}/projects/{projectId}:packageversions`,
+      route: '/:api{v3|v3alpha}/projects/*',
+      summary: 'GetProjectPackageVersions',
+      params: project,
+    },
+    {
+      method: 'get',
+      path: `/${api}/advisories/{advisoryId}`,
+      route: '/:api{v3|v3alpha}/advisories/:id',
+      summary: 'GetAdvisory',
+      params: { advisoryId: { schema: advisoryIdParam, example: 'GHSA-jfh8-c2jp-5v3q' } },
+    },
+    {
+      method: 'get',
+      path: `/${api}/query`,
+      route: '/:api{v3|v3alpha}/query',
+      summary: 'Query',
+      query: queryQuery,
+      queryExample: { 'versionKey.system': 'NPM', 'versionKey.name': 'lodash', 'versionKey.version': '4.17.21' },
+    },
   ];
   return ops.map((o) => {
     const r = RESPONSE_OF[o.summary as keyof typeof RESPONSE_OF];
@@ -75,39 +122,88 @@ function both(api: 'v3' | 'v3alpha'): Operation[] {
 }
 
 const batch = (path: string, summary: keyof typeof RESPONSE_OF, body: z.ZodType, request: object): Operation => ({
-  method: 'post', path, route: path, operationId: `v3alpha.${summary}`, summary, body,
-  bodyExample: { requests: [request] }, response: RESPONSE_OF[summary] as z.ZodType,
+  method: 'post',
+  path,
+  route: path,
+  operationId: `v3alpha.${summary}`,
+  summary,
+  body,
+  bodyExample: { requests: [request] },
+  response: RESPONSE_OF[summary] as z.ZodType,
 });
 
 const ALPHA_VERSION = '/v3alpha/systems/{system}/packages/{name}/versions/{version}';
 const projectKey = { id: 'github.com/lodash/lodash' };
 
 const ALPHA_ONLY: Operation[] = [
-  { method: 'get', path: `${ALPHA_VERSION}:dependents`, route: SYSTEMS_ROUTE,
-    operationId: 'v3alpha.GetDependents', summary: 'GetDependents (counts; ?list=true pages the dependents)',
-    params: ver, query: dependentsQuery, response: RESPONSE_OF.GetDependents },
-  { method: 'get', path: `${ALPHA_VERSION}:capabilities`, route: SYSTEMS_ROUTE,
-    operationId: 'v3alpha.GetCapabilities', summary: 'GetCapabilities (Go; import-based, see docs/insights.md)',
+  {
+    method: 'get',
+    path: `${ALPHA_VERSION}:dependents`,
+    route: SYSTEMS_ROUTE,
+    operationId: 'v3alpha.GetDependents',
+    summary: 'GetDependents (counts; ?list=true pages the dependents)',
+    params: ver,
+    query: dependentsQuery,
+    response: RESPONSE_OF.GetDependents,
+  },
+  {
+    method: 'get',
+    path: `${ALPHA_VERSION}:capabilities`,
+    route: SYSTEMS_ROUTE,
+    operationId: 'v3alpha.GetCapabilities',
+    summary: 'GetCapabilities (Go; import-based, see docs/insights.md)',
     params: {
-      system: { schema: systemParam, example: 'go' }, name: { schema: nameParam, example: 'example.com/capdemo' },
+      system: { schema: systemParam, example: 'go' },
+      name: { schema: nameParam, example: 'example.com/capdemo' },
       version: { schema: versionParam, example: 'v1.0.0' },
-    }, response: RESPONSE_OF.GetCapabilities },
-  { method: 'get', path: `${ALPHA_VERSION}:findings`, route: SYSTEMS_ROUTE,
-    operationId: 'v3alpha.GetVersionFindings', summary: 'Findings of a version', params: ver,
-    response: RESPONSE_OF.Findings },
-  { method: 'get', path: '/v3alpha/systems/{system}/packages/{name}:findings', route: SYSTEMS_ROUTE,
-    operationId: 'v3alpha.GetPackageFindings', summary: 'Findings of a package', params: pkg,
-    response: RESPONSE_OF.Findings },
-  { method: 'get', path: '/v3alpha/systems/{system}/packages/{name}:similarlyNamedPackages', route: SYSTEMS_ROUTE,
-    operationId: 'v3alpha.GetSimilarlyNamedPackages', summary: 'GetSimilarlyNamedPackages', params: pkg,
-    response: RESPONSE_OF.GetSimilarlyNamedPackages },
-  { method: 'get', path: '/v3alpha/purl/{purl}', route: '/v3alpha/purl/*', operationId: 'v3alpha.PurlLookup',
-    summary: 'PurlLookup', params: { purl: { schema: purlParam, example: 'pkg:npm/lodash@4.17.21' } },
-    response: RESPONSE_OF.PurlLookup },
-  { method: 'get', path: '/v3alpha/querycontainerimages/{chainId}', route: '/v3alpha/querycontainerimages/*',
-    operationId: 'v3alpha.QueryContainerImages', summary: 'QueryContainerImages',
+    },
+    response: RESPONSE_OF.GetCapabilities,
+  },
+  {
+    method: 'get',
+    path: `${ALPHA_VERSION}:findings`,
+    route: SYSTEMS_ROUTE,
+    operationId: 'v3alpha.GetVersionFindings',
+    summary: 'Findings of a version',
+    params: ver,
+    response: RESPONSE_OF.Findings,
+  },
+  {
+    method: 'get',
+    path: '/v3alpha/systems/{system}/packages/{name}:findings',
+    route: SYSTEMS_ROUTE,
+    operationId: 'v3alpha.GetPackageFindings',
+    summary: 'Findings of a package',
+    params: pkg,
+    response: RESPONSE_OF.Findings,
+  },
+  {
+    method: 'get',
+    path: '/v3alpha/systems/{system}/packages/{name}:similarlyNamedPackages',
+    route: SYSTEMS_ROUTE,
+    operationId: 'v3alpha.GetSimilarlyNamedPackages',
+    summary: 'GetSimilarlyNamedPackages',
+    params: pkg,
+    response: RESPONSE_OF.GetSimilarlyNamedPackages,
+  },
+  {
+    method: 'get',
+    path: '/v3alpha/purl/{purl}',
+    route: '/v3alpha/purl/*',
+    operationId: 'v3alpha.PurlLookup',
+    summary: 'PurlLookup',
+    params: { purl: { schema: purlParam, example: 'pkg:npm/lodash@4.17.21' } },
+    response: RESPONSE_OF.PurlLookup,
+  },
+  {
+    method: 'get',
+    path: '/v3alpha/querycontainerimages/{chainId}',
+    route: '/v3alpha/querycontainerimages/*',
+    operationId: 'v3alpha.QueryContainerImages',
+    summary: 'QueryContainerImages',
     params: { chainId: { schema: chainIdParam, example: `sha256:${'0'.repeat(64)}` } },
-    response: RESPONSE_OF.QueryContainerImages },
+    response: RESPONSE_OF.QueryContainerImages,
+  },
   batch('/v3alpha/versionbatch', 'GetVersionBatch', versionBatchBody, { versionKey }),
   batch('/v3alpha/purlbatch', 'PurlLookupBatch', purlBatchBody, { purl: 'pkg:npm/lodash@4.17.21' }),
   batch('/v3alpha/projectbatch', 'GetProjectBatch', projectBatchBody, { projectKey }),
@@ -115,9 +211,17 @@ const ALPHA_ONLY: Operation[] = [
 ];
 
 export const OPERATIONS: Operation[] = [
-  ...both('v3'), ...both('v3alpha'), ...ALPHA_ONLY,
-  { method: 'get', path: '/openapi.json', route: '/openapi.json', operationId: 'openapi', summary: 'this document',
-    response: RESPONSE_OF.OpenAPI },
+  ...both('v3'),
+  ...both('v3alpha'),
+  ...ALPHA_ONLY,
+  {
+    method: 'get',
+    path: '/openapi.json',
+    route: '/openapi.json',
+    operationId: 'openapi',
+    summary: 'this document',
+    response: RESPONSE_OF.OpenAPI,
+  },
 ];
 
 const schemaOf = (s: z.ZodType) => {
@@ -130,7 +234,11 @@ const errorRef = { content: { 'application/json': { schema: { $ref: '#/component
 
 function operationObject(op: Operation): object {
   const parameters: object[] = Object.entries(op.params ?? {}).map(([name, p]) => ({
-    name, in: 'path', required: true, schema: schemaOf(p.schema), example: p.example,
+    name,
+    in: 'path',
+    required: true,
+    schema: schemaOf(p.schema),
+    example: p.example,
   }));
   if (op.query) {
     for (const [name, s] of Object.entries(op.query.shape)) {
@@ -141,20 +249,27 @@ function operationObject(op: Operation): object {
   }
   const get = op.method === 'get';
   if (get) {
-    parameters.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' },
-      description: 'an ETag of an earlier answer (or a list, or `*`): 304 when the answer is unchanged' });
+    parameters.push({
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      schema: { type: 'string' },
+      description: 'an ETag of an earlier answer (or a list, or `*`): 304 when the answer is unchanged',
+    });
   }
   const etagHeader = { ETag: { schema: { type: 'string' }, description: 'strong validator: SHA-1 of the body' } };
   return {
     operationId: op.operationId,
     summary: op.summary,
     ...(parameters.length ? { parameters } : {}),
-    ...(op.body ? {
-      requestBody: {
-        required: true,
-        content: { 'application/json': { schema: schemaOf(op.body), example: op.bodyExample } },
-      },
-    } : {}),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: schemaOf(op.body), example: op.bodyExample } },
+          },
+        }
+      : {}),
     responses: {
       200: {
         description: `deps.dev ${op.summary} answer`,
@@ -178,12 +293,15 @@ export function responseName(schema: z.ZodType): string {
 
 /** Every registered answer schema as JSON Schema, sub-messages referred to by `$ref`. */
 function responseSchemas(): Record<string, object> {
-  const out = z.toJSONSchema(RESPONSES, { io: 'output', uri: (id) => `#/components/schemas/${id}` }) as
-    { schemas: Record<string, Record<string, unknown>> };
-  return Object.fromEntries(Object.entries(out.schemas).map(([id, s]) => {
-    const { $schema: _s, $id: _i, ...rest } = s;
-    return [id, rest];
-  }));
+  const out = z.toJSONSchema(RESPONSES, { io: 'output', uri: (id) => `#/components/schemas/${id}` }) as {
+    schemas: Record<string, Record<string, unknown>>;
+  };
+  return Object.fromEntries(
+    Object.entries(out.schemas).map(([id, s]) => {
+      const { $schema: _s, $id: _i, ...rest } = s;
+      return [id, rest];
+    }),
+  );
 }
 
 export function openApiDocument(): object {
@@ -197,8 +315,9 @@ export function openApiDocument(): object {
     info: {
       title: 'insights',
       version: 'v3',
-      description: 'deps.dev v3 and v3alpha compatible API (docs/insights.md). Generated from the zod schemas the '
-        + 'routes validate with; `{system}` is accepted in any case; names and ids are percent-encoded.',
+      description:
+        'deps.dev v3 and v3alpha compatible API (docs/insights.md). Generated from the zod schemas the ' +
+        'routes validate with; `{system}` is accepted in any case; names and ids are percent-encoded.',
     },
     paths,
     components: {

@@ -13,7 +13,13 @@ import { canon, compare, type System } from '../versions/index.ts';
 import { canonicalPackageName } from '../versions/names/index.ts';
 
 export const ECOSYSTEMS: Record<System, string> = {
-  NPM: 'npm', PYPI: 'PyPI', MAVEN: 'Maven', GO: 'Go', CARGO: 'crates.io', NUGET: 'NuGet', RUBYGEMS: 'RubyGems',
+  NPM: 'npm',
+  PYPI: 'PyPI',
+  MAVEN: 'Maven',
+  GO: 'Go',
+  CARGO: 'crates.io',
+  NUGET: 'NuGet',
+  RUBYGEMS: 'RubyGems',
 };
 const SYSTEM_OF = new Map(Object.entries(ECOSYSTEMS).map(([s, e]) => [e, s as System]));
 
@@ -65,14 +71,19 @@ export function inRange(system: System, version: string, events: readonly RangeE
 /** Does one `affected[]` entry (already known to name the package) affect `version` (canonical)? */
 export function entryAffects(system: System, entry: Osv, version: string): boolean {
   if ((entry.versions ?? []).some((v: string) => v === version || canon(system, v) === version)) return true;
-  return (entry.ranges ?? []).some((r: Osv) => (r?.type === 'ECOSYSTEM' || r?.type === 'SEMVER')
-    && inRange(system, version, rangeEvents(system, r.events)));
+  return (entry.ranges ?? []).some(
+    (r: Osv) =>
+      (r?.type === 'ECOSYSTEM' || r?.type === 'SEMVER') && inRange(system, version, rangeEvents(system, r.events)),
+  );
 }
 
 /** The `affected[]` entries of a record that name (system, canonical name). */
 function entriesFor(osv: Osv, system: System, name: string): Osv[] {
-  return (osv.affected ?? []).filter((a: Osv) => systemOfEcosystem(a?.package?.ecosystem) === system
-    && canonicalPackageName(system, String(a.package.name ?? '')) === name);
+  return (osv.affected ?? []).filter(
+    (a: Osv) =>
+      systemOfEcosystem(a?.package?.ecosystem) === system &&
+      canonicalPackageName(system, String(a.package.name ?? '')) === name,
+  );
 }
 
 /** Is `version` (canonical) of (system, name) affected by the record? */

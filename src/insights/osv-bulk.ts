@@ -17,7 +17,12 @@ export interface BulkResult {
   skipped: { name: string; reason: string }[];
 }
 
-export async function importOsvZip(db: Db, ecosystem: string, zip: Uint8Array, progress?: (stored: number) => void): Promise<BulkResult> {
+export async function importOsvZip(
+  db: Db,
+  ecosystem: string,
+  zip: Uint8Array,
+  progress?: (stored: number) => void,
+): Promise<BulkResult> {
   const result: BulkResult = { ecosystem, stored: 0, skipped: [] };
   let batch: Osv[] = [];
   const flush = async () => {
@@ -35,7 +40,12 @@ export async function importOsvZip(db: Db, ecosystem: string, zip: Uint8Array, p
   return result;
 }
 
-export async function importOsvEcosystem(env: UpstreamEnv, db: Db, ecosystemArg: string, progress?: (stored: number) => void): Promise<BulkResult> {
+export async function importOsvEcosystem(
+  env: UpstreamEnv,
+  db: Db,
+  ecosystemArg: string,
+  progress?: (stored: number) => void,
+): Promise<BulkResult> {
   const ecosystem = osvEcosystem(ecosystemArg);
   return importOsvZip(db, ecosystem, await fetchOsvBulk(env, ecosystem), progress);
 }

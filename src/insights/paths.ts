@@ -34,14 +34,16 @@ export function parseSystem(text: string): System {
  */
 export function goCaseDecode(path: string): string {
   const unescaped = unescapeModulePath(path);
-  if (unescaped === null) throw new HttpError(400, `invalid Go module path "${path}" (a "!" escapes a lower-case letter)`);
+  if (unescaped === null)
+    throw new HttpError(400, `invalid Go module path "${path}" (a "!" escapes a lower-case letter)`);
   return unescaped;
 }
 
 export function canonicalName(system: System, name: string): string {
   if (!name.trim()) throw new HttpError(400, 'package name is empty');
   if (system === 'GO') name = goCaseDecode(name);
-  if (system === 'MAVEN' && !isMavenName(name)) throw new HttpError(400, `invalid Maven package name "${name}" (want group:artifact)`);
+  if (system === 'MAVEN' && !isMavenName(name))
+    throw new HttpError(400, `invalid Maven package name "${name}" (want group:artifact)`);
   return canonicalPackageName(system, name);
 }
 

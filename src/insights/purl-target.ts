@@ -49,8 +49,11 @@ export async function goPathsFolded(db: Queryable, names: string[]): Promise<Map
   const out = new Map<string, string[]>();
   if (names.length === 0) return out;
   const lower = [...new Set(names.map((n) => n.toLowerCase()))];
-  const rows = await db.query<{ name: string }>(`SELECT name FROM insights.packages
-    WHERE system = 'GO' AND lower(name) = ANY($1::text[]) ORDER BY name`, [lower]);
+  const rows = await db.query<{ name: string }>(
+    `SELECT name FROM insights.packages
+    WHERE system = 'GO' AND lower(name) = ANY($1::text[]) ORDER BY name`,
+    [lower],
+  );
   for (const { name } of rows) {
     const k = name.toLowerCase();
     out.set(k, [...(out.get(k) ?? []), name]);
@@ -85,7 +88,10 @@ export function canonicalPurlKey(p: Purl): PurlKey {
 
 /** The stored keys of parsed purls (`canonicalPurlKey` of each), Go paths case-folded in one query. */
 export async function purlKeys(db: Queryable, env: UpstreamEnv, purls: Purl[], keys = purls.map(canonicalPurlKey)) {
-  const folded = await goPathsFolded(db, keys.filter((k) => k.system === 'GO').map((k) => k.name));
+  const folded = await goPathsFolded(
+    db,
+    keys.filter((k) => k.system === 'GO').map((k) => k.name),
+  );
   return keys.map((k, i): PurlKey => {
     const foreign = foreignRepository(env, purls[i]!);
     if (foreign) return { ...k, notHere: foreign };

@@ -11,7 +11,15 @@
 import { HttpError } from '../platform/errors.ts';
 import type { System } from '../versions/index.ts';
 
-const TYPES: Record<string, System> = { npm: 'NPM', pypi: 'PYPI', cargo: 'CARGO', maven: 'MAVEN', nuget: 'NUGET', gem: 'RUBYGEMS', golang: 'GO' };
+const TYPES: Record<string, System> = {
+  npm: 'NPM',
+  pypi: 'PYPI',
+  cargo: 'CARGO',
+  maven: 'MAVEN',
+  nuget: 'NUGET',
+  gem: 'RUBYGEMS',
+  golang: 'GO',
+};
 
 function dec(s: string): string {
   try {
@@ -46,8 +54,15 @@ function parseQualifiers(text: string): Record<string, string> {
 
 export function parsePurl(purl: string): Purl {
   const hash = purl.indexOf('#');
-  const subpath = hash < 0 ? ''
-    : purl.slice(hash + 1).split('/').filter((s) => s && s !== '.' && s !== '..').map(dec).join('/');
+  const subpath =
+    hash < 0
+      ? ''
+      : purl
+          .slice(hash + 1)
+          .split('/')
+          .filter((s) => s && s !== '.' && s !== '..')
+          .map(dec)
+          .join('/');
   const body = hash >= 0 ? purl.slice(0, hash) : purl;
   const question = body.indexOf('?');
   const qualifiers = question >= 0 ? parseQualifiers(body.slice(question + 1)) : {};
@@ -80,7 +95,10 @@ export function parsePurl(purl: string): Purl {
     name = last;
   }
   return {
-    system, name, ...(version !== undefined ? { version } : {}),
-    ...(Object.keys(qualifiers).length ? { qualifiers } : {}), ...(subpath ? { subpath } : {}),
+    system,
+    name,
+    ...(version !== undefined ? { version } : {}),
+    ...(Object.keys(qualifiers).length ? { qualifiers } : {}),
+    ...(subpath ? { subpath } : {}),
   };
 }

@@ -1,15 +1,30 @@
 /** SQL for GetDependencies: cached graphs and the rows the Postgres-backed resolve Client reads. */
 import type { Queryable } from '../platform/db.ts';
 
-export interface VersionRow { name: string; version: string; upstream_version: string; meta: Record<string, unknown>; dist_tags: Record<string, string> }
-export interface RequirementRow { name: string; version: string; requirements: Record<string, unknown> }
+export interface VersionRow {
+  name: string;
+  version: string;
+  upstream_version: string;
+  meta: Record<string, unknown>;
+  dist_tags: Record<string, string>;
+}
+export interface RequirementRow {
+  name: string;
+  version: string;
+  requirements: Record<string, unknown>;
+}
 
 /**
  * The first read of a graph request, in one round trip: the cached body for that target (null when missing,
  * computed for another target, or invalidated by the triggers of 0150) and whether the version is stored.
  */
-export async function cachedGraphOrVersion(db: Queryable, system: string, name: string, version: string, target: string):
-Promise<{ body: string | null; stored: boolean }> {
+export async function cachedGraphOrVersion(
+  db: Queryable,
+  system: string,
+  name: string,
+  version: string,
+  target: string,
+): Promise<{ body: string | null; stored: boolean }> {
   const rows = await db.query<{ body: string | null; stored: boolean }>(
     `SELECT (SELECT g.body::text FROM insights.dependency_graphs g
               WHERE g.system = $1 AND g.name = $2 AND g.version = $3 AND g.target = $4) AS body,
@@ -19,7 +34,15 @@ Promise<{ body: string | null; stored: boolean }> {
   return { body: rows[0]?.body ?? null, stored: rows[0]?.stored === true };
 }
 
-export async function putCachedGraph(db: Queryable, system: string, name: string, version: string, target: string, packages: string[], body: string): Promise<void> {
+export async function putCachedGraph(
+  db: Queryable,
+  system: string,
+  name: string,
+  version: string,
+  target: string,
+  packages: string[],
+  body: string,
+): Promise<void> {
   await db.query(
     `INSERT INTO insights.dependency_graphs (system, name, version, target, packages, body) VALUES ($1, $2, $3, $4, $5, $6::json)
      ON CONFLICT (system, name, version) DO UPDATE SET target = EXCLUDED.target, packages = EXCLUDED.packages, body = EXCLUDED.body,
@@ -39,9 +62,18 @@ export async function packageStored(db: Queryable, system: string, name: string)
  * (the version resolvers most often pick, so a lookahead needs no second round trip for it), or of every
  * version with `allRequirements` (Cargo: features are part of what a version offers): one row per package.
  */
-export async function versionsOf(db: Queryable, system: string, names: readonly string[], allRequirements = false): Promise<{ versions: VersionRow[]; requirements: RequirementRow[] }> {
-  const rows = await db.query<{ name: string; dist_tags: Record<string, string>; doc: [string, string | null, Record<string, unknown>][] | null;
-    reqs: [string, Record<string, unknown>][] | null }>(
+export async function versionsOf(
+  db: Queryable,
+  system: string,
+  names: readonly string[],
+  allRequirements = false,
+): Promise<{ versions: VersionRow[]; requirements: RequirementRow[] }> {
+  const rows = await db.query<{
+    name: string;
+    dist_tags: Record<string, string>;
+    doc: [string, string | null, Record<string, unknown>][] | null;
+    reqs: [string, Record<string, unknown>][] | null;
+  }>(
     `SELECT p.name, p.dist_tags, COALESCE(p.resolve_doc, insights.resolve_doc(p.system, p.name)) AS doc,
         (SELECT json_agg(json_build_array(r.version, r.requirements)) FROM insights.versions v
            JOIN insights.requirements r ON r.system = v.system AND r.name = v.name AND r.version = v.version
@@ -50,14 +82,26 @@ export async function versionsOf(db: Queryable, system: string, names: readonly 
     [system, names, allRequirements],
   );
   return {
-    versions: rows.flatMap((r) => (r.doc ?? []).map(([version, upstream, meta]) => ({
-      name: r.name, version, upstream_version: upstream ?? version, meta, dist_tags: r.dist_tags,
-    }))),
-    requirements: rows.flatMap((r) => (r.reqs ?? []).map(([version, requirements]) => ({ name: r.name, version, requirements }))),
+    versions: rows.flatMap((r) =>
+      (r.doc ?? []).map(([version, upstream, meta]) => ({
+        name: r.name,
+        version,
+        upstream_version: upstream ?? version,
+        meta,
+        dist_tags: r.dist_tags,
+      })),
+    ),
+    requirements: rows.flatMap((r) =>
+      (r.reqs ?? []).map(([version, requirements]) => ({ name: r.name, version, requirements })),
+    ),
   };
 }
 
-export function requirementsOf(db: Queryable, system: string, keys: readonly { name: string; version: string }[]): Promise<RequirementRow[]> {
+export function requirementsOf(
+  db: Queryable,
+  system: string,
+  keys: readonly { name: string; version: string }[],
+): Promise<RequirementRow[]> {
   return db.query<RequirementRow>(
     `SELECT r.name, r.version, r.requirements FROM insights.requirements r
        JOIN unnest($2::text[], $3::text[]) AS k(name, version) ON r.name = k.name AND r.version = k.version
@@ -67,7 +111,11 @@ export function requirementsOf(db: Queryable, system: string, keys: readonly { n
 }
 
 export interface GoModRow {
-  name: string; version: string; upstream_version: string; ready: boolean; requirements: Record<string, unknown>;
+  name: string;
+  version: string;
+  upstream_version: string;
+  ready: boolean;
+  requirements: Record<string, unknown>;
 }
 
 /**

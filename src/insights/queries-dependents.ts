@@ -27,7 +27,8 @@ interface Row {
 
 /** Every dependent version, by package name (byte order) then version order. */
 export async function dependentsOf(db: Queryable, system: System, name: string, version: string): Promise<Dependent[]> {
-  const rows = await db.query<Row>(`WITH graph AS (
+  const rows = await db.query<Row>(
+    `WITH graph AS (
       SELECT g.name, g.version,
         CASE WHEN bool_or(n->>'relation' = 'DIRECT') THEN 'DIRECT' ELSE 'INDIRECT' END AS relation
       FROM insights.dependency_graphs g CROSS JOIN LATERAL json_array_elements(g.body->'nodes') n
@@ -46,7 +47,9 @@ export async function dependentsOf(db: Queryable, system: System, name: string, 
       SELECT name, version, relation, NULL AS requirement FROM graph
       UNION ALL SELECT name, version, NULL, requirement FROM declared) d
     JOIN insights.versions v ON v.system = $1 AND v.name = d.name AND v.version = d.version
-    ORDER BY d.name COLLATE "C", v.ordinal`, [system, name, version]);
+    ORDER BY d.name COLLATE "C", v.ordinal`,
+    [system, name, version],
+  );
   const out: Dependent[] = [];
   const seen = new Set<string>();
   for (const r of rows) {

@@ -24,7 +24,9 @@ export interface FindingPackage {
   usage?: Usage & { threshold: number };
 }
 
-export async function findingPackages(db: Queryable, keys: { system: string; name: string }[],
+export async function findingPackages(
+  db: Queryable,
+  keys: { system: string; name: string }[],
 ): Promise<FindingPackage[]> {
   const rows = await db.query<{ system: string; name: string; known: boolean; versions: FindingVersion[] | null }>(
     `SELECT k.system, k.name, p.fetched_at IS NOT NULL AS known, (SELECT json_agg(json_build_object(
@@ -38,6 +40,8 @@ export async function findingPackages(db: Queryable, keys: { system: string; nam
         ORDER BY v.ordinal) FROM insights.versions v WHERE p.fetched_at IS NOT NULL
           AND v.system = p.system AND v.name = p.name) AS versions
     FROM json_to_recordset($1::json) AS k(system text, name text)
-    LEFT JOIN insights.packages p ON p.system = k.system AND p.name = k.name`, [JSON.stringify(keys)]);
+    LEFT JOIN insights.packages p ON p.system = k.system AND p.name = k.name`,
+    [JSON.stringify(keys)],
+  );
   return rows.map((r) => ({ system: r.system, name: r.name, known: r.known, versions: r.versions ?? [] }));
 }

@@ -32,7 +32,7 @@ export function prepareVersions(pkg: IngestedPackage): Prepared[] {
     if (!seen.has(c)) seen.set(c, v);
   }
   const ordered = sort(pkg.system, [...seen.keys()]);
-  const explicit = pkg.defaultVersion ? canon(pkg.system, pkg.defaultVersion) ?? pkg.defaultVersion : undefined;
+  const explicit = pkg.defaultVersion ? (canon(pkg.system, pkg.defaultVersion) ?? pkg.defaultVersion) : undefined;
   let def = explicit && seen.has(explicit) ? explicit : undefined;
   if (!def) {
     for (let i = ordered.length - 1; i >= 0; i--) {
@@ -73,79 +73,142 @@ async function storeInTransaction(tx: Queryable, pkg: IngestedPackage, onlyNew =
   if (claimed.length === 0) return;
   await tx.query('DELETE FROM insights.versions WHERE system = $1 AND name = $2', [system, name]);
   const rows = versions.map((v) => ({
-    version: v.canonical, upstream_version: v.version, ordinal: v.ordinal, published_at: v.publishedAt,
-    is_default: v.isDefault, is_deprecated: v.deprecated !== null, deprecated_reason: v.deprecated ?? '',
-    licenses: v.licenses, links: v.links, slsa_provenances: v.slsaProvenances, attestations: v.attestations,
-    registries: v.registries, project_status: v.projectStatus ?? null, meta: v.meta,
+    version: v.canonical,
+    upstream_version: v.version,
+    ordinal: v.ordinal,
+    published_at: v.publishedAt,
+    is_default: v.isDefault,
+    is_deprecated: v.deprecated !== null,
+    deprecated_reason: v.deprecated ?? '',
+    licenses: v.licenses,
+    links: v.links,
+    slsa_provenances: v.slsaProvenances,
+    attestations: v.attestations,
+    registries: v.registries,
+    project_status: v.projectStatus ?? null,
+    meta: v.meta,
   }));
   if (rows.length) {
-    await tx.query(`INSERT INTO insights.versions (system, name, version, upstream_version, ordinal, published_at, is_default,
+    await tx.query(
+      `INSERT INTO insights.versions (system, name, version, upstream_version, ordinal, published_at, is_default,
         is_deprecated, deprecated_reason, licenses, links, slsa_provenances, attestations, registries, project_status, meta)
       SELECT $2::text, $3::text, x.version, x.upstream_version, x.ordinal, x.published_at, x.is_default, x.is_deprecated,
         x.deprecated_reason, x.licenses, x.links, x.slsa_provenances, x.attestations, x.registries, x.project_status, x.meta
       FROM json_to_recordset($1::json) AS x(version text, upstream_version text, ordinal int, published_at timestamptz,
         is_default boolean, is_deprecated boolean, deprecated_reason text, licenses json, links json, slsa_provenances json,
-        attestations json, registries json, project_status json, meta jsonb)`, [JSON.stringify(rows), system, name]);
+        attestations json, registries json, project_status json, meta jsonb)`,
+      [JSON.stringify(rows), system, name],
+    );
   }
   await storeVersionDetailRows(tx, system, name, detailRows(versions.map((v) => ({ ...v, version: v.canonical }))));
-  const reqs = versions.filter((v) => v.requirements).map((v) => ({ version: v.canonical, requirements: v.requirements }));
+  const reqs = versions
+    .filter((v) => v.requirements)
+    .map((v) => ({ version: v.canonical, requirements: v.requirements }));
   if (reqs.length) {
-    await tx.query(`INSERT INTO insights.requirements (system, name, version, requirements)
+    await tx.query(
+      `INSERT INTO insights.requirements (system, name, version, requirements)
       SELECT $2::text, $3::text, x.version, x.requirements FROM json_to_recordset($1::json) AS x(version text, requirements json)`,
-      [JSON.stringify(reqs), system, name]);
+      [JSON.stringify(reqs), system, name],
+    );
   }
-  const arts = versions.flatMap((v) => v.artifacts.flatMap((a) => a.hashes.map((h) => ({ version: v.canonical, url: a.url, hash_type: h.type, hash_value: h.value }))));
+  const arts = versions.flatMap((v) =>
+    v.artifacts.flatMap((a) =>
+      a.hashes.map((h) => ({ version: v.canonical, url: a.url, hash_type: h.type, hash_value: h.value })),
+    ),
+  );
   if (arts.length) {
-    await tx.query(`INSERT INTO insights.artifacts (system, name, version, url, hash_type, hash_value)
+    await tx.query(
+      `INSERT INTO insights.artifacts (system, name, version, url, hash_type, hash_value)
       SELECT $2::text, $3::text, x.version, x.url, x.hash_type, decode(x.hash_value, 'base64')
       FROM json_to_recordset($1::json) AS x(version text, url text, hash_type text, hash_value text)`,
-      [JSON.stringify(arts), system, name]);
+      [JSON.stringify(arts), system, name],
+    );
   }
   // Attestation-derived relations first: a link naming the same (project, SOURCE_REPO) then
   // conflicts and is dropped, so the attested relation is the one served.
-  const attested = versions.flatMap((v) => relatedProjectsFromAttestations(v).map((p) => ({
-    project_id: p.projectId, version: v.canonical, relation_type: p.relationType, relation_provenance: p.relationProvenance,
-    slsa_provenances: p.slsaProvenances, attestations: p.attestations,
-  })));
+  const attested = versions.flatMap((v) =>
+    relatedProjectsFromAttestations(v).map((p) => ({
+      project_id: p.projectId,
+      version: v.canonical,
+      relation_type: p.relationType,
+      relation_provenance: p.relationProvenance,
+      slsa_provenances: p.slsaProvenances,
+      attestations: p.attestations,
+    })),
+  );
   if (attested.length) {
-    await tx.query(`INSERT INTO insights.project_versions (project_id, system, name, version, relation_type, relation_provenance,
+    await tx.query(
+      `INSERT INTO insights.project_versions (project_id, system, name, version, relation_type, relation_provenance,
         from_attestation, slsa_provenances, attestations)
       SELECT x.project_id, $2::text, $3::text, x.version, x.relation_type, x.relation_provenance, true, x.slsa_provenances, x.attestations
       FROM json_to_recordset($1::json) AS x(project_id text, version text, relation_type text, relation_provenance text,
         slsa_provenances json, attestations json)
-      ON CONFLICT DO NOTHING`, [JSON.stringify(attested), system, name]);
+      ON CONFLICT DO NOTHING`,
+      [JSON.stringify(attested), system, name],
+    );
   }
   const provenance = system === 'GO' ? 'GO_ORIGIN' : 'UNVERIFIED_METADATA';
-  const projects = versions.flatMap((v) => relatedProjectsFromLinks(v.links).map((p) => ({
-    project_id: p.projectId, version: v.canonical, relation_type: p.relationType, relation_provenance: provenance,
-  })));
+  const projects = versions.flatMap((v) =>
+    relatedProjectsFromLinks(v.links).map((p) => ({
+      project_id: p.projectId,
+      version: v.canonical,
+      relation_type: p.relationType,
+      relation_provenance: provenance,
+    })),
+  );
   if (projects.length) {
-    await tx.query(`INSERT INTO insights.project_versions (project_id, system, name, version, relation_type, relation_provenance)
+    await tx.query(
+      `INSERT INTO insights.project_versions (project_id, system, name, version, relation_type, relation_provenance)
       SELECT x.project_id, $2::text, $3::text, x.version, x.relation_type, x.relation_provenance
       FROM json_to_recordset($1::json) AS x(project_id text, version text, relation_type text, relation_provenance text)
-      ON CONFLICT DO NOTHING`, [JSON.stringify(projects), system, name]);
+      ON CONFLICT DO NOTHING`,
+      [JSON.stringify(projects), system, name],
+    );
   }
-  await tx.query('UPDATE insights.packages SET resolve_doc = insights.resolve_doc(system, name) WHERE system = $1 AND name = $2', [system, name]);
+  await tx.query(
+    'UPDATE insights.packages SET resolve_doc = insights.resolve_doc(system, name) WHERE system = $1 AND name = $2',
+    [system, name],
+  );
   const advisories = await tx.query<{ id: string; osv: Osv }>(
     `SELECT a.id, a.osv FROM insights.advisory_packages p JOIN insights.advisories a ON a.id = p.advisory_id
-     WHERE p.system = $1 AND p.name = $2`, [system, name]);
-  await replaceAffected(tx, system, name, versions.map((v) => v.canonical), advisories);
+     WHERE p.system = $1 AND p.name = $2`,
+    [system, name],
+  );
+  await replaceAffected(
+    tx,
+    system,
+    name,
+    versions.map((v) => v.canonical),
+    advisories,
+  );
   await refreshPackageAnswers(tx, system, name); // every version row was rewritten above
 }
 
 /** Recomputes the affected versions of a package for some advisories; returns those whose set may have changed. */
-async function replaceAffected(tx: Queryable, system: System, name: string, versions: string[],
-  advisories: { id: string; osv: Osv }[]): Promise<string[]> {
+async function replaceAffected(
+  tx: Queryable,
+  system: System,
+  name: string,
+  versions: string[],
+  advisories: { id: string; osv: Osv }[],
+): Promise<string[]> {
   if (!advisories.length) return [];
-  const rows = advisories.flatMap((a) => versions.filter((v) => isAffected(a.osv, system, name, v)).map((version) => ({ advisory_id: a.id, version })));
-  const before = await tx.query<{ version: string }>(`DELETE FROM insights.advisory_versions
+  const rows = advisories.flatMap((a) =>
+    versions.filter((v) => isAffected(a.osv, system, name, v)).map((version) => ({ advisory_id: a.id, version })),
+  );
+  const before = await tx.query<{ version: string }>(
+    `DELETE FROM insights.advisory_versions
     WHERE system = $1 AND name = $2 AND advisory_id = ANY($3::text[]) RETURNING version`,
-  [system, name, advisories.map((a) => a.id)]);
+    [system, name, advisories.map((a) => a.id)],
+  );
   const touched = [...new Set([...before.map((r) => r.version), ...rows.map((r) => r.version)])];
   if (rows.length) {
-    await tx.query(`INSERT INTO insights.advisory_versions (advisory_id, system, name, version)
+    await tx.query(
+      `INSERT INTO insights.advisory_versions (advisory_id, system, name, version)
       SELECT x.advisory_id, $2::text, $3::text, x.version FROM json_to_recordset($1::json) AS x(advisory_id text, version text)
-      ON CONFLICT DO NOTHING`, [JSON.stringify(rows), system, name]);
+      ON CONFLICT DO NOTHING`,
+      [JSON.stringify(rows), system, name],
+    );
   }
   return touched;
 }
@@ -155,42 +218,72 @@ export async function storeAdvisories(db: Db, records: Osv[]): Promise<void> {
   if (!records.length) return;
   const rows = records.map(advisoryFromOsv);
   await db.transaction(async (tx) => {
-    await tx.query(`INSERT INTO insights.advisories (id, url, title, aliases, cvss3_score, cvss3_vector, modified, osv, fetched_at)
+    await tx.query(
+      `INSERT INTO insights.advisories (id, url, title, aliases, cvss3_score, cvss3_vector, modified, osv, fetched_at)
       SELECT x.id, x.url, x.title, x.aliases, x."cvss3Score", x."cvss3Vector", x.modified, x.osv, now()
       FROM json_to_recordset($1::json) AS x(id text, url text, title text, aliases json, "cvss3Score" float8, "cvss3Vector" text, modified timestamptz, osv jsonb)
       ON CONFLICT (id) DO UPDATE SET url = EXCLUDED.url, title = EXCLUDED.title, aliases = EXCLUDED.aliases,
         cvss3_score = EXCLUDED.cvss3_score, cvss3_vector = EXCLUDED.cvss3_vector, modified = EXCLUDED.modified, osv = EXCLUDED.osv, fetched_at = now()`,
-      [JSON.stringify(rows)]);
-    const links = records.flatMap((r) => osvPackages(r).map((p) => ({ advisory_id: String(r.id), system: p.system, name: p.name })));
-    await tx.query('DELETE FROM insights.advisory_packages WHERE advisory_id = ANY($1::text[])', [rows.map((r) => r.id)]);
+      [JSON.stringify(rows)],
+    );
+    const links = records.flatMap((r) =>
+      osvPackages(r).map((p) => ({ advisory_id: String(r.id), system: p.system, name: p.name })),
+    );
+    await tx.query('DELETE FROM insights.advisory_packages WHERE advisory_id = ANY($1::text[])', [
+      rows.map((r) => r.id),
+    ]);
     if (links.length) {
-      await tx.query(`INSERT INTO insights.advisory_packages (advisory_id, system, name)
+      await tx.query(
+        `INSERT INTO insights.advisory_packages (advisory_id, system, name)
         SELECT x.advisory_id, x.system, x.name FROM json_to_recordset($1::json) AS x(advisory_id text, system text, name text)
-        ON CONFLICT DO NOTHING`, [JSON.stringify(links)]);
+        ON CONFLICT DO NOTHING`,
+        [JSON.stringify(links)],
+      );
     }
     const pkgs = new Map<string, { system: System; name: string; recs: { id: string; osv: Osv }[] }>();
-    for (const r of records) for (const p of osvPackages(r)) {
-      const k = `${p.system}\u0000${p.name}`;
-      const e = pkgs.get(k) ?? { ...p, recs: [] };
-      e.recs.push({ id: String(r.id), osv: r });
-      pkgs.set(k, e);
-    }
+    for (const r of records)
+      for (const p of osvPackages(r)) {
+        const k = `${p.system}\u0000${p.name}`;
+        const e = pkgs.get(k) ?? { ...p, recs: [] };
+        e.recs.push({ id: String(r.id), osv: r });
+        pkgs.set(k, e);
+      }
     for (const p of pkgs.values()) {
-      const vs = await tx.query<{ version: string }>('SELECT version FROM insights.versions WHERE system = $1 AND name = $2', [p.system, p.name]);
+      const vs = await tx.query<{ version: string }>(
+        'SELECT version FROM insights.versions WHERE system = $1 AND name = $2',
+        [p.system, p.name],
+      );
       if (!vs.length) continue;
-      const touched = await replaceAffected(tx, p.system, p.name, vs.map((v) => v.version), p.recs);
+      const touched = await replaceAffected(
+        tx,
+        p.system,
+        p.name,
+        vs.map((v) => v.version),
+        p.recs,
+      );
       await refreshVersionAnswers(tx, p.system, p.name, touched); // their advisoryKeys
     }
   });
 }
 
 export async function storeProject(db: Db, p: IngestedProject): Promise<void> {
-  await db.query(`INSERT INTO insights.projects (id, open_issues_count, stars_count, forks_count, license, description, homepage, scorecard, fetched_at)
+  await db.query(
+    `INSERT INTO insights.projects (id, open_issues_count, stars_count, forks_count, license, description, homepage, scorecard, fetched_at)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json, now())
     ON CONFLICT (id) DO UPDATE SET open_issues_count = EXCLUDED.open_issues_count, stars_count = EXCLUDED.stars_count,
       forks_count = EXCLUDED.forks_count, license = EXCLUDED.license, description = EXCLUDED.description,
       homepage = EXCLUDED.homepage, scorecard = EXCLUDED.scorecard, fetched_at = now()`,
-    [p.id, p.openIssuesCount, p.starsCount, p.forksCount, p.license, p.description, p.homepage, p.scorecard ? JSON.stringify(p.scorecard) : null]);
+    [
+      p.id,
+      p.openIssuesCount,
+      p.starsCount,
+      p.forksCount,
+      p.license,
+      p.description,
+      p.homepage,
+      p.scorecard ? JSON.stringify(p.scorecard) : null,
+    ],
+  );
 }
 
 /**
@@ -199,41 +292,67 @@ export async function storeProject(db: Db, p: IngestedProject): Promise<void> {
  * be pending). Go: the go.mod of a version the module's list does not show (a pseudo-version) is kept in
  * `unlisted_requirements`, so a graph recomputed later does not read it from the proxy again.
  */
-export async function storeVersionDetails(db: Db, system: System, name: string, versions: readonly IngestedVersion[]): Promise<void> {
+export async function storeVersionDetails(
+  db: Db,
+  system: System,
+  name: string,
+  versions: readonly IngestedVersion[],
+): Promise<void> {
   if (versions.length === 0) return;
   const rows = versions.map((v) => ({
-    version: canon(system, v.version) ?? v.version, published_at: v.publishedAt, licenses: v.licenses, links: v.links,
-    slsa_provenances: v.slsaProvenances, attestations: v.attestations, registries: v.registries, project_status: v.projectStatus ?? null,
-    meta: v.meta, requirements: v.requirements,
+    version: canon(system, v.version) ?? v.version,
+    published_at: v.publishedAt,
+    licenses: v.licenses,
+    links: v.links,
+    slsa_provenances: v.slsaProvenances,
+    attestations: v.attestations,
+    registries: v.registries,
+    project_status: v.projectStatus ?? null,
+    meta: v.meta,
+    requirements: v.requirements,
   }));
   await db.transaction(async (tx) => {
-    await tx.query(`UPDATE insights.versions v SET published_at = x.published_at, licenses = x.licenses, links = x.links,
+    await tx.query(
+      `UPDATE insights.versions v SET published_at = x.published_at, licenses = x.licenses, links = x.links,
         slsa_provenances = x.slsa_provenances, attestations = x.attestations, registries = x.registries, project_status = x.project_status, meta = x.meta
       FROM json_to_recordset($1::json) AS x(version text, published_at timestamptz, licenses json, links json, slsa_provenances json,
         attestations json, registries json, project_status json, meta jsonb)
-      WHERE v.system = $2 AND v.name = $3 AND v.version = x.version AND v.meta ? 'pending'`, [JSON.stringify(rows), system, name]);
-    await tx.query(`INSERT INTO insights.requirements (system, name, version, requirements)
+      WHERE v.system = $2 AND v.name = $3 AND v.version = x.version AND v.meta ? 'pending'`,
+      [JSON.stringify(rows), system, name],
+    );
+    await tx.query(
+      `INSERT INTO insights.requirements (system, name, version, requirements)
       SELECT $2::text, $3::text, x.version, x.requirements FROM json_to_recordset($1::json) AS x(version text, requirements json)
       WHERE x.requirements IS NOT NULL
         AND EXISTS (SELECT 1 FROM insights.versions v WHERE v.system = $2 AND v.name = $3 AND v.version = x.version)
-      ON CONFLICT DO NOTHING`, [JSON.stringify(rows), system, name]);
+      ON CONFLICT DO NOTHING`,
+      [JSON.stringify(rows), system, name],
+    );
     // versions read but not listed (Go pseudo-versions): not versions of the package, their go.mod kept apart (0185)
-    if (system === 'GO') await tx.query(`INSERT INTO insights.unlisted_requirements (system, name, version, requirements)
+    if (system === 'GO')
+      await tx.query(
+        `INSERT INTO insights.unlisted_requirements (system, name, version, requirements)
       SELECT $2::text, $3::text, x.version, x.requirements
         FROM json_to_recordset($1::json) AS x(version text, requirements json)
        WHERE x.requirements IS NOT NULL
         AND NOT EXISTS (SELECT 1 FROM insights.versions v WHERE v.system = $2 AND v.name = $3 AND v.version = x.version)
         AND EXISTS (SELECT 1 FROM insights.packages p WHERE p.system = $2 AND p.name = $3)
-      ON CONFLICT DO NOTHING`, [JSON.stringify(rows), system, name]);
+      ON CONFLICT DO NOTHING`,
+        [JSON.stringify(rows), system, name],
+      );
     const canonical = versions.map((v) => ({ ...v, version: canon(system, v.version) ?? v.version }));
     await storeVersionDetailRows(tx, system, name, detailRows(canonical));
-    await tx.query('UPDATE insights.packages SET resolve_doc = insights.resolve_doc(system, name) WHERE system = $1 AND name = $2', [system, name]);
+    await tx.query(
+      'UPDATE insights.packages SET resolve_doc = insights.resolve_doc(system, name) WHERE system = $1 AND name = $2',
+      [system, name],
+    );
     await refreshPackageAnswers(tx, system, name); // publishedAt is in the Package answer too (none while partial)
   });
 }
 
 /** The v3alpha details an adapter recorded (none for a version whose adapter records neither field). */
 function detailRows(versions: readonly IngestedVersion[]): DetailsRow[] {
-  return versions.filter((v) => v.licenseDetails !== undefined || v.upstreamIdentifiers !== undefined)
+  return versions
+    .filter((v) => v.licenseDetails !== undefined || v.upstreamIdentifiers !== undefined)
     .map((v) => ({ version: v.version, licenseDetails: v.licenseDetails, upstreamIdentifiers: v.upstreamIdentifiers }));
 }

@@ -30,19 +30,33 @@ const versionJson = (alpha: boolean) => (alpha ? 'insights.version_json_alpha' :
  */
 export function getPackage(db: Queryable, system: string, name: string, alpha = false): Promise<Found> {
   const [stored, build] = alpha
-    ? ['answer_alpha', 'insights.package_json_alpha'] : ['answer_v3', 'insights.package_json'];
-  return one(db, `SELECT p.fetched_at, COALESCE(p.${stored}, ${build}(p.system, p.name))::text AS body
-    FROM insights.packages p WHERE p.system = $1 AND p.name = $2`, [system, name]);
+    ? ['answer_alpha', 'insights.package_json_alpha']
+    : ['answer_v3', 'insights.package_json'];
+  return one(
+    db,
+    `SELECT p.fetched_at, COALESCE(p.${stored}, ${build}(p.system, p.name))::text AS body
+    FROM insights.packages p WHERE p.system = $1 AND p.name = $2`,
+    [system, name],
+  );
 }
 
-export function getVersion(db: Queryable, system: string, name: string, version: string, alpha = false,
+export function getVersion(
+  db: Queryable,
+  system: string,
+  name: string,
+  version: string,
+  alpha = false,
 ): Promise<Found> {
-  return one(db, `SELECT p.fetched_at, COALESCE(
+  return one(
+    db,
+    `SELECT p.fetched_at, COALESCE(
       (SELECT a.${alpha ? 'alpha' : 'v3'}::text FROM insights.version_answers a
         WHERE a.system = p.system AND a.name = p.name AND a.version = $3),
       (SELECT ${versionJson(alpha)}(v)::text FROM insights.versions v
         WHERE v.system = p.system AND v.name = p.name AND v.version = $3)) AS body
-    FROM insights.packages p WHERE p.system = $1 AND p.name = $2`, [system, name, version]);
+    FROM insights.packages p WHERE p.system = $1 AND p.name = $2`,
+    [system, name, version],
+  );
 }
 
 /** GO rows also keep the go directive and retractions (resolution inputs): the answer is deps.dev's four fields. */
@@ -53,15 +67,22 @@ const REQUIREMENTS_TEXT = `CASE WHEN r.system = 'GO' AND r.requirements->'go' IS
     ELSE r.requirements::text END`;
 
 export function getRequirements(db: Queryable, system: string, name: string, version: string): Promise<Found> {
-  return one(db, `SELECT p.fetched_at, (SELECT ${REQUIREMENTS_TEXT} FROM insights.requirements r
+  return one(
+    db,
+    `SELECT p.fetched_at, (SELECT ${REQUIREMENTS_TEXT} FROM insights.requirements r
       WHERE r.system = p.system AND r.name = p.name AND r.version = $3) AS body
-    FROM insights.packages p WHERE p.system = $1 AND p.name = $2`, [system, name, version]);
+    FROM insights.packages p WHERE p.system = $1 AND p.name = $2`,
+    [system, name, version],
+  );
 }
 
 export async function getAdvisory(db: Queryable, id: string): Promise<string | null> {
-  const rows = await db.query<{ body: string }>(`SELECT json_build_object('advisoryKey', json_build_object('id', a.id),
+  const rows = await db.query<{ body: string }>(
+    `SELECT json_build_object('advisoryKey', json_build_object('id', a.id),
       'url', a.url, 'title', a.title, 'aliases', a.aliases, 'cvss3Score', a.cvss3_score, 'cvss3Vector', a.cvss3_vector)::text AS body
-    FROM insights.advisories a WHERE a.id = $1`, [id]);
+    FROM insights.advisories a WHERE a.id = $1`,
+    [id],
+  );
   return rows[0]?.body ?? null;
 }
 
@@ -72,8 +93,11 @@ export const PROJECT_JSON = `json_strip_nulls(json_build_object(
       'scorecard', p.scorecard, 'ossFuzz', p.oss_fuzz))`;
 
 export async function getProject(db: Queryable, id: string): Promise<string | null> {
-  const rows = await db.query<{ body: string }>(`SELECT ${PROJECT_JSON}::text AS body
-    FROM insights.projects p WHERE p.id = $1`, [id]);
+  const rows = await db.query<{ body: string }>(
+    `SELECT ${PROJECT_JSON}::text AS body
+    FROM insights.projects p WHERE p.id = $1`,
+    [id],
+  );
   return rows[0]?.body ?? null;
 }
 
@@ -81,14 +105,17 @@ export const MAX_PROJECT_VERSIONS = 1500;
 
 /** Mappings of a project (attestation-derived first); null when neither the project nor any mapping is known. */
 export async function getProjectPackageVersions(db: Queryable, id: string): Promise<string | null> {
-  const rows = await db.query<{ body: string | null }>(`SELECT CASE WHEN EXISTS (SELECT 1 FROM insights.projects WHERE id = $1) OR count(m.*) > 0
+  const rows = await db.query<{ body: string | null }>(
+    `SELECT CASE WHEN EXISTS (SELECT 1 FROM insights.projects WHERE id = $1) OR count(m.*) > 0
       THEN json_build_object('versions', COALESCE(json_agg(json_build_object(
         'versionKey', json_build_object('system', m.system, 'name', m.name, 'version', m.version),
         'relationType', m.relation_type, 'relationProvenance', m.relation_provenance,
         'slsaProvenances', m.slsa_provenances, 'attestations', m.attestations)
         ORDER BY m.from_attestation DESC, m.system, m.name COLLATE "C", m.ordinal, m.relation_type COLLATE "C") FILTER (WHERE m.project_id IS NOT NULL), '[]'::json))::text END AS body
     FROM (SELECT pv.*, v.ordinal FROM insights.project_versions pv JOIN insights.versions v USING (system, name, version)
-          WHERE pv.project_id = $1 ORDER BY pv.from_attestation DESC, pv.system, pv.name COLLATE "C", v.ordinal LIMIT ${MAX_PROJECT_VERSIONS}) m`, [id]);
+          WHERE pv.project_id = $1 ORDER BY pv.from_attestation DESC, pv.system, pv.name COLLATE "C", v.ordinal LIMIT ${MAX_PROJECT_VERSIONS}) m`,
+    [id],
+  );
   return rows[0]?.body ?? null;
 }
 
@@ -118,14 +145,20 @@ export async function queryVersions(db: Queryable, a: QueryArgs, alpha = false):
     ? `SELECT v.* FROM insights.versions v WHERE (v.system, v.name, v.version) IN (
          SELECT h.system, h.name, h.version FROM insights.artifacts h WHERE h.hash_type = $5 AND h.hash_value = decode($6, 'base64'))`
     : 'SELECT v.* FROM insights.versions v WHERE true';
-  const rows = await db.query<{ body: string }>(`SELECT json_build_object('results', COALESCE(json_agg(
-      ${alpha ? `json_build_object('version', insights.version_json_alpha(q), 'artifacts', ${artifactsJson(byHash)})`
-    : "json_build_object('version', insights.version_json(q))"}
+  const rows = await db.query<{ body: string }>(
+    `SELECT json_build_object('results', COALESCE(json_agg(
+      ${
+        alpha
+          ? `json_build_object('version', insights.version_json_alpha(q), 'artifacts', ${artifactsJson(byHash)})`
+          : "json_build_object('version', insights.version_json(q))"
+      }
       ORDER BY q.system, q.name COLLATE "C", q.ordinal), '[]'::json))::text AS body
     FROM (SELECT * FROM (${source}
       AND ($1::text IS NULL OR v.system = $1) AND ($2::text IS NULL OR v.name = $2) AND ($3::text IS NULL OR v.version = $3 OR v.upstream_version = $4)
       AND NOT (v.meta ? 'pending')) s
-      ORDER BY s.system, s.name COLLATE "C", s.ordinal LIMIT ${MAX_QUERY_RESULTS}) q`, params);
+      ORDER BY s.system, s.name COLLATE "C", s.ordinal LIMIT ${MAX_QUERY_RESULTS}) q`,
+    params,
+  );
   return rows[0]!.body;
 }
 
@@ -143,11 +176,17 @@ function artifactsJson(byHash: boolean): string {
       AND h.hash_type = $5 AND h.hash_value = decode($6, 'base64')), '[]'::json)`;
 }
 
-export async function batchVersions(db: Queryable, keys: { system: string; name: string; version: string }[],
-  alpha = false): Promise<(unknown | null)[]> {
-  const rows = await db.query<{ body: string }>(`SELECT COALESCE(json_agg(
+export async function batchVersions(
+  db: Queryable,
+  keys: { system: string; name: string; version: string }[],
+  alpha = false,
+): Promise<(unknown | null)[]> {
+  const rows = await db.query<{ body: string }>(
+    `SELECT COALESCE(json_agg(
       CASE WHEN v.system IS NULL THEN NULL ELSE ${versionJson(alpha)}(v) END ORDER BY k.i), '[]'::json)::text AS body
     FROM json_to_recordset($1::json) AS k(system text, name text, version text, i int)
-    LEFT JOIN insights.versions v ON v.system = k.system AND v.name = k.name AND v.version = k.version`, [JSON.stringify(keys.map((k, i) => ({ ...k, i })))]);
+    LEFT JOIN insights.versions v ON v.system = k.system AND v.name = k.name AND v.version = k.version`,
+    [JSON.stringify(keys.map((k, i) => ({ ...k, i })))],
+  );
   return JSON.parse(rows[0]!.body) as (unknown | null)[];
 }

@@ -66,8 +66,13 @@ export function refreshAfterSeconds(env: Env): number {
  * The item under `key`: from the store, else fetched through `upstream`, written and read again.
  * Null when neither the store nor the upstream has it.
  */
-export async function readThrough<K, T>(ctx: ReadContext, upstream: Upstream<K>, key: K,
-  read: (key: K) => Promise<Stored<T> | null>, opts: { refreshStale?: boolean } = {}): Promise<Stored<T> | null> {
+export async function readThrough<K, T>(
+  ctx: ReadContext,
+  upstream: Upstream<K>,
+  key: K,
+  read: (key: K) => Promise<Stored<T> | null>,
+  opts: { refreshStale?: boolean } = {},
+): Promise<Stored<T> | null> {
   const stored = await read(key);
   if (stored !== null) {
     if (opts.refreshStale && stored.fetchedAt && upstream.refresh) upstream.refresh(ctx, key, stored.fetchedAt);
@@ -91,8 +96,12 @@ export interface PackageKey {
 }
 
 /** Fetches and stores a package and its advisories: the canonical name, null when the upstream has no such package. */
-export async function ingestPackage(env: Record<string, unknown>, db: Db, system: System,
-  name: string): Promise<string | null> {
+export async function ingestPackage(
+  env: Record<string, unknown>,
+  db: Db,
+  system: System,
+  name: string,
+): Promise<string | null> {
   let pkg: Awaited<ReturnType<typeof fetchPackage>>;
   try {
     pkg = await fetchPackage(env, system, name);
@@ -120,8 +129,11 @@ export const packages: Upstream<PackageKey> = {
     if (!(Date.now() - fetchedAt.getTime() > ctx.refreshAfterSeconds * 1000)) return;
     const hour = Math.floor(Date.now() / 3_600_000);
     const deduplicationId = `insights-refresh-${system}-${encodeURIComponent(name)}-${hour}`;
-    ctx.defer(publish(ctx.env, { path: '/insights/refresh', body: { system, name }, deduplicationId })
-      .catch((err) => console.warn(`insights: refresh of ${system} ${name} not queued: ${(err as Error).message}`)));
+    ctx.defer(
+      publish(ctx.env, { path: '/insights/refresh', body: { system, name }, deduplicationId }).catch((err) =>
+        console.warn(`insights: refresh of ${system} ${name} not queued: ${(err as Error).message}`),
+      ),
+    );
   },
 };
 
@@ -150,4 +162,3 @@ export function storedIf<T>(value: T | null): Stored<T> | null {
 export function storedFound(found: { body: string | null; fetched: Date | null }): Stored<string | null> | null {
   return found.fetched === null ? null : { value: found.body, fetchedAt: found.fetched };
 }
-

@@ -51,7 +51,12 @@ import { normalizeNugetId, normalizePypiName } from '../versions/names/index.ts'
 import { packageRows } from './graph-read-through.ts';
 import type { IngestedPackage, IngestedVersion } from './ingest/types.ts';
 import {
-  goModClosure, requirementsOf, versionsOf, type GoModRow, type RequirementRow, type VersionRow,
+  goModClosure,
+  requirementsOf,
+  versionsOf,
+  type GoModRow,
+  type RequirementRow,
+  type VersionRow,
 } from './queries-dependencies.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: stored JSON documents, read field by field with checks
@@ -130,22 +135,44 @@ export class PgResolveClient implements Client {
   private goMods?: Promise<Map<string, GoModRow>>;
   private readonly db: Queryable;
 
-  constructor(db: Queryable, system: ResolveSystem, opts: {
-    fetchMissing?: (name: string) => Promise<IngestedPackage | null>;
-    fetchVersion?: (name: string, version: string) => Promise<IngestedVersion | null>;
-  } = {}) {
+  constructor(
+    db: Queryable,
+    system: ResolveSystem,
+    opts: {
+      fetchMissing?: (name: string) => Promise<IngestedPackage | null>;
+      fetchVersion?: (name: string, version: string) => Promise<IngestedVersion | null>;
+    } = {},
+  ) {
     this.db = db;
     this.system = system;
     this.fetchMissing = opts.fetchMissing;
     this.fetchVersion = opts.fetchVersion;
-    this.vBatch = new Batcher((n) => n, async (names) => {
-      const { versions: rows, requirements } = await versionsOf(db, system, names, system === 'CARGO' || system === 'RUBYGEMS');
-      return this.infos(rows, requirements);
-    }, []);
-    this.rBatch = new Batcher((k) => `${k.name}\u0000${k.version}`, async (keys) => {
-      const rows = await requirementsOf(db, system, keys);
-      return new Map(rows.map((r) => [`${r.name}\u0000${r.version}`, this.dependenciesOf(r.name, r.version, r.requirements ?? {})]));
-    }, null);
+    this.vBatch = new Batcher(
+      (n) => n,
+      async (names) => {
+        const { versions: rows, requirements } = await versionsOf(
+          db,
+          system,
+          names,
+          system === 'CARGO' || system === 'RUBYGEMS',
+        );
+        return this.infos(rows, requirements);
+      },
+      [],
+    );
+    this.rBatch = new Batcher(
+      (k) => `${k.name}\u0000${k.version}`,
+      async (keys) => {
+        const rows = await requirementsOf(db, system, keys);
+        return new Map(
+          rows.map((r) => [
+            `${r.name}\u0000${r.version}`,
+            this.dependenciesOf(r.name, r.version, r.requirements ?? {}),
+          ]),
+        );
+      },
+      null,
+    );
   }
 
   /** Version rows as resolver VersionInfos by package; CARGO requirement rows (features) also prime the requirements cache. */
@@ -153,7 +180,8 @@ export class PgResolveClient implements Client {
     const reqs = reqRows ? new Map(reqRows.map((r) => [`${r.name}\u0000${r.version}`, r.requirements ?? {}])) : null;
     const out = new Map<string, VersionInfo[]>();
     for (const r of rows) {
-      if (r.upstream_version && r.upstream_version !== r.version) this.spellings.set(`${r.name}\u0000${r.version}`, r.upstream_version);
+      if (r.upstream_version && r.upstream_version !== r.version)
+        this.spellings.set(`${r.name}\u0000${r.version}`, r.upstream_version);
       if (r.meta?.pending === true) this.pending.add(`${r.name}\u0000${r.version}`);
       if (this.system === 'MAVEN') this.metas.set(`${r.name}\u0000${r.version}`, r.meta ?? {});
       const list = out.get(r.name) ?? [];
@@ -183,10 +211,18 @@ export class PgResolveClient implements Client {
     const deps = toDependencies(this.system, req);
     const bundled = this.system === 'NPM' ? req.npm?.bundled : undefined;
     if (!Array.isArray(bundled) || bundled.length === 0) return deps;
-    const b = bundleRows(name, version, bundled.map((x: Json): BundledManifest => ({
-      path: String(x?.path ?? ''), name: String(x?.name ?? ''), version: String(x?.version ?? ''),
-      deps: toDependencies('NPM', { npm: { dependencies: x?.dependencies ?? {} } }),
-    })));
+    const b = bundleRows(
+      name,
+      version,
+      bundled.map(
+        (x: Json): BundledManifest => ({
+          path: String(x?.path ?? ''),
+          name: String(x?.name ?? ''),
+          version: String(x?.version ?? ''),
+          deps: toDependencies('NPM', { npm: { dependencies: x?.dependencies ?? {} } }),
+        }),
+      ),
+    );
     for (const r of b.rows) this.bundles.set(r.info.name, r);
     return [...deps, ...b.content];
   }
@@ -208,8 +244,9 @@ export class PgResolveClient implements Client {
    */
   private async goRequirements(name: string, version: string): Promise<readonly Dependency[] | null> {
     // the first go.mod asked for is the root's: one query reads every stored go.mod the resolution reads
-    this.goMods ??= goModClosure(this.db, name, version)
-      .then((rows) => new Map(rows.map((r) => [`${r.name}\u0000${r.version}`, r])));
+    this.goMods ??= goModClosure(this.db, name, version).then(
+      (rows) => new Map(rows.map((r) => [`${r.name}\u0000${r.version}`, r])),
+    );
     const k = `${name}\u0000${version}`;
     const stored = (await this.goMods).get(k);
     if (stored?.ready) {
@@ -249,7 +286,13 @@ export class PgResolveClient implements Client {
       this.poms.set(k, p);
       if (this.lookahead) {
         // the parent chain is read one POM after another: ask for the next one as soon as this one is here
-        void p.then((pom) => (this.lookahead && pom?.parent && !pom.parent.version.includes('${') ? this.pom(pom.parent.name, pom.parent.version) : null)).catch(() => {});
+        void p
+          .then((pom) =>
+            this.lookahead && pom?.parent && !pom.parent.version.includes('${')
+              ? this.pom(pom.parent.name, pom.parent.version)
+              : null,
+          )
+          .catch(() => {});
       }
     }
     return p;
@@ -300,17 +343,23 @@ export class PgResolveClient implements Client {
       if (this.system === 'MAVEN') {
         if (d.name.includes('${') || d.requirement.includes('${')) continue;
         if (d.attrs.mavendependencyorigin === 'management' && d.attrs.scope !== 'import') continue; // a BOM may manage hundreds
-        void this.versions(d.name).then((vs) => {
-          const exact = canon('MAVEN', d.requirement);
-          return this.lookahead && exact && vs.some((v) => v.version === exact) ? this.pom(d.name, d.requirement) : null;
-        }).catch(() => {});
+        void this.versions(d.name)
+          .then((vs) => {
+            const exact = canon('MAVEN', d.requirement);
+            return this.lookahead && exact && vs.some((v) => v.version === exact)
+              ? this.pom(d.name, d.requirement)
+              : null;
+          })
+          .catch(() => {});
         continue;
       }
-      void this.versions(d.name).then((vs) => {
-        const guess = this.lookahead ? likelyPick(this.system, vs, d.requirement) : null;
-        // metadata read on demand (PyPI) is fetched for versions the resolver considers, never for a guess
-        return guess && !this.pending.has(`${d.name}\u0000${guess}`) ? this.requirements(d.name, guess) : null;
-      }).catch(() => {}); // a failed guess is asked again (and fails visibly) if the resolver needs it
+      void this.versions(d.name)
+        .then((vs) => {
+          const guess = this.lookahead ? likelyPick(this.system, vs, d.requirement) : null;
+          // metadata read on demand (PyPI) is fetched for versions the resolver considers, never for a guess
+          return guess && !this.pending.has(`${d.name}\u0000${guess}`) ? this.requirements(d.name, guess) : null;
+        })
+        .catch(() => {}); // a failed guess is asked again (and fails visibly) if the resolver needs it
     }
   }
 
@@ -345,13 +394,20 @@ export class PgResolveClient implements Client {
     const k = `${name}\u0000${version}`;
     let p = this.rCache.get(k);
     if (!p) {
-      p = this.system === 'PYPI' ? this.pypiRequirements(name, version)
-        : this.system === 'GO' ? this.goRequirements(name, version) : this.rBatch.load({ name, version });
+      p =
+        this.system === 'PYPI'
+          ? this.pypiRequirements(name, version)
+          : this.system === 'GO'
+            ? this.goRequirements(name, version)
+            : this.rBatch.load({ name, version });
       this.rCache.set(k, p);
     }
     if (this.lookahead && !this.lookedVersions.has(k)) {
       this.lookedVersions.add(k);
-      void p.then((deps) => deps && this.lookAhead(deps), () => {});
+      void p.then(
+        (deps) => deps && this.lookAhead(deps),
+        () => {},
+      );
     }
     return p;
   }
@@ -364,27 +420,36 @@ function likelyPick(system: ResolveSystem, versions: readonly VersionInfo[], req
     const latest = versions.find((v) => v.attrs.tags?.split(',').includes('latest'));
     if (latest && maxSatisfying(system, [latest.version], requirement || '*') !== null) return latest.version;
   }
-  return maxSatisfying(system, versions.map((v) => v.version), requirement || (system === 'PYPI' ? '' : '*'));
+  return maxSatisfying(
+    system,
+    versions.map((v) => v.version),
+    requirement || (system === 'PYPI' ? '' : '*'),
+  );
 }
 
 function versionAttrs(system: ResolveSystem, version: string, meta: Json, distTags: Record<string, string>): Attrs {
   const a: Attrs = {};
   if (system === 'NPM') {
-    const tags = Object.entries(distTags).filter(([, v]) => v === version).map(([t]) => t);
+    const tags = Object.entries(distTags)
+      .filter(([, v]) => v === version)
+      .map(([t]) => t);
     if (tags.length) a.tags = tags.join(',');
     if (typeof meta.deprecated === 'string' || meta.deprecated === true) a.deprecated = ''; // '' (no message) is deprecated too
     if (Array.isArray(meta.os) && meta.os.length) a.os = meta.os.join(',');
     if (Array.isArray(meta.cpu) && meta.cpu.length) a.cpu = meta.cpu.join(',');
     if (Array.isArray(meta.libc) && meta.libc.length) a.libc = meta.libc.join(',');
-    if (meta.engines && typeof meta.engines === 'object' && !Array.isArray(meta.engines)) a.engines = JSON.stringify(meta.engines);
+    if (meta.engines && typeof meta.engines === 'object' && !Array.isArray(meta.engines))
+      a.engines = JSON.stringify(meta.engines);
   } else if (meta.yanked === true) a.blocked = '';
   if (system === 'CARGO' && typeof meta.links === 'string' && meta.links) a.links = meta.links;
-  if (system === 'PYPI' && typeof meta.requiresPython === 'string' && meta.requiresPython.trim()) a.requirespython = meta.requiresPython.trim();
+  if (system === 'PYPI' && typeof meta.requiresPython === 'string' && meta.requiresPython.trim())
+    a.requirespython = meta.requiresPython.trim();
   if (system === 'RUBYGEMS') {
     if (Array.isArray(meta.platforms) && meta.platforms.length) a.platforms = meta.platforms.map(String).join(',');
     else if (typeof meta.platform === 'string' && meta.platform) a.platforms = meta.platform;
     if (typeof meta.requiredRuby === 'string' && meta.requiredRuby.trim()) a.requiredruby = meta.requiredRuby.trim();
-    if (Array.isArray(meta.linuxRuntimeDependencies)) a.linuxdependencies = JSON.stringify(meta.linuxRuntimeDependencies);
+    if (Array.isArray(meta.linuxRuntimeDependencies))
+      a.linuxdependencies = JSON.stringify(meta.linuxRuntimeDependencies);
   }
   if (system === 'NUGET' && meta.listed === false) a.unlisted = '';
   return a;
@@ -395,7 +460,8 @@ function cargoFeatures(req: Json): string {
   const list = req.cargo?.features;
   if (!Array.isArray(list) || list.length === 0) return '';
   const o: Record<string, string[]> = {};
-  for (const f of list) if (f && typeof f.name === 'string') o[f.name] = Array.isArray(f.implies) ? f.implies.map(String) : [];
+  for (const f of list)
+    if (f && typeof f.name === 'string') o[f.name] = Array.isArray(f.implies) ? f.implies.map(String) : [];
   return JSON.stringify(o);
 }
 
@@ -406,8 +472,13 @@ export function toDependencies(system: ResolveSystem, req: Json): Dependency[] {
     const optional = new Set<string>((d.optionalDependencies ?? []).map((x: Json) => x.name));
     for (const x of d.dependencies ?? []) if (!optional.has(x.name)) out.push(npmDependency(x.name, x.requirement, {}));
     for (const x of d.optionalDependencies ?? []) out.push(npmDependency(x.name, x.requirement, { opt: '' }));
-    const peerOpt = new Set<string>((d.peerDependencyMetadata ?? []).filter((m: Json) => m.optional).map((m: Json) => m.name));
-    for (const x of d.peerDependencies ?? []) out.push(npmDependency(x.name, x.requirement, peerOpt.has(x.name) ? { scope: 'peer', opt: '' } : { scope: 'peer' }));
+    const peerOpt = new Set<string>(
+      (d.peerDependencyMetadata ?? []).filter((m: Json) => m.optional).map((m: Json) => m.name),
+    );
+    for (const x of d.peerDependencies ?? [])
+      out.push(
+        npmDependency(x.name, x.requirement, peerOpt.has(x.name) ? { scope: 'peer', opt: '' } : { scope: 'peer' }),
+      );
     for (const n of d.bundleDependencies ?? []) out.push({ name: n, requirement: '*', attrs: { scope: 'bundle' } });
     return out;
   }
@@ -421,8 +492,19 @@ export function toDependencies(system: ResolveSystem, req: Json): Dependency[] {
   }
   if (system === 'MAVEN') {
     const m = req.maven ?? {};
-    const one = (x: Json, origin?: string) => mavenDependency({ ...pomDependency(x), name: x.resolvedName || String(x.name ?? ''), version: x.resolvedVersion || String(x.version ?? '') }, origin);
-    return [...(m.dependencies ?? []).map((x: Json) => one(x)), ...(m.dependencyManagement ?? []).map((x: Json) => one(x, 'management'))];
+    const one = (x: Json, origin?: string) =>
+      mavenDependency(
+        {
+          ...pomDependency(x),
+          name: x.resolvedName || String(x.name ?? ''),
+          version: x.resolvedVersion || String(x.version ?? ''),
+        },
+        origin,
+      );
+    return [
+      ...(m.dependencies ?? []).map((x: Json) => one(x)),
+      ...(m.dependencyManagement ?? []).map((x: Json) => one(x, 'management')),
+    ];
   }
   if (system === 'CARGO') {
     return (req.cargo?.dependencies ?? []).map((x: Json) => {
@@ -441,22 +523,35 @@ export function toDependencies(system: ResolveSystem, req: Json): Dependency[] {
     // a row stored before the go directive was kept: a placeholder without `modulego`, so the client reads it again
     if (typeof g.goVersion !== 'string') return [{ name: '', requirement: '', attrs: {} }];
     const one = (x: Json, indirect: boolean): Dependency => ({
-      name: String(x.name), requirement: String(x.requirement),
+      name: String(x.name),
+      requirement: String(x.requirement),
       attrs: { modulego: g.goVersion, ...(indirect ? { indirect: '' } : {}) },
     });
     const list = (x: unknown) => (Array.isArray(x) ? x : []) as Json[];
-    return [...list(g.directDependencies).map((x) => one(x, false)), ...list(g.indirectDependencies).map((x) => one(x, true))];
+    return [
+      ...list(g.directDependencies).map((x) => one(x, false)),
+      ...list(g.indirectDependencies).map((x) => one(x, true)),
+    ];
   }
   if (system === 'RUBYGEMS') {
     const list = req.rubygems?.runtimeDependencies;
-    return (Array.isArray(list) ? list : []).map((x: Json) => ({ name: String(x.name), requirement: String(x.requirement ?? ''), attrs: {} }));
+    return (Array.isArray(list) ? list : []).map((x: Json) => ({
+      name: String(x.name),
+      requirement: String(x.requirement ?? ''),
+      attrs: {},
+    }));
   }
   if (system === 'NUGET') {
     // a group without dependencies still counts when its framework is the nearest: it is kept as a nameless entry
     return (req.nuget?.dependencyGroups ?? []).flatMap((g: Json) => {
       const attrs = { framework: String(g?.targetFramework ?? '') };
       const list: Json[] = Array.isArray(g?.dependencies) ? g.dependencies : [];
-      return list.length ? list.map((x) => ({ name: normalizeNugetId(String(x.name)), requirement: String(x.requirement ?? ''), attrs: { ...attrs } }))
+      return list.length
+        ? list.map((x) => ({
+            name: normalizeNugetId(String(x.name)),
+            requirement: String(x.requirement ?? ''),
+            attrs: { ...attrs },
+          }))
         : [{ name: '', requirement: '', attrs }];
     });
   }
@@ -466,28 +561,53 @@ export function toDependencies(system: ResolveSystem, req: Json): Dependency[] {
 /** A stored POM dependency (ingest/maven.ts) in the model builder's shape. */
 function pomDependency(x: Json): PomDependency {
   return {
-    name: String(x?.name ?? ''), version: String(x?.version ?? ''), classifier: String(x?.classifier ?? ''), type: String(x?.type || 'jar'),
-    scope: String(x?.scope ?? ''), optional: String(x?.optional ?? ''), exclusions: Array.isArray(x?.exclusions) ? x.exclusions.map(String) : [],
+    name: String(x?.name ?? ''),
+    version: String(x?.version ?? ''),
+    classifier: String(x?.classifier ?? ''),
+    type: String(x?.type || 'jar'),
+    scope: String(x?.scope ?? ''),
+    optional: String(x?.optional ?? ''),
+    exclusions: Array.isArray(x?.exclusions) ? x.exclusions.map(String) : [],
   };
 }
 
 /** A stored Maven version (requirements.maven + meta) as the POM the model builder reads. */
 function rawPom(name: string, version: string, req: Json, meta: Json): RawPom {
   const m = req.maven ?? {};
-  const props = (list: unknown) => (Array.isArray(list) ? list : []).map((p: Json) => ({ name: String(p?.name ?? ''), value: String(p?.value ?? '') }));
+  const props = (list: unknown) =>
+    (Array.isArray(list) ? list : []).map((p: Json) => ({
+      name: String(p?.name ?? ''),
+      value: String(p?.value ?? ''),
+    }));
   const deps = (list: unknown) => (Array.isArray(list) ? list : []).map(pomDependency);
-  const parent = m.parent && typeof m.parent.name === 'string' ? { name: m.parent.name, version: String(m.parent.version ?? '') } : undefined;
+  const parent =
+    m.parent && typeof m.parent.name === 'string'
+      ? { name: m.parent.name, version: String(m.parent.version ?? '') }
+      : undefined;
   const r = meta.relocation;
   return {
-    name, version, packaging: typeof meta.packaging === 'string' ? meta.packaging : 'jar',
+    name,
+    version,
+    packaging: typeof meta.packaging === 'string' ? meta.packaging : 'jar',
     ...(parent ? { parent } : {}),
     dependencies: deps(m.dependencies),
     dependencyManagement: deps(m.dependencyManagement),
     properties: props(m.properties),
     profiles: (Array.isArray(m.profiles) ? m.profiles : []).map((p: Json) => ({
-      id: String(p?.id ?? ''), ...(p?.activation ? { activation: p.activation } : {}),
-      dependencies: deps(p?.dependencies), dependencyManagement: deps(p?.dependencyManagement), properties: props(p?.properties),
+      id: String(p?.id ?? ''),
+      ...(p?.activation ? { activation: p.activation } : {}),
+      dependencies: deps(p?.dependencies),
+      dependencyManagement: deps(p?.dependencyManagement),
+      properties: props(p?.properties),
     })),
-    ...(r && typeof r === 'object' ? { relocation: { groupId: String(r.groupId ?? ''), artifactId: String(r.artifactId ?? ''), version: String(r.version ?? '') } } : {}),
+    ...(r && typeof r === 'object'
+      ? {
+          relocation: {
+            groupId: String(r.groupId ?? ''),
+            artifactId: String(r.artifactId ?? ''),
+            version: String(r.version ?? ''),
+          },
+        }
+      : {}),
   };
 }

@@ -46,10 +46,20 @@ export function targetKey(system: ResolveSystem, t: ResolveTarget): string {
 /** PEP 508 marker environment of CPython `version` on linux x86_64. */
 export function pythonEnv(version: string): PythonEnv {
   const [major, minor] = version.split('.');
-  return Object.freeze({ ...PYTHON_ENV, python_version: `${major}.${minor}`, python_full_version: version, implementation_version: version });
+  return Object.freeze({
+    ...PYTHON_ENV,
+    python_version: `${major}.${minor}`,
+    python_full_version: version,
+    implementation_version: version,
+  });
 }
 
 export function resolveOptions(t: ResolveTarget): ResolveOptions {
-  return { npm: { nodeVersion: t.nodeVersion }, pypi: { env: pythonEnv(t.pythonVersion), resolvelib: '1.0' }, maven: { target: { javaVersion: t.javaVersion } },
-    rubygems: { rubyVersion: t.rubyVersion }, nuget: { framework: t.nugetFramework } };
+  return {
+    npm: { nodeVersion: t.nodeVersion },
+    pypi: { env: pythonEnv(t.pythonVersion), resolvelib: '1.0' },
+    maven: { target: { javaVersion: t.javaVersion } },
+    rubygems: { rubyVersion: t.rubyVersion },
+    nuget: { framework: t.nugetFramework },
+  };
 }

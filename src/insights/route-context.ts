@@ -22,4 +22,3 @@ export function readContext(c: Context<AppEnv>): ReadContext {
     },
   };
 }
-

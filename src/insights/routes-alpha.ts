@@ -31,8 +31,12 @@ alphaRoutes.get('/v3alpha/purl/*', async (c) => {
   const { system, name, version, notHere } = key!;
   const kind = version === undefined ? 'package' : 'version';
   if (notHere) throw new HttpError(404, `${kind} for purl not found: ${notHere}`);
-  const read = async (k: PackageKey) => storedFound(
-    version === undefined ? await getPackage(db, k.system, k.name, true) : await getVersion(db, k.system, k.name, version, true));
+  const read = async (k: PackageKey) =>
+    storedFound(
+      version === undefined
+        ? await getPackage(db, k.system, k.name, true)
+        : await getVersion(db, k.system, k.name, version, true),
+    );
   const found = await readThrough(readContext(c), packages, { system, name }, read);
   if (!found?.value) throw new HttpError(404, `${kind} for purl not found`);
   const body = kind === 'version' ? await alphaVersionText(db, found.value, cooldownDays(c.env)) : found.value;

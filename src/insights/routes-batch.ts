@@ -56,15 +56,26 @@ type Key = ReturnType<typeof keysOf>[number];
 
 /** v3alpha Versions (null: not stored) of the keys, in their order, with every v3alpha field (version-alpha.ts). */
 async function alphaVersions(c: Context<AppEnv>, keys: { system: string; name: string; version: string }[]) {
-  const versions = await batchVersions(c.get('db'), keys, true) as (Record<string, unknown> | null)[];
+  const versions = (await batchVersions(c.get('db'), keys, true)) as (Record<string, unknown> | null)[];
   return withAlphaFields(c.get('db'), versions, cooldownDays(c.env));
 }
 
 /** One page of versions: `answer(request, version)` for a stored one, `{request}` for an unknown one. */
-async function versionPage<T>(c: Context<AppEnv>, requests: T[], keys: Key[], pageToken: string | undefined,
-  answer: (request: T, version: unknown) => object): Promise<Response> {
-  const page = pageOf(requests.map((request, i) => ({ request, key: keys[i]! })), pageToken);
-  const versions = await alphaVersions(c, page.items.map((p) => p.key));
+async function versionPage<T>(
+  c: Context<AppEnv>,
+  requests: T[],
+  keys: Key[],
+  pageToken: string | undefined,
+  answer: (request: T, version: unknown) => object,
+): Promise<Response> {
+  const page = pageOf(
+    requests.map((request, i) => ({ request, key: keys[i]! })),
+    pageToken,
+  );
+  const versions = await alphaVersions(
+    c,
+    page.items.map((p) => p.key),
+  );
   return c.json({
     responses: page.items.map(({ request }, i) => (versions[i] ? answer(request, versions[i]) : { request })),
     nextPageToken: page.nextPageToken,
@@ -91,9 +102,17 @@ batchRoutes.post('/v3alpha/purlbatch', validate('json', purlBatchBody), async (c
       throw err;
     }
   });
-  const page = pageOf(requests.map((request, i) => ({ request, ...parsed[i]! })), pageToken);
+  const page = pageOf(
+    requests.map((request, i) => ({ request, ...parsed[i]! })),
+    pageToken,
+  );
   const db = c.get('db');
-  const keys = await purlKeys(db, c.env, page.items.map((p) => p.purl), page.items.map((p) => p.key));
+  const keys = await purlKeys(
+    db,
+    c.env,
+    page.items.map((p) => p.purl),
+    page.items.map((p) => p.key),
+  );
   const found = keys.map((k, i) => ({ k, i })).filter(({ k }) => !k.notHere);
   const wanted = found.map(({ k }) => ({ system: k.system, name: k.name, version: k.version! }));
   const versions = await alphaVersions(c, wanted);
@@ -115,8 +134,14 @@ batchRoutes.post('/v3alpha/projectbatch', validate('json', projectBatchBody), as
     if (parseProjectId(id)) return id;
     throw new HttpError(400, `requests[${i}]: invalid project id "${r.projectKey.id}" (${want})`);
   });
-  const page = pageOf(requests.map((request, i) => ({ request, id: ids[i]! })), pageToken);
-  const projects = await batchProjects(c.get('db'), page.items.map((p) => p.id));
+  const page = pageOf(
+    requests.map((request, i) => ({ request, id: ids[i]! })),
+    pageToken,
+  );
+  const projects = await batchProjects(
+    c.get('db'),
+    page.items.map((p) => p.id),
+  );
   return c.json({
     responses: page.items.map(({ request }, i) => (projects[i] ? { request, project: projects[i] } : { request })),
     nextPageToken: page.nextPageToken,

@@ -42,7 +42,12 @@ async function withUsage(db: Queryable, threshold: number, pkgs: FindingPackage[
   const known = pkgs.filter((p) => p.known);
   for (const system of new Set(known.map((p) => p.system))) {
     const mine = known.filter((p) => p.system === system);
-    const usage = await usageOf(db, system, mine.map((p) => p.name), threshold);
+    const usage = await usageOf(
+      db,
+      system,
+      mine.map((p) => p.name),
+      threshold,
+    );
     for (const p of mine) p.usage = { ...usage.get(p.name)!, threshold };
   }
 }
@@ -51,10 +56,12 @@ const request = z.union([
   z.object({ versionKey: z.object({ system: z.string(), name: z.string(), version: z.string() }) }),
   z.object({ packageKey: z.object({ system: z.string(), name: z.string() }) }),
 ]);
-export const findingsBatchBody = proto3(z.object({
-  requests: z.array(request).min(1).max(MAX_BATCH),
-  pageToken: z.string().optional(),
-}));
+export const findingsBatchBody = proto3(
+  z.object({
+    requests: z.array(request).min(1).max(MAX_BATCH),
+    pageToken: z.string().optional(),
+  }),
+);
 
 findingsRoutes.post('/v3alpha/findingsbatch', validate('json', findingsBatchBody), async (c) => {
   const { requests, pageToken } = c.req.valid('json');
@@ -69,16 +76,23 @@ findingsRoutes.post('/v3alpha/findingsbatch', validate('json', findingsBatchBody
       throw err;
     }
   });
-  const page = pageOf(requests.map((request, i) => ({ request, key: keys[i]! })), pageToken);
+  const page = pageOf(
+    requests.map((request, i) => ({ request, key: keys[i]! })),
+    pageToken,
+  );
   const distinct = [...new Map(page.items.map(({ key }) => [`${key.system}\u0000${key.name}`, key])).values()];
-  const pkgs = await findingPackages(c.get('db'), distinct.map((k) => ({ system: k.system, name: k.name })));
+  const pkgs = await findingPackages(
+    c.get('db'),
+    distinct.map((k) => ({ system: k.system, name: k.name })),
+  );
   await withUsage(c.get('db'), lowUsageThreshold(c.env), pkgs);
   const byKey = new Map(pkgs.map((p) => [`${p.system}\u0000${p.name}`, p]));
   const now = new Date();
   const days = cooldownDays(c.env);
   return c.json({
     responses: page.items.map(({ request, key }) => ({
-      request, findings: findingsOf(key.system, byKey.get(`${key.system}\u0000${key.name}`)!, key.version, now, days),
+      request,
+      findings: findingsOf(key.system, byKey.get(`${key.system}\u0000${key.name}`)!, key.version, now, days),
     })),
     nextPageToken: page.nextPageToken,
   });

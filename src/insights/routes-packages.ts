@@ -54,7 +54,12 @@ function parseTarget(url: string): Target {
   if (seg.length < 3 || seg[1] !== 'packages') throw new HttpError(404, 'no such route');
   const system = parseSystem(decodeSegment(seg[0]!));
   let rest = seg.slice(2);
-  if (rest.length >= 2 && decodeSegment(rest[0]!).startsWith('@') && !decodeSegment(rest[0]!).includes('/') && rest[1] !== 'versions') {
+  if (
+    rest.length >= 2 &&
+    decodeSegment(rest[0]!).startsWith('@') &&
+    !decodeSegment(rest[0]!).includes('/') &&
+    rest[1] !== 'versions'
+  ) {
     rest = [`${rest[0]}%2F${rest[1]}`, ...rest.slice(2)];
   }
   const rawName = decodeSegment(rest[0]!);

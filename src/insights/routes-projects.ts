@@ -23,7 +23,8 @@ projectRoutes.get('/:api{v3|v3alpha}/projects/*', async (c) => {
   if (packageVersions) id = id.slice(0, -':packageversions'.length);
   id = id.toLowerCase();
   check(projectIdParam, id, `invalid project id "${id}" (want github.com|gitlab.com|bitbucket.org/<owner>/<repo>)`);
-  if (!parseProjectId(id)) throw new HttpError(400, `invalid project id "${id}" (want github.com|gitlab.com|bitbucket.org/<owner>/<repo>)`);
+  if (!parseProjectId(id))
+    throw new HttpError(400, `invalid project id "${id}" (want github.com|gitlab.com|bitbucket.org/<owner>/<repo>)`);
   const ctx = readContext(c);
   const read = packageVersions ? getProjectPackageVersions : getProject;
   const found = await readThrough(ctx, projects, id, async (k) => storedIf(await read(ctx.db, k)));

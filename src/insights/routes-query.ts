@@ -32,14 +32,19 @@ queryRoutes.get('/:api{v3|v3alpha}/query', validate('query', queryQuery), async 
   const hashType = q('hash.type');
   const hashValue = q('hash.value');
   if (hashType !== undefined || hashValue !== undefined) {
-    if (!hashType || !(HASH_TYPES as readonly string[]).includes(hashType.toUpperCase())) throw new HttpError(400, `invalid hash.type "${hashType ?? ''}" (want ${HASH_TYPES.join('|')})`);
+    if (!hashType || !(HASH_TYPES as readonly string[]).includes(hashType.toUpperCase()))
+      throw new HttpError(400, `invalid hash.type "${hashType ?? ''}" (want ${HASH_TYPES.join('|')})`);
     let bytes: string;
     try {
       bytes = atob((hashValue ?? '').replace(/-/g, '+').replace(/_/g, '/'));
     } catch {
       throw new HttpError(400, 'hash.value is not base64');
     }
-    if (bytes.length !== HASH_BYTES[hashType.toUpperCase()]) throw new HttpError(400, `hash.value must be ${HASH_BYTES[hashType.toUpperCase()]} bytes for ${hashType.toUpperCase()}`);
+    if (bytes.length !== HASH_BYTES[hashType.toUpperCase()])
+      throw new HttpError(
+        400,
+        `hash.value must be ${HASH_BYTES[hashType.toUpperCase()]} bytes for ${hashType.toUpperCase()}`,
+      );
     args.hashType = hashType.toUpperCase();
     args.hashValue = btoa(bytes);
   }
@@ -52,14 +57,17 @@ queryRoutes.get('/:api{v3|v3alpha}/query', validate('query', queryQuery), async 
     args.name = canonicalName(args.system, name);
   }
   if (version !== undefined) {
-    if (!args.system || !args.name) throw new HttpError(400, 'versionKey.version needs versionKey.system and versionKey.name');
+    if (!args.system || !args.name)
+      throw new HttpError(400, 'versionKey.version needs versionKey.system and versionKey.name');
     args.version = canonicalVersion(args.system, version);
     args.spelled = version;
   }
-  if (!args.hashType && !args.name) throw new HttpError(400, 'query needs hash.type+hash.value or versionKey.system+versionKey.name');
+  if (!args.hashType && !args.name)
+    throw new HttpError(400, 'query needs hash.type+hash.value or versionKey.system+versionKey.name');
   const ctx = readContext(c);
   if (args.system && args.name) {
-    const exists = async (k: PackageKey) => ((await packageExists(ctx.db, k.system, k.name)) ? { value: k.name } : null);
+    const exists = async (k: PackageKey) =>
+      (await packageExists(ctx.db, k.system, k.name)) ? { value: k.name } : null;
     const stored = await readThrough(ctx, packages, { system: args.system, name: args.name }, exists);
     if (stored) args.name = stored.value;
   }
@@ -67,6 +75,10 @@ queryRoutes.get('/:api{v3|v3alpha}/query', validate('query', queryQuery), async 
   const body = await queryVersions(ctx.db, args, alpha);
   if (!alpha) return jsonText(c, body);
   const { results } = JSON.parse(body) as { results: { version: Record<string, unknown>; artifacts: unknown }[] };
-  const versions = await withAlphaFields(ctx.db, results.map((r) => r.version), cooldownDays(c.env));
+  const versions = await withAlphaFields(
+    ctx.db,
+    results.map((r) => r.version),
+    cooldownDays(c.env),
+  );
   return c.json({ results: results.map((r, i) => ({ version: versions[i], artifacts: r.artifacts })) });
 });

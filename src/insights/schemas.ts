@@ -13,19 +13,33 @@ export function anyCase(word: string): string {
   return [...word].map((ch) => (/[a-z]/i.test(ch) ? `[${ch.toUpperCase()}${ch.toLowerCase()}]` : ch)).join('');
 }
 
-export const systemParam = z.string().regex(new RegExp(`^(?:${SYSTEMS.map(anyCase).join('|')})$`))
+export const systemParam = z
+  .string()
+  .regex(new RegExp(`^(?:${SYSTEMS.map(anyCase).join('|')})$`))
   .describe(`package system, any case: ${SYSTEMS.join(', ')}`);
-export const nameParam = z.string().min(1)
+export const nameParam = z
+  .string()
+  .min(1)
   .describe('package name, percent-encoded (`%40scope%2Fname`, Maven `group%3Aartifact`, Go module path with %2F)');
 export const versionParam = z.string().min(1).describe('version as the registry spells it, percent-encoded');
-export const projectIdParam = z.string().regex(/^[^/\s]+\/[^/\s]+\/[^/\s]+$/)
+export const projectIdParam = z
+  .string()
+  .regex(/^[^/\s]+\/[^/\s]+\/[^/\s]+$/)
   .describe('`github.com|gitlab.com|bitbucket.org/<owner>/<repo>`, any case, usually percent-encoded as one segment');
-export const advisoryIdParam = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{1,100}$/)
+export const advisoryIdParam = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{1,100}$/)
   .describe('OSV id (GHSA-..., CVE-..., MAL-..., ...)');
-export const purlParam = z.string().regex(/^pkg:[A-Za-z][A-Za-z0-9.+-]*\/.+$/)
-  .describe('package URL, percent-encoded as one segment; with `@version` it names a version; qualifiers and '
-    + '`#subpath` accepted (only a foreign `repository_url` changes the answer); Go paths match ignoring case');
-export const chainIdParam = z.string().regex(/^sha256:[0-9a-f]{64}$/)
+export const purlParam = z
+  .string()
+  .regex(/^pkg:[A-Za-z][A-Za-z0-9.+-]*\/.+$/)
+  .describe(
+    'package URL, percent-encoded as one segment; with `@version` it names a version; qualifiers and ' +
+      '`#subpath` accepted (only a foreign `repository_url` changes the answer); Go paths match ignoring case',
+  );
+export const chainIdParam = z
+  .string()
+  .regex(/^sha256:[0-9a-f]{64}$/)
   .describe('OCI chain id `sha256:<64 lower-case hex>`');
 
 /** Throws the route's own 400 when `value` does not pass `schema`. */
@@ -37,7 +51,10 @@ export const HASH_TYPES = ['MD5', 'SHA1', 'SHA256', 'SHA512'] as const;
 
 /** Query's parameters (QueryRequest's fields in dotted proto JSON form; `hash_type` etc. are read too). */
 export const queryQuery = z.object({
-  'hash.type': z.string().regex(new RegExp(`^(?:${HASH_TYPES.map(anyCase).join('|')})$`)).optional()
+  'hash.type': z
+    .string()
+    .regex(new RegExp(`^(?:${HASH_TYPES.map(anyCase).join('|')})$`))
+    .optional()
     .describe('MD5|SHA1|SHA256|SHA512 (any case); needs hash.value'),
   'hash.value': z.string().optional().describe('the digest, base64 (standard or URL alphabet)'),
   'versionKey.system': systemParam.optional(),
@@ -56,7 +73,12 @@ export const dependentsQuery = z.object({
 
 /** `:dependencies` beyond deps.dev (graph-include.ts): `?include=advisories,licenses`, either or both. */
 export const dependenciesQuery = z.object({
-  include: z.string().regex(/^(?:advisories|licenses)(?:,(?:advisories|licenses))?$/).optional()
-    .describe('add each node\'s `licenses` and/or `advisoryKeys` (and the graph\'s `advisories`): '
-      + '`advisories`, `licenses` or `advisories,licenses`'),
+  include: z
+    .string()
+    .regex(/^(?:advisories|licenses)(?:,(?:advisories|licenses))?$/)
+    .optional()
+    .describe(
+      "add each node's `licenses` and/or `advisoryKeys` (and the graph's `advisories`): " +
+        '`advisories`, `licenses` or `advisories,licenses`',
+    ),
 });

@@ -28,7 +28,9 @@ export async function similarlyNamed(db: Queryable, system: string, name: string
         insights.name_skeleton(c.name))) FROM (SELECT DISTINCT k.name FROM insights.package_name_keys k
           WHERE k.system = p.system AND k.key IN (SELECT insights.name_keys(p.name)) AND k.name <> p.name
           LIMIT ${MAX_CANDIDATES}) c) AS candidates
-    FROM insights.packages p WHERE p.system = $1 AND p.name = $2`, [system, name]);
+    FROM insights.packages p WHERE p.system = $1 AND p.name = $2`,
+    [system, name],
+  );
   const r = rows[0];
   if (!r || r.fetched_at === null) return { body: null, fetched: null };
   const ranked = (r.candidates ?? []).flatMap(([candidate, skeleton]) => {

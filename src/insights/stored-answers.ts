@@ -31,21 +31,33 @@ const ON_CONFLICT = 'ON CONFLICT (system, name, version) DO UPDATE SET v3 = EXCL
 
 /** Rewrites every version answer of a package and its package answer. */
 export async function refreshPackageAnswers(tx: Queryable, system: string, name: string): Promise<void> {
-  await tx.query(`${UPSERT_VERSIONS}
-    WHERE v.system = $1 AND v.name = $2 AND p.fetched_at IS NOT NULL ${ON_CONFLICT}`, [system, name]);
-  await tx.query(`UPDATE insights.packages
+  await tx.query(
+    `${UPSERT_VERSIONS}
+    WHERE v.system = $1 AND v.name = $2 AND p.fetched_at IS NOT NULL ${ON_CONFLICT}`,
+    [system, name],
+  );
+  await tx.query(
+    `UPDATE insights.packages
     SET answer_v3 = CASE WHEN fetched_at IS NOT NULL THEN insights.package_json(system, name) END,
       answer_alpha = CASE WHEN fetched_at IS NOT NULL THEN insights.package_json_alpha(system, name) END
-    WHERE system = $1 AND name = $2`, [system, name]);
+    WHERE system = $1 AND name = $2`,
+    [system, name],
+  );
 }
 
 /** Rewrites the answers of some versions of a package (what changed is in the Version message only). */
-export async function refreshVersionAnswers(tx: Queryable, system: string, name: string,
-  versions: readonly string[]): Promise<void> {
+export async function refreshVersionAnswers(
+  tx: Queryable,
+  system: string,
+  name: string,
+  versions: readonly string[],
+): Promise<void> {
   if (versions.length === 0) return;
-  await tx.query(`${UPSERT_VERSIONS}
+  await tx.query(
+    `${UPSERT_VERSIONS}
     WHERE v.system = $1 AND v.name = $2 AND v.version = ANY($3::text[]) AND p.fetched_at IS NOT NULL ${ON_CONFLICT}`,
-  [system, name, versions]);
+    [system, name, versions],
+  );
 }
 
 /**

@@ -17,8 +17,12 @@ import { detailsKey, readVersionDetails, type VersionDetails } from './queries-v
 type VersionJson = Record<string, unknown> & { versionKey?: { system: string; name: string; version: string } };
 
 /** The versions with their v3alpha fields completed (null entries, "not found", stay null). */
-export async function withAlphaFields<T extends VersionJson | null>(db: Queryable, versions: readonly T[], days: number,
-  now = new Date()): Promise<T[]> {
+export async function withAlphaFields<T extends VersionJson | null>(
+  db: Queryable,
+  versions: readonly T[],
+  days: number,
+  now = new Date(),
+): Promise<T[]> {
   const keys = versions.flatMap((v) => (v?.versionKey ? [v.versionKey] : []));
   const details = await readVersionDetails(db, keys);
   return versions.map((v) => {
@@ -44,7 +48,7 @@ function complete(v: VersionJson, d: VersionDetails | undefined, now: Date, days
       out.cooldown = cooldown;
       placed = true;
     }
-    out[key] = key === 'upstreamIdentifiers' ? d?.upstreamIdentifiers ?? value : value;
+    out[key] = key === 'upstreamIdentifiers' ? (d?.upstreamIdentifiers ?? value) : value;
     if (key === 'licenses') out.licenseDetails = d?.licenseDetails ?? [];
     if (key === 'upstreamIdentifiers' && cooldown) {
       out.cooldown = cooldown;

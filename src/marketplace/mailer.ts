@@ -26,8 +26,11 @@ export function ownerEmails(env: Env): string[] {
 }
 
 export async function queueAll(env: Env, mails: readonly OutgoingMail[]): Promise<void> {
-  const results = await Promise.allSettled(mails.map((m) => queueMail(env, { to: m.to, subject: m.subject, text: m.text, key: m.key })));
-  for (const r of results) if (r.status === 'rejected') console.warn('marketplace: queueing a mail failed:', (r.reason as Error).message);
+  const results = await Promise.allSettled(
+    mails.map((m) => queueMail(env, { to: m.to, subject: m.subject, text: m.text, key: m.key })),
+  );
+  for (const r of results)
+    if (r.status === 'rejected') console.warn('marketplace: queueing a mail failed:', (r.reason as Error).message);
 }
 
 /** After the transaction committed: queue the mails and wake the webhook outbox, off the response path. */
@@ -37,30 +40,45 @@ export function afterCommit(c: Context<AppEnv>, mails: readonly OutgoingMail[] =
 
 export const MAIL = {
   confirm: (to: string, link: string, token: string): OutgoingMail => ({
-    to, key: `market-signup-${token.slice(0, 24)}`, subject: '[BarterOut] Confirm your e-mail address',
+    to,
+    key: `market-signup-${token.slice(0, 24)}`,
+    subject: '[BarterOut] Confirm your e-mail address',
     text: `Welcome to BarterOut!\n\nConfirm your address to create your account (the link expires in 24 hours):\n${link}\n`,
   }),
   reset: (to: string, link: string, token: string): OutgoingMail => ({
-    to, key: `market-reset-${token.slice(0, 24)}`, subject: '[BarterOut] Password reset',
+    to,
+    key: `market-reset-${token.slice(0, 24)}`,
+    subject: '[BarterOut] Password reset',
     text: `Someone asked to reset the password of your BarterOut account. If it was you, follow this link within an hour:\n${link}\n\nIf not, ignore this message.`,
   }),
   match: (to: string, requestName: string, bookName: string, key: string): OutgoingMail => ({
-    to, key, subject: '[BarterOut] Match found for you',
+    to,
+    key,
+    subject: '[BarterOut] Match found for you',
     text: `A book matching your request "${requestName}" was just posted: "${bookName}". Log in to BarterOut to buy it before someone else does.`,
   }),
   purchase: (to: string, txId: string, total: string, names: string[]): OutgoingMail => ({
-    to, key: `market-purchase-${txId}`, subject: '[BarterOut] Purchase Initiated',
+    to,
+    key: `market-purchase-${txId}`,
+    subject: '[BarterOut] Purchase Initiated',
     text: `Thanks for your purchase of ${names.map((n) => `"${n}"`).join(', ')}. You will receive a Venmo request for $${total} once we have checked the condition of the ${pluralWord(names.length, 'book')}.`,
   }),
   sold: (to: string, txId: string, sellerId: string, names: string[]): OutgoingMail => ({
-    to, key: `market-sold-${txId}-${sellerId}`, subject: '[BarterOut] We found a buyer',
+    to,
+    key: `market-sold-${txId}-${sellerId}`,
+    subject: '[BarterOut] We found a buyer',
     text: `Good news: we found a buyer for ${names.map((n) => `"${n}"`).join(', ')}. Please bring the ${pluralWord(names.length, 'book')} to us so we can check the condition.`,
   }),
   status: (to: string, bookId: string, status: number, text: string): OutgoingMail => ({
-    to, key: `market-status-${bookId}-${status}`, subject: '[BarterOut] Book update', text,
+    to,
+    key: `market-status-${bookId}-${status}`,
+    subject: '[BarterOut] Book update',
+    text,
   }),
   unlisted: (to: string, key: string, names: string[]): OutgoingMail => ({
-    to, key, subject: '[BarterOut] Book Deactivation',
+    to,
+    key,
+    subject: '[BarterOut] Book Deactivation',
     text: `These books were posted more than two months ago and have been unlisted: ${names.map((n) => `"${n}"`).join(', ')}.\nLog in to relist (reactivate) them or delete them.`,
   }),
 };

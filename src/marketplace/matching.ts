@@ -22,7 +22,10 @@ export function normalizeCourse(course: string): string {
 }
 
 export function normalizeName(name: string): string {
-  return name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return name
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 function isbn10Valid(d: string): boolean {
@@ -85,5 +88,8 @@ export function searchTsQuery(text: string): string | undefined {
   if (isbn) return isbn;
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   if (!words.length) return undefined;
-  return words.slice(0, 8).map((w) => `${w}:*`).join(' & ');
+  return words
+    .slice(0, 8)
+    .map((w) => `${w}:*`)
+    .join(' & ');
 }

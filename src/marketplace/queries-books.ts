@@ -56,10 +56,19 @@ export interface RequestRow {
 }
 
 export function publicRequest(r: RequestRow) {
-  return { _id: r.id, name: r.name, course: r.course, ISBN: r.isbn, status: r.status, owner: r.owner_id, date: new Date(r.requested_at).getTime() };
+  return {
+    _id: r.id,
+    name: r.name,
+    course: r.course,
+    ISBN: r.isbn,
+    status: r.status,
+    owner: r.owner_id,
+    date: new Date(r.requested_at).getTime(),
+  };
 }
 
-const IN_CART = (param: string) => `EXISTS (SELECT 1 FROM market.cart_items ci WHERE ci.book_id = b.id AND ci.user_id = ${param}) AS in_cart`;
+const IN_CART = (param: string) =>
+  `EXISTS (SELECT 1 FROM market.cart_items ci WHERE ci.book_id = b.id AND ci.user_id = ${param}) AS in_cart`;
 
 /** Where a listing page starts: after the book at (posted_at in microseconds since the epoch, id). */
 export interface ListingCursor {
@@ -78,18 +87,28 @@ const AFTER_CURSOR = (us: string, id: string) =>
  * cursor, right after the cursor's book (keyset: the index seeks to it, so every page costs the same).
  * Each row carries `posted_us`, the exact key the next page's cursor is made of.
  */
-export async function listedBooks(db: Queryable, viewer: string | undefined, limit: number, offset: number, after?: ListingCursor): Promise<ListedRow[]> {
+export async function listedBooks(
+  db: Queryable,
+  viewer: string | undefined,
+  limit: number,
+  offset: number,
+  after?: ListingCursor,
+): Promise<ListedRow[]> {
   const cols = `${BOOK_COLS}, (EXTRACT(EPOCH FROM b.posted_at) * 1000000)::bigint::text AS posted_us`;
   const order = 'ORDER BY b.posted_at DESC, b.id DESC';
   if (!viewer) {
     const keyset = after ? AFTER_CURSOR('$3', '$4') : '';
-    return db.query<ListedRow>(`SELECT ${cols} FROM market.books b WHERE b.status = 0 ${keyset} ${order} LIMIT $1 OFFSET $2`,
-      after ? [limit, offset, after.postedUs, after.id] : [limit, offset]);
+    return db.query<ListedRow>(
+      `SELECT ${cols} FROM market.books b WHERE b.status = 0 ${keyset} ${order} LIMIT $1 OFFSET $2`,
+      after ? [limit, offset, after.postedUs, after.id] : [limit, offset],
+    );
   }
   const keyset = after ? AFTER_CURSOR('$4', '$5') : '';
   return db.query<ListedRow>(
     `SELECT ${cols}, ${IN_CART('$1')} FROM market.books b WHERE b.status = 0 AND b.owner_id <> $1 ${keyset}
-     ${order} LIMIT $2 OFFSET $3`, after ? [viewer, limit, offset, after.postedUs, after.id] : [viewer, limit, offset]);
+     ${order} LIMIT $2 OFFSET $3`,
+    after ? [viewer, limit, offset, after.postedUs, after.id] : [viewer, limit, offset],
+  );
 }
 
 /**
@@ -114,8 +133,15 @@ export const SEARCH_SQL = searchSql('', '$2');
 /** Signed-in search: $1 tsquery, $2 viewer (own books left out), $3 limit. */
 export const SEARCH_SQL_VIEWER = searchSql('AND b.owner_id <> $2', '$3');
 
-export async function searchBooks(db: Queryable, tsquery: string, viewer: string | undefined, limit: number): Promise<BookRow[]> {
-  return viewer ? db.query<BookRow>(SEARCH_SQL_VIEWER, [tsquery, viewer, limit]) : db.query<BookRow>(SEARCH_SQL, [tsquery, limit]);
+export async function searchBooks(
+  db: Queryable,
+  tsquery: string,
+  viewer: string | undefined,
+  limit: number,
+): Promise<BookRow[]> {
+  return viewer
+    ? db.query<BookRow>(SEARCH_SQL_VIEWER, [tsquery, viewer, limit])
+    : db.query<BookRow>(SEARCH_SQL, [tsquery, limit]);
 }
 
 export async function bookById(db: Queryable, id: string): Promise<BookRow | undefined> {
@@ -123,13 +149,19 @@ export async function bookById(db: Queryable, id: string): Promise<BookRow | und
 }
 
 export async function booksOfOwner(db: Queryable, owner: string, statuses: readonly number[]): Promise<BookRow[]> {
-  return db.query<BookRow>(`SELECT ${BOOK_COLS} FROM market.books b WHERE b.owner_id = $1 AND b.status = ANY($2::smallint[])
-    ORDER BY b.posted_at DESC, b.id DESC LIMIT 500`, [owner, statuses]);
+  return db.query<BookRow>(
+    `SELECT ${BOOK_COLS} FROM market.books b WHERE b.owner_id = $1 AND b.status = ANY($2::smallint[])
+    ORDER BY b.posted_at DESC, b.id DESC LIMIT 500`,
+    [owner, statuses],
+  );
 }
 
 export async function booksBoughtBy(db: Queryable, buyer: string): Promise<BookRow[]> {
-  return db.query<BookRow>(`SELECT ${BOOK_COLS} FROM market.books b WHERE b.buyer_id = $1 AND b.status IN (1, 2, 3)
-    ORDER BY b.status_changed_at DESC, b.id DESC LIMIT 500`, [buyer]);
+  return db.query<BookRow>(
+    `SELECT ${BOOK_COLS} FROM market.books b WHERE b.buyer_id = $1 AND b.status IN (1, 2, 3)
+    ORDER BY b.status_changed_at DESC, b.id DESC LIMIT 500`,
+    [buyer],
+  );
 }
 
 /** Listed books matched to the user's open requests, newest first, cart items marked. */
@@ -138,7 +170,9 @@ export async function matchedBooks(db: Queryable, userId: string): Promise<BookR
     `SELECT ${BOOK_COLS}, ${IN_CART('$1')} FROM market.books b
      WHERE b.status = 0 AND b.owner_id <> $1 AND b.id IN (
        SELECT m.book_id FROM market.matches m JOIN market.requests r ON r.id = m.request_id WHERE r.owner_id = $1 AND r.status = 0)
-     ORDER BY b.posted_at DESC, b.id DESC LIMIT 200`, [userId]);
+     ORDER BY b.posted_at DESC, b.id DESC LIMIT 200`,
+    [userId],
+  );
 }
 
 export interface NewBook {
@@ -158,11 +192,15 @@ export async function insertBook(tx: Queryable, b: NewBook): Promise<BookRow> {
   const [row] = await tx.query<BookRow>(
     `INSERT INTO market.books AS b (owner_id, name, name_norm, edition, course, course_norm, price, condition, comments, isbn)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${BOOK_COLS}`,
-    [b.owner, b.name, b.nameNorm, b.edition, b.course, b.courseNorm, b.price, b.condition, b.comments, b.isbn]);
+    [b.owner, b.name, b.nameNorm, b.edition, b.course, b.courseNorm, b.price, b.condition, b.comments, b.isbn],
+  );
   return row!;
 }
 
-const NAME_MATCH = (a: string, b: string) => `(CASE WHEN length(${a}) <= length(${b}) THEN length(${a}) >= ${MIN_NAME_MATCH} AND strpos(${b}, ${a}) > 0
+const NAME_MATCH = (
+  a: string,
+  b: string,
+) => `(CASE WHEN length(${a}) <= length(${b}) THEN length(${a}) >= ${MIN_NAME_MATCH} AND strpos(${b}, ${a}) > 0
   ELSE length(${b}) >= ${MIN_NAME_MATCH} AND strpos(${a}, ${b}) > 0 END)`;
 
 export interface MatchRow {
@@ -175,7 +213,10 @@ export interface MatchRow {
 }
 
 /** Records matches of a new book against other users' open requests; returns them. */
-export async function matchNewBook(tx: Queryable, book: { id: string; owner: string; nameNorm: string; courseNorm: string; isbn: string | null }): Promise<MatchRow[]> {
+export async function matchNewBook(
+  tx: Queryable,
+  book: { id: string; owner: string; nameNorm: string; courseNorm: string; isbn: string | null },
+): Promise<MatchRow[]> {
   return tx.query<MatchRow>(
     `WITH hits AS (
        INSERT INTO market.matches (request_id, book_id)
@@ -185,7 +226,8 @@ export async function matchNewBook(tx: Queryable, book: { id: string; owner: str
        ON CONFLICT DO NOTHING RETURNING request_id, book_id)
      SELECT h.request_id::text, r.name AS request_name, h.book_id::text, b.name AS book_name, u.id::text AS user_id, u.email
      FROM hits h JOIN market.requests r ON r.id = h.request_id JOIN market.users u ON u.id = r.owner_id JOIN market.books b ON b.id = h.book_id`,
-    [book.id, book.owner, book.nameNorm, book.courseNorm, book.isbn]);
+    [book.id, book.owner, book.nameNorm, book.courseNorm, book.isbn],
+  );
 }
 
 /** Records matches of a request (new, or still open when recomputing) against listed books of others. */
@@ -199,7 +241,8 @@ export async function matchRequest(tx: Queryable, requestId: string): Promise<Ma
        ON CONFLICT DO NOTHING RETURNING request_id, book_id)
      SELECT h.request_id::text, r.name AS request_name, h.book_id::text, b.name AS book_name, u.id::text AS user_id, u.email
      FROM hits h JOIN market.requests r ON r.id = h.request_id JOIN market.users u ON u.id = r.owner_id JOIN market.books b ON b.id = h.book_id`,
-    [requestId]);
+    [requestId],
+  );
 }
 
 export interface NewRequest {
@@ -216,22 +259,36 @@ export const REQUEST_COLS = 'id::text, owner_id::text, name, course, isbn, statu
 export async function insertRequest(tx: Queryable, r: NewRequest): Promise<RequestRow> {
   const [row] = await tx.query<RequestRow>(
     `INSERT INTO market.requests (owner_id, name, name_norm, course, course_norm, isbn) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${REQUEST_COLS}`,
-    [r.owner, r.name, r.nameNorm, r.course, r.courseNorm, r.isbn]);
+    [r.owner, r.name, r.nameNorm, r.course, r.courseNorm, r.isbn],
+  );
   return row!;
 }
 
 export async function requestsOf(db: Queryable, owner: string): Promise<RequestRow[]> {
-  return db.query<RequestRow>(`SELECT ${REQUEST_COLS} FROM market.requests WHERE owner_id = $1 ORDER BY requested_at DESC, id DESC LIMIT 500`, [owner]);
+  return db.query<RequestRow>(
+    `SELECT ${REQUEST_COLS} FROM market.requests WHERE owner_id = $1 ORDER BY requested_at DESC, id DESC LIMIT 500`,
+    [owner],
+  );
 }
 
 /** Deletes one of the owner's requests; its matches go with it (ON DELETE CASCADE), others stay. */
 export async function deleteRequest(db: Queryable, owner: string, id: string): Promise<boolean> {
-  return (await db.query('DELETE FROM market.requests WHERE id = $1 AND owner_id = $2 RETURNING id', [id, owner])).length === 1;
+  return (
+    (await db.query('DELETE FROM market.requests WHERE id = $1 AND owner_id = $2 RETURNING id', [id, owner])).length ===
+    1
+  );
 }
 
 /** Deletes the owner's book if it is listed or unlisted (sold books keep their record). */
-export async function deleteBook(tx: Queryable, owner: string, id: string): Promise<{ deleted: boolean; status?: number }> {
-  const [b] = await tx.query<{ status: number; owner_id: string }>('SELECT status, owner_id::text FROM market.books WHERE id = $1 FOR UPDATE', [id]);
+export async function deleteBook(
+  tx: Queryable,
+  owner: string,
+  id: string,
+): Promise<{ deleted: boolean; status?: number }> {
+  const [b] = await tx.query<{ status: number; owner_id: string }>(
+    'SELECT status, owner_id::text FROM market.books WHERE id = $1 FOR UPDATE',
+    [id],
+  );
   if (!b || b.owner_id !== owner) return { deleted: false };
   if (b.status !== 0 && b.status !== 5) return { deleted: false, status: b.status };
   await tx.query('DELETE FROM market.books WHERE id = $1', [id]);
@@ -242,9 +299,18 @@ export async function deleteBook(tx: Queryable, owner: string, id: string): Prom
  * Moves a book from one status to another if it is still in `from` (compare-and-set); the listing
  * date restarts when a book is relisted so the unlisting job does not catch it again at once.
  */
-export async function moveStatus(tx: Queryable, id: string, from: number, to: number, owner?: string): Promise<BookRow | undefined> {
-  return (await tx.query<BookRow>(
-    `UPDATE market.books b SET status = $3::smallint, status_changed_at = now(), posted_at = CASE WHEN $3::smallint = 0 THEN now() ELSE posted_at END
+export async function moveStatus(
+  tx: Queryable,
+  id: string,
+  from: number,
+  to: number,
+  owner?: string,
+): Promise<BookRow | undefined> {
+  return (
+    await tx.query<BookRow>(
+      `UPDATE market.books b SET status = $3::smallint, status_changed_at = now(), posted_at = CASE WHEN $3::smallint = 0 THEN now() ELSE posted_at END
      WHERE b.id = $1 AND b.status = $2::smallint AND ($4::bigint IS NULL OR b.owner_id = $4) RETURNING ${BOOK_COLS}`,
-    [id, from, to, owner ?? null]))[0];
+      [id, from, to, owner ?? null],
+    )
+  )[0];
 }

@@ -17,7 +17,11 @@ import { FEE } from './book-status.ts';
 import { BOOK_COLS, type BookRow } from './queries-books.ts';
 
 /** Adds a listed book of someone else to the cart; the reason when refused. */
-export async function addToCart(db: Queryable, user: string, bookId: string): Promise<'added' | 'missing' | 'own' | 'unavailable' | 'duplicate'> {
+export async function addToCart(
+  db: Queryable,
+  user: string,
+  bookId: string,
+): Promise<'added' | 'missing' | 'own' | 'unavailable' | 'duplicate'> {
   const [r] = await db.query<{ outcome: string }>(
     `WITH b AS (SELECT id, owner_id, status FROM market.books WHERE id = $2),
      ins AS (
@@ -29,12 +33,21 @@ export async function addToCart(db: Queryable, user: string, bookId: string): Pr
        WHEN (SELECT owner_id FROM b) = $1 THEN 'own'
        WHEN (SELECT status FROM b) <> 0 THEN 'unavailable'
        WHEN EXISTS (SELECT 1 FROM ins) THEN 'added'
-       ELSE 'duplicate' END AS outcome`, [user, bookId]);
+       ELSE 'duplicate' END AS outcome`,
+    [user, bookId],
+  );
   return r!.outcome as 'added';
 }
 
 export async function removeFromCart(db: Queryable, user: string, bookId: string): Promise<boolean> {
-  return (await db.query('DELETE FROM market.cart_items WHERE user_id = $1 AND book_id = $2 RETURNING book_id', [user, bookId])).length === 1;
+  return (
+    (
+      await db.query('DELETE FROM market.cart_items WHERE user_id = $1 AND book_id = $2 RETURNING book_id', [
+        user,
+        bookId,
+      ])
+    ).length === 1
+  );
 }
 
 export async function clearCart(db: Queryable, user: string): Promise<number> {
@@ -45,7 +58,9 @@ export async function clearCart(db: Queryable, user: string): Promise<number> {
 export async function cartBooks(db: Queryable, user: string): Promise<BookRow[]> {
   return db.query<BookRow>(
     `SELECT ${BOOK_COLS} FROM market.cart_items ci JOIN market.books b ON b.id = ci.book_id
-     WHERE ci.user_id = $1 AND b.status = 0 ORDER BY ci.added_at DESC, b.id DESC`, [user]);
+     WHERE ci.user_id = $1 AND b.status = 0 ORDER BY ci.added_at DESC, b.id DESC`,
+    [user],
+  );
 }
 
 export interface CheckoutResult {
@@ -89,21 +104,32 @@ export function publicTransaction(t: TransactionRow) {
 
 /** The whole checkout, inside the caller's transaction; throws 409 (rolling back) if any book was taken. */
 export async function checkout(tx: Queryable, buyer: string): Promise<CheckoutResult> {
-  const cart = (await tx.query<{ id: string }>('SELECT book_id::text AS id FROM market.cart_items WHERE user_id = $1 ORDER BY book_id', [buyer])).map((r) => r.id);
+  const cart = (
+    await tx.query<{ id: string }>(
+      'SELECT book_id::text AS id FROM market.cart_items WHERE user_id = $1 ORDER BY book_id',
+      [buyer],
+    )
+  ).map((r) => r.id);
   if (!cart.length) throw new HttpError(400, 'Your cart is empty');
   // Locks in id order (books, then users) so overlapping checkouts queue instead of deadlocking.
   await tx.query('SELECT id FROM market.books WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE', [cart]);
   const taken = await tx.query<{ id: string; owner_id: string; name: string; price: string }>(
     `UPDATE market.books SET status = 1, buyer_id = $2, status_changed_at = now()
-     WHERE id = ANY($1::bigint[]) AND status = 0 AND owner_id <> $2 RETURNING id::text, owner_id::text, name, price::text`, [cart, buyer]);
+     WHERE id = ANY($1::bigint[]) AND status = 0 AND owner_id <> $2 RETURNING id::text, owner_id::text, name, price::text`,
+    [cart, buyer],
+  );
   if (taken.length < cart.length) {
     const got = new Set(taken.map((t) => t.id));
     const unavailable = cart.filter((id) => !got.has(id));
-    throw new HttpError(409, 'Some books in your cart are no longer available; nothing was bought', { extra: { unavailable } });
+    throw new HttpError(409, 'Some books in your cart are no longer available; nothing was bought', {
+      extra: { unavailable },
+    });
   }
   await tx.query(
     `SELECT id FROM market.users WHERE id = $2 OR id IN (SELECT owner_id FROM market.books WHERE id = ANY($1::bigint[]))
-     ORDER BY id FOR UPDATE`, [cart, buyer]);
+     ORDER BY id FOR UPDATE`,
+    [cart, buyer],
+  );
   const [stats] = await tx.query<{ subtotal: string }>(
     `WITH per_seller AS (
        SELECT owner_id, count(*)::int AS n, sum(price) AS money FROM market.books WHERE id = ANY($1::bigint[]) GROUP BY owner_id),
@@ -113,19 +139,25 @@ export async function checkout(tx: Queryable, buyer: string): Promise<CheckoutRe
      buyer AS (
        UPDATE market.users SET books_bought = books_bought + $3 WHERE id = $2 RETURNING id)
      SELECT (SELECT sum(money) FROM per_seller)::text AS subtotal, (SELECT count(*) FROM sellers) AS s, (SELECT count(*) FROM buyer) AS b`,
-    [cart, buyer, cart.length]);
+    [cart, buyer, cart.length],
+  );
   const [t] = await tx.query<TransactionRow>(
     `INSERT INTO market.transactions AS t (buyer_id, buyer_first_name, buyer_last_name, buyer_venmo, buyer_email, subtotal, total_charged, books_purchased)
      SELECT u.id, u.first_name, u.last_name, u.venmo_username, u.email, $2::numeric, round($2::numeric * (1 + $3::numeric), 2), $4::bigint[]
      FROM market.users u WHERE u.id = $1 RETURNING ${TX_COLS}`,
-    [buyer, stats!.subtotal, FEE, cart]);
+    [buyer, stats!.subtotal, FEE, cart],
+  );
   await tx.query(
     `UPDATE market.requests SET status = 1 WHERE owner_id = $1 AND status = 0
-     AND id IN (SELECT request_id FROM market.matches WHERE book_id = ANY($2::bigint[]))`, [buyer, cart]);
+     AND id IN (SELECT request_id FROM market.matches WHERE book_id = ANY($2::bigint[]))`,
+    [buyer, cart],
+  );
   await tx.query('DELETE FROM market.cart_items WHERE user_id = $1', [buyer]);
   const books = await tx.query<CheckoutResult['books'][number]>(
     `SELECT ${BOOK_COLS}, u.email AS owner_email
-     FROM market.books b JOIN market.users u ON u.id = b.owner_id WHERE b.id = ANY($1::bigint[]) ORDER BY b.id`, [cart]);
+     FROM market.books b JOIN market.users u ON u.id = b.owner_id WHERE b.id = ANY($1::bigint[]) ORDER BY b.id`,
+    [cart],
+  );
   return { transaction: t!, books, buyerEmail: t!.buyer_email };
 }
 

@@ -53,8 +53,15 @@ export async function userExists(db: Queryable, email: string): Promise<boolean>
 }
 
 /** Removes expired pending sign-ups of this address, then inserts; false when a live one exists. */
-export async function insertPendingSignup(tx: Queryable, f: SignupFields, tokenHash: string, ttlHours: number): Promise<boolean> {
-  await tx.query('DELETE FROM market.pending_signups WHERE lower(email) = lower($1) AND expires_at <= now()', [f.email]);
+export async function insertPendingSignup(
+  tx: Queryable,
+  f: SignupFields,
+  tokenHash: string,
+  ttlHours: number,
+): Promise<boolean> {
+  await tx.query('DELETE FROM market.pending_signups WHERE lower(email) = lower($1) AND expires_at <= now()', [
+    f.email,
+  ]);
   const rows = await tx.query(
     `INSERT INTO market.pending_signups (token_hash, email, password_hash, first_name, last_name, university, cmc, venmo_username, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(hours => $9::int))
@@ -69,15 +76,22 @@ export async function deletePendingSignup(db: Queryable, tokenHash: string): Pro
 }
 
 /** Consumes a live pending sign-up (at most once: DELETE ... RETURNING) and creates the user. */
-export async function confirmSignup(tx: Queryable, tokenHash: string, ownerEmails: readonly string[]): Promise<UserRow | undefined> {
+export async function confirmSignup(
+  tx: Queryable,
+  tokenHash: string,
+  ownerEmails: readonly string[],
+): Promise<UserRow | undefined> {
   const [p] = await tx.query<Record<string, string>>(
-    'DELETE FROM market.pending_signups WHERE token_hash = $1 AND expires_at > now() RETURNING *', [tokenHash]);
+    'DELETE FROM market.pending_signups WHERE token_hash = $1 AND expires_at > now() RETURNING *',
+    [tokenHash],
+  );
   if (!p) return undefined;
   const permission = ownerEmails.includes(p.email!.toLowerCase()) ? 2 : 0;
   const [u] = await tx.query<UserRow>(
     `INSERT INTO market.users (email, password_hash, first_name, last_name, university, cmc, venmo_username, permission_type)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING ${USER_COLS}`,
-    [p.email, p.password_hash, p.first_name, p.last_name, p.university, p.cmc, p.venmo_username, permission]);
+    [p.email, p.password_hash, p.first_name, p.last_name, p.university, p.cmc, p.venmo_username, permission],
+  );
   return u;
 }
 
@@ -89,71 +103,131 @@ export async function userByEmail(db: Queryable, email: string): Promise<UserRow
   return (await db.query<UserRow>(`SELECT ${USER_COLS} FROM market.users WHERE lower(email) = lower($1)`, [email]))[0];
 }
 
-export async function credentialsByEmail(db: Queryable, email: string): Promise<{ id: string; password_hash: string; token_version: number } | undefined> {
-  return (await db.query<{ id: string; password_hash: string; token_version: number }>(
-    'SELECT id::text, password_hash, token_version FROM market.users WHERE lower(email) = lower($1)', [email]))[0];
+export async function credentialsByEmail(
+  db: Queryable,
+  email: string,
+): Promise<{ id: string; password_hash: string; token_version: number } | undefined> {
+  return (
+    await db.query<{ id: string; password_hash: string; token_version: number }>(
+      'SELECT id::text, password_hash, token_version FROM market.users WHERE lower(email) = lower($1)',
+      [email],
+    )
+  )[0];
 }
 
 export async function passwordHashById(db: Queryable, id: string): Promise<string | undefined> {
-  return (await db.query<{ password_hash: string }>('SELECT password_hash FROM market.users WHERE id = $1', [id]))[0]?.password_hash;
+  return (await db.query<{ password_hash: string }>('SELECT password_hash FROM market.users WHERE id = $1', [id]))[0]
+    ?.password_hash;
 }
 
 /** The principal's current permission and token version (checked on every authenticated request). */
-export async function authState(db: Queryable, id: string): Promise<{ permission_type: number; token_version: number } | undefined> {
-  return (await db.query<{ permission_type: number; token_version: number }>(
-    'SELECT permission_type, token_version FROM market.users WHERE id = $1', [id]))[0];
+export async function authState(
+  db: Queryable,
+  id: string,
+): Promise<{ permission_type: number; token_version: number } | undefined> {
+  return (
+    await db.query<{ permission_type: number; token_version: number }>(
+      'SELECT permission_type, token_version FROM market.users WHERE id = $1',
+      [id],
+    )
+  )[0];
 }
 
-export async function updateProfile(db: Queryable, id: string, p: { firstName?: string | undefined; lastName?: string | undefined; venmoUsername?: string | undefined; CMC?: string | undefined }): Promise<UserRow | undefined> {
-  return (await db.query<UserRow>(
-    `UPDATE market.users SET first_name = coalesce($2, first_name), last_name = coalesce($3, last_name),
+export async function updateProfile(
+  db: Queryable,
+  id: string,
+  p: {
+    firstName?: string | undefined;
+    lastName?: string | undefined;
+    venmoUsername?: string | undefined;
+    CMC?: string | undefined;
+  },
+): Promise<UserRow | undefined> {
+  return (
+    await db.query<UserRow>(
+      `UPDATE market.users SET first_name = coalesce($2, first_name), last_name = coalesce($3, last_name),
        venmo_username = coalesce($4, venmo_username), cmc = coalesce($5, cmc)
      WHERE id = $1 RETURNING ${USER_COLS}`,
-    [id, p.firstName ?? null, p.lastName ?? null, p.venmoUsername ?? null, p.CMC ?? null]))[0];
+      [id, p.firstName ?? null, p.lastName ?? null, p.venmoUsername ?? null, p.CMC ?? null],
+    )
+  )[0];
 }
 
 /** Sets a new password and bumps the token version (older tokens stop working). */
 export async function setPassword(db: Queryable, id: string, passwordHash: string): Promise<number> {
   const [r] = await db.query<{ token_version: number }>(
     `UPDATE market.users SET password_hash = $2, token_version = token_version + 1, reset_token_hash = NULL, reset_expires_at = NULL
-     WHERE id = $1 RETURNING token_version`, [id, passwordHash]);
+     WHERE id = $1 RETURNING token_version`,
+    [id, passwordHash],
+  );
   return r!.token_version;
 }
 
 export async function setResetToken(db: Queryable, id: string, tokenHash: string, ttlMinutes: number): Promise<void> {
-  await db.query('UPDATE market.users SET reset_token_hash = $2, reset_expires_at = now() + make_interval(mins => $3::int) WHERE id = $1', [id, tokenHash, ttlMinutes]);
+  await db.query(
+    'UPDATE market.users SET reset_token_hash = $2, reset_expires_at = now() + make_interval(mins => $3::int) WHERE id = $1',
+    [id, tokenHash, ttlMinutes],
+  );
 }
 
 export async function userIdByResetToken(db: Queryable, tokenHash: string): Promise<string | undefined> {
-  return (await db.query<{ id: string }>('SELECT id::text FROM market.users WHERE reset_token_hash = $1 AND reset_expires_at > now()', [tokenHash]))[0]?.id;
+  return (
+    await db.query<{ id: string }>(
+      'SELECT id::text FROM market.users WHERE reset_token_hash = $1 AND reset_expires_at > now()',
+      [tokenHash],
+    )
+  )[0]?.id;
 }
 
 /** Consumes a live reset token and sets the password in one statement (a token works once). */
-export async function resetPassword(db: Queryable, tokenHash: string, passwordHash: string): Promise<string | undefined> {
-  return (await db.query<{ id: string }>(
-    `UPDATE market.users SET password_hash = $2, token_version = token_version + 1, reset_token_hash = NULL, reset_expires_at = NULL
-     WHERE reset_token_hash = $1 AND reset_expires_at > now() RETURNING id::text`, [tokenHash, passwordHash]))[0]?.id;
+export async function resetPassword(
+  db: Queryable,
+  tokenHash: string,
+  passwordHash: string,
+): Promise<string | undefined> {
+  return (
+    await db.query<{ id: string }>(
+      `UPDATE market.users SET password_hash = $2, token_version = token_version + 1, reset_token_hash = NULL, reset_expires_at = NULL
+     WHERE reset_token_hash = $1 AND reset_expires_at > now() RETURNING id::text`,
+      [tokenHash, passwordHash],
+    )
+  )[0]?.id;
 }
 
 export async function addNotification(db: Queryable, userId: string, message: string): Promise<void> {
   await db.query('INSERT INTO market.notifications (user_id, message) VALUES ($1, $2)', [userId, message]);
 }
 
-export async function addNotifications(db: Queryable, userIds: readonly string[], messages: readonly string[]): Promise<void> {
+export async function addNotifications(
+  db: Queryable,
+  userIds: readonly string[],
+  messages: readonly string[],
+): Promise<void> {
   if (!userIds.length) return;
-  await db.query('INSERT INTO market.notifications (user_id, message) SELECT * FROM unnest($1::bigint[], $2::text[])', [userIds, messages]);
+  await db.query('INSERT INTO market.notifications (user_id, message) SELECT * FROM unnest($1::bigint[], $2::text[])', [
+    userIds,
+    messages,
+  ]);
 }
 
-export async function notificationsOf(db: Queryable, userId: string, limit = 100): Promise<{ date: string; message: string }[]> {
+export async function notificationsOf(
+  db: Queryable,
+  userId: string,
+  limit = 100,
+): Promise<{ date: string; message: string }[]> {
   const rows = await db.query<{ created_at: Date; message: string }>(
-    'SELECT created_at, message FROM market.notifications WHERE user_id = $1 ORDER BY id DESC LIMIT $2', [userId, limit]);
+    'SELECT created_at, message FROM market.notifications WHERE user_id = $1 ORDER BY id DESC LIMIT $2',
+    [userId, limit],
+  );
   return rows.map((r) => ({ date: new Date(r.created_at).toISOString(), message: r.message }));
 }
 
 export async function matchedBookIds(db: Queryable, userId: string): Promise<string[]> {
   const rows = await db.query<{ id: string }>(
     `SELECT DISTINCT m.book_id::text AS id FROM market.matches m JOIN market.requests r ON r.id = m.request_id
-     WHERE r.owner_id = $1 AND r.status = 0 ORDER BY 1`, [userId]);
+     WHERE r.owner_id = $1 AND r.status = 0 ORDER BY 1`,
+    [userId],
+  );
   return rows.map((r) => r.id);
 }
 

@@ -14,7 +14,15 @@ import { ok } from './views.ts';
 import { queueMail } from '../platform/mail-queue.ts';
 import { afterCommit, baseUrl, MAIL, ownerEmails } from './mailer.ts';
 import * as q from './queries-users.ts';
-import { loginSchema, passwordChangeSchema, profileSchema, resetRequestSchema, resetSchema, signupSchema, body } from './schemas.ts';
+import {
+  loginSchema,
+  passwordChangeSchema,
+  profileSchema,
+  resetRequestSchema,
+  resetSchema,
+  signupSchema,
+  body,
+} from './schemas.ts';
 
 export const SIGNUP_TTL_HOURS = 24;
 export const RESET_TTL_MINUTES = 60;
@@ -29,7 +37,15 @@ authRoutes.post('/signup', body(signupSchema), async (c) => {
   if (await q.userExists(db, s.emailAddress)) throw new HttpError(409, 'Existing User');
   const token = randomToken(32);
   const tokenHash = await sha256Hex(token);
-  const fields = { email: s.emailAddress, passwordHash: await hashPassword(s.password), firstName: s.firstName, lastName: s.lastName, university: s.university, cmc: s.CMC, venmoUsername: s.venmoUsername };
+  const fields = {
+    email: s.emailAddress,
+    passwordHash: await hashPassword(s.password),
+    firstName: s.firstName,
+    lastName: s.lastName,
+    university: s.university,
+    cmc: s.CMC,
+    venmoUsername: s.venmoUsername,
+  };
   const inserted = await db.transaction((tx) => q.insertPendingSignup(tx, fields, tokenHash, SIGNUP_TTL_HOURS));
   if (!inserted) throw new HttpError(409, 'Existing Temp User');
   try {
@@ -40,7 +56,13 @@ authRoutes.post('/signup', body(signupSchema), async (c) => {
     console.error('marketplace: confirmation mail could not be queued:', (err as Error).message);
     throw new HttpError(503, 'The confirmation e-mail could not be sent; try again shortly');
   }
-  return ok(c, { message: `A confirmation e-mail was sent to ${s.emailAddress}. Follow its link within ${SIGNUP_TTL_HOURS} hours.` }, 201);
+  return ok(
+    c,
+    {
+      message: `A confirmation e-mail was sent to ${s.emailAddress}. Follow its link within ${SIGNUP_TTL_HOURS} hours.`,
+    },
+    201,
+  );
 });
 
 async function confirm(c: import('hono').Context<AppEnv>, token: string) {
@@ -81,7 +103,10 @@ authRoutes.post('/updatePassword', requireUser, body(passwordChangeSchema), asyn
   const stored = await q.passwordHashById(db, id);
   if (!stored || !(await verifyPassword(password, stored))) throw new HttpError(403, 'Incorrect Password');
   const version = await q.setPassword(db, id, await hashPassword(newPassword));
-  return ok(c, { message: 'Password changed; other sessions were signed out.', token: await tokenFor(c.env, id, version) });
+  return ok(c, {
+    message: 'Password changed; other sessions were signed out.',
+    token: await tokenFor(c.env, id, version),
+  });
 });
 
 authRoutes.post('/passwordResetRequest', body(resetRequestSchema), async (c) => {

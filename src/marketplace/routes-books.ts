@@ -31,15 +31,21 @@ booksRoutes.get('/', (c) => ok(c, {}));
 function listingPage(c: import('hono').Context<AppEnv>, books: q.ListedRow[], limit: number): Response {
   const res = ok(c, books.map(q.publicBook));
   const last = books[books.length - 1];
-  if (books.length === limit && last) res.headers.set('x-next-cursor', encodeCursor({ postedUs: last.posted_us, id: last.id }));
+  if (books.length === limit && last)
+    res.headers.set('x-next-cursor', encodeCursor({ postedUs: last.posted_us, id: last.id }));
   return res;
 }
 
-booksRoutes.get('/getBooksNoToken/:limit/:skip', validate('param', pageSchema), validate('query', cursorQuery), async (c) => {
-  const { limit, skip } = c.req.valid('param');
-  const books = await q.listedBooks(c.get('db'), undefined, limit, skip, c.req.valid('query').cursor);
-  return listingPage(c, books, limit);
-});
+booksRoutes.get(
+  '/getBooksNoToken/:limit/:skip',
+  validate('param', pageSchema),
+  validate('query', cursorQuery),
+  async (c) => {
+    const { limit, skip } = c.req.valid('param');
+    const books = await q.listedBooks(c.get('db'), undefined, limit, skip, c.req.valid('query').cursor);
+    return listingPage(c, books, limit);
+  },
+);
 
 booksRoutes.get('/getAllBooks', optionalUser, validate('query', pageSchema.extend(cursorQuery.shape)), async (c) => {
   const { limit, skip, cursor } = c.req.valid('query');
@@ -56,8 +62,12 @@ async function search(c: import('hono').Context<AppEnv>, text: string, viewer: s
   return ok(c, books.map(q.publicBook));
 }
 
-booksRoutes.get('/search/public/:query', validate('param', searchParam), (c) => search(c, c.req.valid('param').query, undefined));
-booksRoutes.get('/search/:query', requireUser, validate('param', searchParam), (c) => search(c, c.req.valid('param').query, me(c).id));
+booksRoutes.get('/search/public/:query', validate('param', searchParam), (c) =>
+  search(c, c.req.valid('param').query, undefined),
+);
+booksRoutes.get('/search/:query', requireUser, validate('param', searchParam), (c) =>
+  search(c, c.req.valid('param').query, me(c).id),
+);
 
 booksRoutes.get('/getUsersPosts', requireUser, async (c) => {
   const books = await q.booksOfOwner(c.get('db'), me(c).id, [0, 5]);
@@ -70,8 +80,13 @@ booksRoutes.get('/getUserMatches', requireUser, async (c) => {
 });
 
 function matchEffects(matches: q.MatchRow[]): { mails: OutgoingMail[]; notify: [string, string][] } {
-  const mails = matches.map((m) => MAIL.match(m.email, m.request_name, m.book_name, `market-match-${m.request_id}-${m.book_id}`));
-  const notify = matches.map((m): [string, string] => [m.user_id, `Match found: "${m.book_name}" matches your request for "${m.request_name}".`]);
+  const mails = matches.map((m) =>
+    MAIL.match(m.email, m.request_name, m.book_name, `market-match-${m.request_id}-${m.book_id}`),
+  );
+  const notify = matches.map((m): [string, string] => [
+    m.user_id,
+    `Match found: "${m.book_name}" matches your request for "${m.request_name}".`,
+  ]);
   return { mails, notify };
 }
 
@@ -80,14 +95,32 @@ booksRoutes.post('/postBook', requireUser, body(bookSchema), async (c) => {
   const owner = me(c).id;
   const { book, matches } = await c.get('db').transaction(async (tx) => {
     const book = await q.insertBook(tx, {
-      owner, name: b.name, nameNorm: normalizeName(b.name), edition: b.edition, course: b.course, courseNorm: normalizeCourse(b.course),
-      price: b.price, condition: b.condition, comments: b.comments ?? b.Comments ?? null, isbn: b.ISBN,
+      owner,
+      name: b.name,
+      nameNorm: normalizeName(b.name),
+      edition: b.edition,
+      course: b.course,
+      courseNorm: normalizeCourse(b.course),
+      price: b.price,
+      condition: b.condition,
+      comments: b.comments ?? b.Comments ?? null,
+      isbn: b.ISBN,
     });
     await addNotification(tx, owner, `Thanks for posting "${book.name}" up for sale.`);
     await emitEvent(tx, 'book_posted', q.publicBook(book));
-    const matches = await q.matchNewBook(tx, { id: book.id, owner, nameNorm: normalizeName(b.name), courseNorm: normalizeCourse(b.course), isbn: b.ISBN });
+    const matches = await q.matchNewBook(tx, {
+      id: book.id,
+      owner,
+      nameNorm: normalizeName(b.name),
+      courseNorm: normalizeCourse(b.course),
+      isbn: b.ISBN,
+    });
     const fx = matchEffects(matches);
-    await addNotifications(tx, fx.notify.map((n) => n[0]), fx.notify.map((n) => n[1]));
+    await addNotifications(
+      tx,
+      fx.notify.map((n) => n[0]),
+      fx.notify.map((n) => n[1]),
+    );
     for (const m of matches) {
       await emitEvent(tx, 'book_matched', { bookId: book.id, requestId: m.request_id, userId: m.user_id });
     }
@@ -101,17 +134,41 @@ booksRoutes.post('/requestBook', requireUser, body(requestSchema), async (c) => 
   const r = c.req.valid('json');
   const owner = me(c).id;
   const { request, matches } = await c.get('db').transaction(async (tx) => {
-    const request = await q.insertRequest(tx, { owner, name: r.name, nameNorm: normalizeName(r.name), course: r.course, courseNorm: normalizeCourse(r.course), isbn: r.ISBN });
-    await addNotification(tx, owner, `Your request for "${request.name}" has been recorded, and you will be notified if we find a match.`);
+    const request = await q.insertRequest(tx, {
+      owner,
+      name: r.name,
+      nameNorm: normalizeName(r.name),
+      course: r.course,
+      courseNorm: normalizeCourse(r.course),
+      isbn: r.ISBN,
+    });
+    await addNotification(
+      tx,
+      owner,
+      `Your request for "${request.name}" has been recorded, and you will be notified if we find a match.`,
+    );
     await emitEvent(tx, 'book_requested', q.publicRequest(request));
     const matches = await q.matchRequest(tx, request.id);
-    if (matches.length) await addNotification(tx, owner, `We found ${matches.length} match(es) for your request for "${request.name}".`);
+    if (matches.length)
+      await addNotification(tx, owner, `We found ${matches.length} match(es) for your request for "${request.name}".`);
     for (const m of matches) {
       await emitEvent(tx, 'book_matched', { bookId: m.book_id, requestId: m.request_id, userId: owner });
     }
     return { request, matches };
   });
-  const mails = matches.length ? [MAIL.match(matches[0]!.email, request.name, matches.map((m) => m.book_name).slice(0, 5).join('", "'), `market-match-${request.id}-request`)] : [];
+  const mails = matches.length
+    ? [
+        MAIL.match(
+          matches[0]!.email,
+          request.name,
+          matches
+            .map((m) => m.book_name)
+            .slice(0, 5)
+            .join('", "'),
+          `market-match-${request.id}-request`,
+        ),
+      ]
+    : [];
   afterCommit(c, mails);
   return ok(c, { request: q.publicRequest(request), matches: matches.length });
 });

@@ -28,10 +28,20 @@ export async function checkoutHandler(c: Context<AppEnv>): Promise<Response> {
         const r = await checkout(tx, buyer);
         const t = publicTransaction(r.transaction);
         const sellers = [...new Set(r.books.map((b) => b.owner_id))];
-        await addNotifications(tx, [buyer, ...sellers], [
-          `Thanks for your purchase! You will be charged $${t.totalCharged.toFixed(2)} once the ${pluralWord(r.books.length, 'book is', 'books are')} checked.`,
-          ...sellers.map((s) => `Someone bought your ${pluralWord(r.books.filter((b) => b.owner_id === s).length, 'book')}: ${r.books.filter((b) => b.owner_id === s).map((b) => `"${b.name}"`).join(', ')}.`),
-        ]);
+        await addNotifications(
+          tx,
+          [buyer, ...sellers],
+          [
+            `Thanks for your purchase! You will be charged $${t.totalCharged.toFixed(2)} once the ${pluralWord(r.books.length, 'book is', 'books are')} checked.`,
+            ...sellers.map(
+              (s) =>
+                `Someone bought your ${pluralWord(r.books.filter((b) => b.owner_id === s).length, 'book')}: ${r.books
+                  .filter((b) => b.owner_id === s)
+                  .map((b) => `"${b.name}"`)
+                  .join(', ')}.`,
+            ),
+          ],
+        );
         await emitEvent(tx, 'cart_checked_out', t);
         for (const b of r.books) await emitEvent(tx, 'book_status_changed', { book: publicBook(b), from: 0, to: 1 });
         return r;
@@ -46,10 +56,24 @@ export async function checkoutHandler(c: Context<AppEnv>): Promise<Response> {
     }
   }
   const t = publicTransaction(result.transaction);
-  const mails: OutgoingMail[] = [MAIL.purchase(result.buyerEmail, t._id, t.totalCharged.toFixed(2), result.books.map((b) => b.name))];
+  const mails: OutgoingMail[] = [
+    MAIL.purchase(
+      result.buyerEmail,
+      t._id,
+      t.totalCharged.toFixed(2),
+      result.books.map((b) => b.name),
+    ),
+  ];
   for (const seller of new Set(result.books.map((b) => b.owner_id))) {
     const sold = result.books.filter((b) => b.owner_id === seller);
-    mails.push(MAIL.sold(sold[0]!.owner_email, t._id, seller, sold.map((b) => b.name)));
+    mails.push(
+      MAIL.sold(
+        sold[0]!.owner_email,
+        t._id,
+        seller,
+        sold.map((b) => b.name),
+      ),
+    );
   }
   afterCommit(c, mails);
   return ok(c, { transaction: t });

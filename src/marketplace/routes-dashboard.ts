@@ -37,11 +37,15 @@ dashboardRoutes.get('/getUsers', validate('query', userQuery), async (c) => {
   return ok(c, await dash.users(c.get('db'), q, limit, skip));
 });
 
-dashboardRoutes.get('/getSpecificUser', validate('query', z.object({ email: z.string().trim().min(3).max(254) })), async (c) => {
-  const u = await userByEmail(c.get('db'), c.req.valid('query').email);
-  if (!u) throw new HttpError(404, 'User not found');
-  return ok(c, publicUser(u));
-});
+dashboardRoutes.get(
+  '/getSpecificUser',
+  validate('query', z.object({ email: z.string().trim().min(3).max(254) })),
+  async (c) => {
+    const u = await userByEmail(c.get('db'), c.req.valid('query').email);
+    if (!u) throw new HttpError(404, 'User not found');
+    return ok(c, publicUser(u));
+  },
+);
 
 const nameParams = z.object({ firstName: z.string().min(1).max(50), lastName: z.string().min(1).max(50) });
 dashboardRoutes.get('/getTransactionsByName/:firstName/:lastName', validate('param', nameParams), async (c) => {
@@ -49,17 +53,34 @@ dashboardRoutes.get('/getTransactionsByName/:firstName/:lastName', validate('par
   return ok(c, (await dash.transactionsByName(c.get('db'), firstName, lastName)).map(publicTransaction));
 });
 
-const statusParam = z.object({ status: z.coerce.number().int().refine((s) => VALID_STATUSES.includes(s), 'Invalid status') });
-dashboardRoutes.get('/getBooksWithStatus/:status', validate('param', statusParam), validate('query', pageSchema), async (c) => {
-  const { limit, skip } = c.req.valid('query');
-  return ok(c, (await dash.booksWithStatus(c.get('db'), c.req.valid('param').status, limit, skip)).map(books.publicBook));
+const statusParam = z.object({
+  status: z.coerce
+    .number()
+    .int()
+    .refine((s) => VALID_STATUSES.includes(s), 'Invalid status'),
 });
+dashboardRoutes.get(
+  '/getBooksWithStatus/:status',
+  validate('param', statusParam),
+  validate('query', pageSchema),
+  async (c) => {
+    const { limit, skip } = c.req.valid('query');
+    return ok(
+      c,
+      (await dash.booksWithStatus(c.get('db'), c.req.valid('param').status, limit, skip)).map(books.publicBook),
+    );
+  },
+);
 dashboardRoutes.get('/getPurchasedBooks', validate('query', pageSchema), async (c) => {
   const { limit, skip } = c.req.valid('query');
   return ok(c, (await dash.booksWithStatus(c.get('db'), STATUS.VERIFIED, limit, skip)).map(books.publicBook));
 });
 
-for (const [path, status] of [['/getAllTransactions', undefined], ['/getPendingTransactions', 0], ['/getCompletedTransactions', 1]] as const) {
+for (const [path, status] of [
+  ['/getAllTransactions', undefined],
+  ['/getPendingTransactions', 0],
+  ['/getCompletedTransactions', 1],
+] as const) {
   dashboardRoutes.get(path, validate('query', pageSchema), async (c) => {
     const { limit, skip } = c.req.valid('query');
     return ok(c, (await dash.transactions(c.get('db'), status, limit, skip)).map(publicTransaction));
@@ -68,8 +89,23 @@ for (const [path, status] of [['/getAllTransactions', undefined], ['/getPendingT
 
 // The original's client posts the books it already shows; here only their ids are read and the
 // stored books are answered (never the posted fields), each with ownerObject/buyerObject.
-const extendSchema = z.object({ books: z.array(z.union([id, z.object({ _id: id }).passthrough().transform((b) => b._id)])).min(1).max(200) });
-dashboardRoutes.post('/extendBookInfo', body(extendSchema), async (c) => ok(c, await dash.extendBooks(c.get('db'), c.req.valid('json').books)));
+const extendSchema = z.object({
+  books: z
+    .array(
+      z.union([
+        id,
+        z
+          .object({ _id: id })
+          .passthrough()
+          .transform((b) => b._id),
+      ]),
+    )
+    .min(1)
+    .max(200),
+});
+dashboardRoutes.post('/extendBookInfo', body(extendSchema), async (c) =>
+  ok(c, await dash.extendBooks(c.get('db'), c.req.valid('json').books)),
+);
 
 const MOVE_TEXT: Record<number, (name: string) => string> = {
   2: (n) => `We checked the condition of "${n}" and charged your payment.`,
@@ -83,7 +119,8 @@ async function staffMove(c: Context<AppEnv>, bookId: string, to: number): Promis
   const db = c.get('db');
   const current = await books.bookById(db, bookId);
   if (!current) throw new HttpError(404, 'Book not found');
-  if (!canStaffMove(current.status, to)) throw new HttpError(409, `A book with status ${current.status} cannot move to ${to}`);
+  if (!canStaffMove(current.status, to))
+    throw new HttpError(409, `A book with status ${current.status} cannot move to ${to}`);
   const moved = await db.transaction(async (tx) => {
     const b = await books.moveStatus(tx, bookId, current.status, to);
     if (!b) return undefined;
@@ -122,7 +159,13 @@ dashboardRoutes.post('/confirmTransaction', body(idSchema), async (c) => {
 // Owner only from here on.
 const owner = requireRole(2);
 
-async function changePermission(c: Context<AppEnv>, userId: string, from: readonly number[], to: number, refusal: string): Promise<Response> {
+async function changePermission(
+  c: Context<AppEnv>,
+  userId: string,
+  from: readonly number[],
+  to: number,
+  refusal: string,
+): Promise<Response> {
   if (userId === me(c).id) throw new HttpError(409, 'You cannot change your own permission');
   const r = await c.get('db').transaction((tx) => dash.setPermission(tx, userId, from, to));
   if (r.before === undefined) throw new HttpError(404, 'User not found');
@@ -131,8 +174,12 @@ async function changePermission(c: Context<AppEnv>, userId: string, from: readon
 }
 
 for (const method of ['put', 'post'] as const) {
-  dashboardRoutes[method]('/makeAdmin', owner, body(userIdSchema), (c) => changePermission(c, c.req.valid('json').userID, [0], 1, 'Only a regular user can be made an admin'));
-  dashboardRoutes[method]('/removeAdmin', owner, body(userIdSchema), (c) => changePermission(c, c.req.valid('json').userID, [1], 0, 'This user is not an admin'));
+  dashboardRoutes[method]('/makeAdmin', owner, body(userIdSchema), (c) =>
+    changePermission(c, c.req.valid('json').userID, [0], 1, 'Only a regular user can be made an admin'),
+  );
+  dashboardRoutes[method]('/removeAdmin', owner, body(userIdSchema), (c) =>
+    changePermission(c, c.req.valid('json').userID, [1], 0, 'This user is not an admin'),
+  );
 }
 
 dashboardRoutes.post('/deactivateBooks', owner, validate('json', unlistSchema), async (c) => {

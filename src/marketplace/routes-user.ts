@@ -17,10 +17,18 @@ import { bookIdSchema, body } from './schemas.ts';
 export const userRoutes = new Hono<AppEnv>();
 userRoutes.use('*', requireUser);
 
-userRoutes.get('/getRequests', async (c) => ok(c, (await books.requestsOf(c.get('db'), me(c).id)).map(books.publicRequest)));
-userRoutes.get('/getCartItems', async (c) => ok(c, (await cart.cartBooks(c.get('db'), me(c).id)).map(books.publicBook)));
-userRoutes.get('/getPurchasedBooks', async (c) => ok(c, (await books.booksBoughtBy(c.get('db'), me(c).id)).map(books.publicBook)));
-userRoutes.get('/getSoldBooks', async (c) => ok(c, (await books.booksOfOwner(c.get('db'), me(c).id, [1, 2, 3])).map(books.publicBook)));
+userRoutes.get('/getRequests', async (c) =>
+  ok(c, (await books.requestsOf(c.get('db'), me(c).id)).map(books.publicRequest)),
+);
+userRoutes.get('/getCartItems', async (c) =>
+  ok(c, (await cart.cartBooks(c.get('db'), me(c).id)).map(books.publicBook)),
+);
+userRoutes.get('/getPurchasedBooks', async (c) =>
+  ok(c, (await books.booksBoughtBy(c.get('db'), me(c).id)).map(books.publicBook)),
+);
+userRoutes.get('/getSoldBooks', async (c) =>
+  ok(c, (await books.booksOfOwner(c.get('db'), me(c).id, [1, 2, 3])).map(books.publicBook)),
+);
 userRoutes.get('/getNotifications', async (c) => ok(c, await users.notificationsOf(c.get('db'), me(c).id)));
 
 userRoutes.get('/getUserData', async (c) => {
@@ -58,7 +66,8 @@ userRoutes.post('/addToCart', body(bookIdSchema), async (c) => {
 
 userRoutes.post('/removeFromCart', body(bookIdSchema), async (c) => {
   const { bookID } = c.req.valid('json');
-  if (!(await cart.removeFromCart(c.get('db'), me(c).id, bookID))) throw new HttpError(404, 'This book is not in your cart');
+  if (!(await cart.removeFromCart(c.get('db'), me(c).id, bookID)))
+    throw new HttpError(404, 'This book is not in your cart');
   return ok(c, { removed: bookID });
 });
 

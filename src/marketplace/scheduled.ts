@@ -16,7 +16,9 @@ export async function runScheduledUnlisting(env: Env): Promise<UnlistResult> {
     const days = unlistDays(env);
     const r = await db.transaction((tx) => unlistOldBooks(tx, days));
     if (r.unlisted.length) await Promise.all([queueAll(env, r.mails), notifyOutbox(env)]);
-    console.log(`marketplace: unlisting job moved ${plural(r.unlisted.length, 'book')} of ${plural(r.owners, 'owner')} older than ${days} days`);
+    console.log(
+      `marketplace: unlisting job moved ${plural(r.unlisted.length, 'book')} of ${plural(r.owners, 'owner')} older than ${days} days`,
+    );
     return r;
   } finally {
     await db.close();

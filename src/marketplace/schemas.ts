@@ -13,16 +13,42 @@ import { normalizeIsbn } from './matching.ts';
 
 export const EDU_EMAIL = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.edu$/i;
 
-export const id = z.union([z.string().regex(/^\d{1,15}$/, 'must be a numeric id'), z.number().int().positive().max(Number.MAX_SAFE_INTEGER)])
+export const id = z
+  .union([
+    z.string().regex(/^\d{1,15}$/, 'must be a numeric id'),
+    z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  ])
   .transform((v) => String(v));
 
-const personName = z.string().trim().min(1).max(50).regex(/^[\p{L}][\p{L}\p{M} .'-]*$/u, 'letters, spaces, hyphens and apostrophes only');
-const cmc = z.string().trim().min(1).max(20).regex(/^[A-Za-z0-9 -]+$/, 'letters, digits, spaces and hyphens only');
+const personName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(50)
+  .regex(/^[\p{L}][\p{L}\p{M} .'-]*$/u, 'letters, spaces, hyphens and apostrophes only');
+const cmc = z
+  .string()
+  .trim()
+  .min(1)
+  .max(20)
+  .regex(/^[A-Za-z0-9 -]+$/, 'letters, digits, spaces and hyphens only');
 // Venmo usernames: 5-30 letters, digits, hyphens and underscores; a leading @ is dropped.
-const venmo = z.string().trim().transform((s) => s.replace(/^@/, '')).pipe(z.string().regex(/^[A-Za-z0-9_-]{5,30}$/, '5-30 letters, digits, hyphens or underscores'));
-export const password = z.string().min(8, 'at least 8 characters').max(128)
+const venmo = z
+  .string()
+  .trim()
+  .transform((s) => s.replace(/^@/, ''))
+  .pipe(z.string().regex(/^[A-Za-z0-9_-]{5,30}$/, '5-30 letters, digits, hyphens or underscores'));
+export const password = z
+  .string()
+  .min(8, 'at least 8 characters')
+  .max(128)
   .refine((p) => /\p{L}/u.test(p) && /\d/.test(p), 'must contain a letter and a digit');
-const email = z.string().trim().max(254).regex(EDU_EMAIL, 'must be a valid .edu address').transform((s) => s.toLowerCase());
+const email = z
+  .string()
+  .trim()
+  .max(254)
+  .regex(EDU_EMAIL, 'must be a valid .edu address')
+  .transform((s) => s.toLowerCase());
 
 export const signupSchema = z.object({
   emailAddress: email,
@@ -34,20 +60,40 @@ export const signupSchema = z.object({
   venmoUsername: venmo,
 });
 
-export const loginSchema = z.object({ emailAddress: z.string().trim().min(1).max(254).transform((s) => s.toLowerCase()), password: z.string().min(1).max(128) });
+export const loginSchema = z.object({
+  emailAddress: z
+    .string()
+    .trim()
+    .min(1)
+    .max(254)
+    .transform((s) => s.toLowerCase()),
+  password: z.string().min(1).max(128),
+});
 
-export const profileSchema = z.object({
-  firstName: personName.optional(),
-  lastName: personName.optional(),
-  venmoUsername: venmo.optional(),
-  CMC: cmc.optional(),
-}).refine((o) => Object.values(o).some((v) => v !== undefined), 'nothing to update');
+export const profileSchema = z
+  .object({
+    firstName: personName.optional(),
+    lastName: personName.optional(),
+    venmoUsername: venmo.optional(),
+    CMC: cmc.optional(),
+  })
+  .refine((o) => Object.values(o).some((v) => v !== undefined), 'nothing to update');
 
 export const passwordChangeSchema = z.object({ password: z.string().min(1).max(128), newPassword: password });
-export const resetRequestSchema = z.object({ emailAddress: z.string().trim().min(1).max(254).transform((s) => s.toLowerCase()) });
+export const resetRequestSchema = z.object({
+  emailAddress: z
+    .string()
+    .trim()
+    .min(1)
+    .max(254)
+    .transform((s) => s.toLowerCase()),
+});
 export const resetSchema = z.object({ token: z.string().min(10).max(200), password });
 
-const isbn = z.union([z.string().max(20), z.number().int().nonnegative()]).optional().nullable()
+const isbn = z
+  .union([z.string().max(20), z.number().int().nonnegative()])
+  .optional()
+  .nullable()
   .transform((v, ctx) => {
     if (v === undefined || v === null || v === '') return null;
     const n = normalizeIsbn(v);
@@ -58,7 +104,11 @@ const isbn = z.union([z.string().max(20), z.number().int().nonnegative()]).optio
     return n;
   });
 // Course codes like "CSC 171", "MTH-150A": 2-5 letters, 3-4 digits, an optional letter.
-const course = z.string().trim().regex(/^[A-Za-z]{2,5}[ -]?\d{3,4}[A-Za-z]?$/, 'course code like "CSC 171"').transform((s) => s.toUpperCase());
+const course = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z]{2,5}[ -]?\d{3,4}[A-Za-z]?$/, 'course code like "CSC 171"')
+  .transform((s) => s.toUpperCase());
 
 export const bookSchema = z.object({
   name: z.string().trim().min(1).max(200),
@@ -106,12 +156,19 @@ function decodeCursor(text: string): ListingCursor | undefined {
 }
 
 export const cursorQuery = z.object({
-  cursor: z.string().optional().transform((v, ctx) => {
-    if (v === undefined || v === '') return undefined; // `?cursor=` (no next page was given): the first page
-    const c = decodeCursor(v);
-    if (!c) ctx.addIssue({ code: 'custom', message: 'cursor is not one this service gave out (take it from X-Next-Cursor)' });
-    return c ?? z.NEVER;
-  }),
+  cursor: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined; // `?cursor=` (no next page was given): the first page
+      const c = decodeCursor(v);
+      if (!c)
+        ctx.addIssue({
+          code: 'custom',
+          message: 'cursor is not one this service gave out (take it from X-Next-Cursor)',
+        });
+      return c ?? z.NEVER;
+    }),
 });
 
 function isObject(v: unknown): v is Record<string, unknown> {

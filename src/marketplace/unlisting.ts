@@ -33,18 +33,32 @@ export async function unlistOldBooks(tx: Queryable, days: number): Promise<Unlis
     `WITH moved AS (
        UPDATE market.books b SET status = 5, status_changed_at = now()
        WHERE b.status = 0 AND b.posted_at < now() - make_interval(days => $1::int) RETURNING ${BOOK_COLS})
-     SELECT moved.*, u.email AS owner_email FROM moved JOIN market.users u ON u.id = moved.owner_id::bigint ORDER BY moved.id::bigint`, [days]);
+     SELECT moved.*, u.email AS owner_email FROM moved JOIN market.users u ON u.id = moved.owner_id::bigint ORDER BY moved.id::bigint`,
+    [days],
+  );
   if (!books.length) return { unlisted: [], owners: 0, mails: [] };
   const ids = books.map((b) => b.id);
   const byOwner = new Map<string, (BookRow & { owner_email: string })[]>();
   for (const b of books) byOwner.set(b.owner_id, [...(byOwner.get(b.owner_id) ?? []), b]);
   for (const b of books) await emitEvent(tx, 'book_unlisted', { book: publicBook(b), from: 0, to: 5 });
   const owners = [...byOwner.keys()];
-  await addNotifications(tx, owners, owners.map((o) => `${byOwner.get(o)!.length} of your books were unlisted after ${days} days; relist or delete them.`));
+  await addNotifications(
+    tx,
+    owners,
+    owners.map(
+      (o) => `${byOwner.get(o)!.length} of your books were unlisted after ${days} days; relist or delete them.`,
+    ),
+  );
   const mails: OutgoingMail[] = [];
   for (const [owner, list] of byOwner) {
     const key = `market-unlist-${owner}-${(await sha256Hex(list.map((b) => b.id).join(','))).slice(0, 16)}`;
-    mails.push(MAIL.unlisted(list[0]!.owner_email, key, list.map((b) => b.name)));
+    mails.push(
+      MAIL.unlisted(
+        list[0]!.owner_email,
+        key,
+        list.map((b) => b.name),
+      ),
+    );
   }
   return { unlisted: ids, owners: owners.length, mails };
 }

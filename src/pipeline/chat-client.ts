@@ -41,10 +41,20 @@ export class ChatError extends Error {
 
 const RETRYABLE = new Set([408, 409, 429]);
 
-export async function chat(env: Env, s: ChatSettings, messages: ChatMessage[], overrides: { temperature?: number; max_output_tokens?: number; backoffMs?: number } = {}): Promise<ChatAnswer> {
+export async function chat(
+  env: Env,
+  s: ChatSettings,
+  messages: ChatMessage[],
+  overrides: { temperature?: number; max_output_tokens?: number; backoffMs?: number } = {},
+): Promise<ChatAnswer> {
   const started = Date.now();
   const url = `${s.base_url.replace(/\/+$/, '')}/chat/completions`;
-  const body = JSON.stringify({ model: s.model, messages, temperature: overrides.temperature ?? s.temperature, max_tokens: overrides.max_output_tokens ?? s.max_output_tokens });
+  const body = JSON.stringify({
+    model: s.model,
+    messages,
+    temperature: overrides.temperature ?? s.temperature,
+    max_tokens: overrides.max_output_tokens ?? s.max_output_tokens,
+  });
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (s.api_key) headers.authorization = `Bearer ${s.api_key}`;
   let last = 'no attempt made';
@@ -52,7 +62,12 @@ export async function chat(env: Env, s: ChatSettings, messages: ChatMessage[], o
   for (let attempt = 1; attempt <= tries; attempt++) {
     let retryable = false;
     try {
-      const res = await guardedFetch(env, url, { method: 'POST', headers, body }, { timeoutMs: s.timeout_sec * 1000, maxBytes: 2 * 1024 * 1024, maxRedirects: 0 });
+      const res = await guardedFetch(
+        env,
+        url,
+        { method: 'POST', headers, body },
+        { timeoutMs: s.timeout_sec * 1000, maxBytes: 2 * 1024 * 1024, maxRedirects: 0 },
+      );
       if (res.status >= 200 && res.status < 300) {
         let doc: { model?: string; choices?: { message?: { content?: unknown } }[] };
         try {
@@ -61,15 +76,23 @@ export async function chat(env: Env, s: ChatSettings, messages: ChatMessage[], o
           throw new ChatError('Provider returned invalid JSON', attempt);
         }
         const content = doc.choices?.[0]?.message?.content;
-        if (typeof content !== 'string') throw new ChatError('Provider response has no choices[0].message.content', attempt);
-        return { content, model: typeof doc.model === 'string' ? doc.model : s.model, attempts: attempt, latency_ms: Date.now() - started };
+        if (typeof content !== 'string')
+          throw new ChatError('Provider response has no choices[0].message.content', attempt);
+        return {
+          content,
+          model: typeof doc.model === 'string' ? doc.model : s.model,
+          attempts: attempt,
+          latency_ms: Date.now() - started,
+        };
       }
       last = `Provider returned HTTP ${res.status}`;
       retryable = RETRYABLE.has(res.status) || res.status >= 500;
     } catch (err) {
       if (err instanceof ChatError) throw err;
       if (!(err instanceof OutboundError)) throw err;
-      last = err.message.startsWith('refused') ? `Invalid provider URL: ${err.message}` : `Network error: ${err.message}`;
+      last = err.message.startsWith('refused')
+        ? `Invalid provider URL: ${err.message}`
+        : `Network error: ${err.message}`;
       retryable = !err.message.startsWith('refused');
     }
     if (!retryable || attempt === tries) throw new ChatError(last, attempt);

@@ -14,7 +14,6 @@ import { runStep } from './monitor-runner.ts';
 import { runTask } from './task-runner.ts';
 import { monitorStepJob, taskRunJob } from './schemas.ts';
 
-
 export const pipelineJobs = new Hono<AppEnv>();
 
 pipelineJobs.post('/tasks/run', async (c) => {

@@ -35,12 +35,34 @@ import { getMonitor, touchMonitorRun, type MonitorRow } from './queries-monitors
 import { getReportByRun, insertReport, recordPublish, type ReportRow } from './queries-reports.ts';
 import { getDestination, getProvider } from './queries-settings.ts';
 import { articlesInWindow, getSources, setSourceStatus, storeArticles, type ArticleRow } from './queries-sources.ts';
-import { appendTrace, beginStep, finishStep, getSteps, getTask, insertSteps, insertTask, noteStepError, recordEvent, type StepRow, type TaskRow } from './queries-tasks.ts';
+import {
+  appendTrace,
+  beginStep,
+  finishStep,
+  getSteps,
+  getTask,
+  insertSteps,
+  insertTask,
+  noteStepError,
+  recordEvent,
+  type StepRow,
+  type TaskRow,
+} from './queries-tasks.ts';
 import { extractiveReport, modelReport, reportPrompt, reportTitle, type WrittenReport } from './report-writer.ts';
 import { destinationSecret } from './settings.ts';
 import { PAPER_REPORT_TYPES, paperCard, paperFacts } from './paper-cards.ts';
 import { paperCardExtras, type PaperNote, type PaperReview } from './paper-stages.ts';
-import { filterStep, globalSummaryStep, keywordsStep, monitorChatSettings, paperNoteStep, paperReviewStep, stageArticles, stageProviderId, type StageInput } from './stage-steps.ts';
+import {
+  filterStep,
+  globalSummaryStep,
+  keywordsStep,
+  monitorChatSettings,
+  paperNoteStep,
+  paperReviewStep,
+  stageArticles,
+  stageProviderId,
+  type StageInput,
+} from './stage-steps.ts';
 import { ruleKeywords, topicsOf, MODEL_STAGES, PAPER_STAGES } from './stages.ts';
 import { finishTask } from './task-runner.ts';
 import { publishedReportView, reportDate, taskView } from './views.ts';
@@ -58,25 +80,56 @@ export function reportPageUrl(env: Env, id: string): string {
 }
 
 async function enqueue(env: Env, runId: string, step: string): Promise<void> {
-  await publish(env, { path: STEP_PATH, body: { runId, step }, retries: STEP_RETRIES, deduplicationId: `${runId}:${step}` });
+  await publish(env, {
+    path: STEP_PATH,
+    body: { runId, step },
+    retries: STEP_RETRIES,
+    deduplicationId: `${runId}:${step}`,
+  });
 }
 
-export async function startMonitorRun(env: Env, db: Db, monitor: MonitorRow, trigger: 'manual' | 'scheduled', windowHours?: number): Promise<TaskRow> {
+export async function startMonitorRun(
+  env: Env,
+  db: Db,
+  monitor: MonitorRow,
+  trigger: 'manual' | 'scheduled',
+  windowHours?: number,
+): Promise<TaskRow> {
   const papers = PAPER_REPORT_TYPES.includes(monitor.report_type);
   const bound = MODEL_STAGES.filter((s) => stageProviderId(monitor, s) && (papers || !PAPER_STAGES.includes(s)));
   const steps = ['collect', ...bound, 'report', ...monitor.destination_ids.map((d) => `publish:${d}`)];
   const schedule = monitorSchedule(monitor);
   const task = await db.transaction(async (tx) => {
-    const t = await insertTask(tx, { monitor_id: monitor.id, source_id: null, trigger_type: trigger, status: 'running', window_hours: windowHours ?? monitor.window_hours });
+    const t = await insertTask(tx, {
+      monitor_id: monitor.id,
+      source_id: null,
+      trigger_type: trigger,
+      status: 'running',
+      window_hours: windowHours ?? monitor.window_hours,
+    });
     await insertSteps(tx, t.id, steps);
-    await recordEvent(tx, t, { stage: 'run', event_type: 'run_started', message: `${trigger} run of ${monitor.name}`, payload: { steps, window_hours: t.window_hours } });
+    await recordEvent(tx, t, {
+      stage: 'run',
+      event_type: 'run_started',
+      message: `${trigger} run of ${monitor.name}`,
+      payload: { steps, window_hours: t.window_hours },
+    });
     await touchMonitorRun(tx, monitor.id, schedule && monitor.enabled ? safeNext(schedule) : null);
     return t;
   });
   try {
     await enqueue(env, task.id, 'collect');
   } catch (err) {
-    await db.transaction((tx) => finishTask(tx, task.id, ['running'], 'failed', { error_message: `could not queue the run: ${(err as Error).message}` }, { stage: 'run', event_type: 'run_failed', message: 'queue unavailable', level: 'error' }));
+    await db.transaction((tx) =>
+      finishTask(
+        tx,
+        task.id,
+        ['running'],
+        'failed',
+        { error_message: `could not queue the run: ${(err as Error).message}` },
+        { stage: 'run', event_type: 'run_failed', message: 'queue unavailable', level: 'error' },
+      ),
+    );
     throw new HttpError(503, 'queue unavailable, run not started');
   }
   return task;
@@ -97,13 +150,18 @@ export const CORE_STEPS = ['collect', ...MODEL_STAGES, 'report'];
 function successors(step: string, steps: StepRow[]): string[] {
   const core = CORE_STEPS.indexOf(step);
   if (core >= 0 && step !== 'report') return [CORE_STEPS.slice(core + 1).find((n) => steps.some((s) => s.step === n))!];
-  const publishes = steps.filter((s) => s.step.startsWith('publish:')).map((s) => s.step).sort();
+  const publishes = steps
+    .filter((s) => s.step.startsWith('publish:'))
+    .map((s) => s.step)
+    .sort();
   if (step === 'report') return publishes.slice(0, 1);
   const i = publishes.indexOf(step);
   return i >= 0 && i + 1 < publishes.length ? [publishes[i + 1]!] : [];
 }
 
-export type StepAnswer = { status: 'done' | 'duplicate' | 'skipped' | 'failed'; result?: Record<string, unknown> } | { status: 'retry'; error: string };
+export type StepAnswer =
+  | { status: 'done' | 'duplicate' | 'skipped' | 'failed'; result?: Record<string, unknown> }
+  | { status: 'retry'; error: string };
 
 /** Handles one delivery of one step; `retried` is the queue's Upstash-Retried count. */
 export async function runStep(env: Env, db: Db, runId: string, step: string, retried: number): Promise<StepAnswer> {
@@ -120,7 +178,8 @@ export async function runStep(env: Env, db: Db, runId: string, step: string, ret
     for (const next of successors(step, steps)) await enqueue(env, runId, next);
     return { status: 'duplicate' };
   }
-  if (current.status === 'failed' || ['success', 'failed', 'partial_success', 'cancelled'].includes(task.status)) return { status: 'skipped' };
+  if (current.status === 'failed' || ['success', 'failed', 'partial_success', 'cancelled'].includes(task.status))
+    return { status: 'skipped' };
   if (task.status === 'cancelling') {
     await settle(db, runId, step, 'failed', {}, 'cancelled');
     return { status: 'skipped' };
@@ -132,28 +191,35 @@ export async function runStep(env: Env, db: Db, runId: string, step: string, ret
   }
   const begun = await db.transaction(async (tx) => {
     const s = await beginStep(tx, runId, step);
-    if (s) await recordEvent(tx, task, { stage: step, event_type: 'step_started', message: `attempt ${s.attempts}`, payload: { attempt: s.attempts } });
+    if (s)
+      await recordEvent(tx, task, {
+        stage: step,
+        event_type: 'step_started',
+        message: `attempt ${s.attempts}`,
+        payload: { attempt: s.attempts },
+      });
     return s;
   });
   if (!begun) return { status: 'duplicate' };
   const last = retried >= STEP_RETRIES;
   try {
     const input: StageInput = { env, db, task, monitor, steps, last };
-    const result = step === 'collect'
-      ? await collectStep(env, db, task, monitor, last)
-      : step === 'filter'
-        ? await filterStep(input)
-        : step === 'keywords'
-          ? await keywordsStep(input)
-          : step === 'global_summary'
-            ? await globalSummaryStep(input)
-            : step === 'paper_review'
-              ? await paperReviewStep(input)
-              : step === 'paper_note'
-                ? await paperNoteStep(input)
-            : step === 'report'
-              ? await reportStep(input)
-              : await publishStep(env, db, task, step.slice('publish:'.length), begun.attempts);
+    const result =
+      step === 'collect'
+        ? await collectStep(env, db, task, monitor, last)
+        : step === 'filter'
+          ? await filterStep(input)
+          : step === 'keywords'
+            ? await keywordsStep(input)
+            : step === 'global_summary'
+              ? await globalSummaryStep(input)
+              : step === 'paper_review'
+                ? await paperReviewStep(input)
+                : step === 'paper_note'
+                  ? await paperNoteStep(input)
+                  : step === 'report'
+                    ? await reportStep(input)
+                    : await publishStep(env, db, task, step.slice('publish:'.length), begun.attempts);
     await settle(db, runId, step, 'success', result, null);
     for (const next of successors(step, await getSteps(db, runId))) await enqueue(env, runId, next);
     return { status: 'done', result };
@@ -162,12 +228,19 @@ export async function runStep(env: Env, db: Db, runId: string, step: string, ret
     const permanent = err instanceof PermanentStepError;
     if (last || permanent) {
       await settle(db, runId, step, 'failed', {}, message);
-      if (step.startsWith('publish:')) for (const next of successors(step, await getSteps(db, runId))) await enqueue(env, runId, next);
+      if (step.startsWith('publish:'))
+        for (const next of successors(step, await getSteps(db, runId))) await enqueue(env, runId, next);
       return { status: 'failed' };
     }
     await db.transaction(async (tx) => {
       await noteStepError(tx, runId, step, message);
-      await recordEvent(tx, task, { stage: step, event_type: 'step_retry', level: 'warning', message, payload: { attempt: begun.attempts } });
+      await recordEvent(tx, task, {
+        stage: step,
+        event_type: 'step_retry',
+        level: 'warning',
+        message,
+        payload: { attempt: begun.attempts },
+      });
     });
     return { status: 'retry', error: message };
   }
@@ -177,26 +250,65 @@ export async function runStep(env: Env, db: Db, runId: string, step: string, ret
 export class PermanentStepError extends Error {}
 
 /** Finishes a step and, holding the run's row lock, ends the run when every step is finished. */
-async function settle(db: Db, runId: string, step: string, status: 'success' | 'failed', result: Record<string, unknown>, error: string | null): Promise<void> {
+async function settle(
+  db: Db,
+  runId: string,
+  step: string,
+  status: 'success' | 'failed',
+  result: Record<string, unknown>,
+  error: string | null,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const [task] = await tx.query<TaskRow>(`SELECT * FROM pipeline.tasks WHERE id = $1 FOR UPDATE`, [runId]);
     if (!task) return;
     if (!(await finishStep(tx, runId, step, status, result, error))) return;
-    await recordEvent(tx, task, { stage: step, event_type: status === 'success' ? 'step_succeeded' : 'step_failed', level: status === 'success' ? 'info' : 'error', message: error ?? 'done', payload: result });
+    await recordEvent(tx, task, {
+      stage: step,
+      event_type: status === 'success' ? 'step_succeeded' : 'step_failed',
+      level: status === 'success' ? 'info' : 'error',
+      message: error ?? 'done',
+      payload: result,
+    });
     await appendTrace(tx, runId, { stage: step, status, ...(error ? { error } : {}), ...pickTrace(result) });
     // Steps that can no longer run (a step before the publishes failed, or the run is being
     // cancelled) are finished as `not run` now, so the run ends without waiting for the sweep.
-    const reason = task.status === 'cancelling' ? 'cancelled' : status === 'failed' && CORE_STEPS.includes(step) ? `${step} failed` : null;
+    const reason =
+      task.status === 'cancelling'
+        ? 'cancelled'
+        : status === 'failed' && CORE_STEPS.includes(step)
+          ? `${step} failed`
+          : null;
     if (reason) {
-      const skipped = await tx.query<{ step: string }>(`UPDATE pipeline.run_steps SET status = 'failed', error = 'not run: ' || $2, finished_at = now() WHERE run_id = $1 AND status = 'pending' RETURNING step`, [runId, reason]);
-      for (const s of skipped.map((r) => r.step).sort()) await recordEvent(tx, task, { stage: s, event_type: 'step_skipped', level: 'warning', message: `not run: ${reason}` });
+      const skipped = await tx.query<{ step: string }>(
+        `UPDATE pipeline.run_steps SET status = 'failed', error = 'not run: ' || $2, finished_at = now() WHERE run_id = $1 AND status = 'pending' RETURNING step`,
+        [runId, reason],
+      );
+      for (const s of skipped.map((r) => r.step).sort())
+        await recordEvent(tx, task, {
+          stage: s,
+          event_type: 'step_skipped',
+          level: 'warning',
+          message: `not run: ${reason}`,
+        });
     }
     await maybeFinishRun(tx, task);
   });
 }
 
 function pickTrace(result: Record<string, unknown>): Record<string, unknown> {
-  const keep = ['articles', 'input', 'output', 'provider', 'provider_attempts', 'report_id', 'sink', 'url', 'fallback', 'sources', 'papers'];
+  const keep = [
+    'articles',
+    'input',
+    'output',
+    'provider',
+    'provider_attempts',
+    'report_id',
+    'sink',
+    'url',
+    'fallback',
+    'sources',
+    'papers',
+  ];
   return Object.fromEntries(Object.entries(result).filter(([k]) => keep.includes(k)));
 }
 
@@ -204,17 +316,38 @@ async function maybeFinishRun(tx: Queryable, task: TaskRow): Promise<void> {
   const steps = await getSteps(tx, task.id);
   if (steps.some((s) => s.status === 'pending' || s.status === 'running')) return;
   const byName = new Map(steps.map((s) => [s.step, s]));
-  const core = steps.filter((s) => CORE_STEPS.includes(s.step)).every((s) => s.status === 'success') && byName.get('report')?.status === 'success';
+  const core =
+    steps.filter((s) => CORE_STEPS.includes(s.step)).every((s) => s.status === 'success') &&
+    byName.get('report')?.status === 'success';
   const publishes = steps.filter((s) => s.step.startsWith('publish:'));
   const failedPublishes = publishes.filter((s) => s.status === 'failed');
   const errors = steps.filter((s) => s.status === 'failed').map((s) => `${s.step}: ${s.error ?? 'failed'}`);
   if (task.status === 'cancelling') {
-    await finishTask(tx, task.id, ['cancelling'], 'cancelled', { error_message: errors.join('; ') || null }, { stage: 'run', event_type: 'run_cancelled', message: 'cancelled on request' });
+    await finishTask(
+      tx,
+      task.id,
+      ['cancelling'],
+      'cancelled',
+      { error_message: errors.join('; ') || null },
+      { stage: 'run', event_type: 'run_cancelled', message: 'cancelled on request' },
+    );
     return;
   }
   const status = !core ? 'failed' : failedPublishes.length ? 'partial_success' : 'success';
   const message = status === 'success' ? 'run completed' : errors.join('; ');
-  await finishTask(tx, task.id, ['running'], status, { error_message: status === 'success' ? null : message }, { stage: 'run', event_type: status === 'failed' ? 'run_failed' : 'run_completed', message, level: status === 'success' ? 'info' : status === 'failed' ? 'error' : 'warning' });
+  await finishTask(
+    tx,
+    task.id,
+    ['running'],
+    status,
+    { error_message: status === 'success' ? null : message },
+    {
+      stage: 'run',
+      event_type: status === 'failed' ? 'run_failed' : 'run_completed',
+      message,
+      level: status === 'success' ? 'info' : status === 'failed' ? 'error' : 'warning',
+    },
+  );
 }
 
 /**
@@ -223,7 +356,13 @@ async function maybeFinishRun(tx: Queryable, task: TaskRow): Promise<void> {
  * their articles are stored once per URL); on the last attempt the run goes on with what was
  * collected, unless every source failed.
  */
-async function collectStep(env: Env, db: Db, task: TaskRow, monitor: MonitorRow, last: boolean): Promise<Record<string, unknown>> {
+async function collectStep(
+  env: Env,
+  db: Db,
+  task: TaskRow,
+  monitor: MonitorRow,
+  last: boolean,
+): Promise<Record<string, unknown>> {
   const sources = (await getSources(db, monitor.source_ids)).filter((s) => s.enabled);
   const results: Record<string, unknown>[] = [];
   let ok = 0;
@@ -234,23 +373,38 @@ async function collectStep(env: Env, db: Db, task: TaskRow, monitor: MonitorRow,
     try {
       const override = monitor.source_overrides?.[s.id] ?? {};
       // An override's usernames replace the source's (username, handle and usernames alike).
-      const config = Array.isArray(override.usernames) && override.usernames.length
-        ? { ...s.config, username: undefined, handle: undefined, usernames: override.usernames }
-        : s.config;
+      const config =
+        Array.isArray(override.usernames) && override.usernames.length
+          ? { ...s.config, username: undefined, handle: undefined, usernames: override.usernames }
+          : s.config;
       const r = await collect(env, { ...s, config }, { ...overrideOptions(override), window });
       const stored = await storeArticles(db, s.id, r.items);
       await setSourceStatus(db, s.id, 'healthy', true);
-      results.push({ source_id: s.id, name: s.name, status: 'success', articles: r.items.length, new_articles: stored.inserted });
+      results.push({
+        source_id: s.id,
+        name: s.name,
+        status: 'success',
+        articles: r.items.length,
+        new_articles: stored.inserted,
+      });
       ok++;
     } catch (err) {
       await setSourceStatus(db, s.id, 'error');
       results.push({ source_id: s.id, name: s.name, status: 'failed', error: (err as Error).message });
     }
   }
-  if (sources.length > 0 && ok === 0) throw new Error(`every source failed: ${results.map((r) => `${r.name}: ${r.error}`).join('; ')}`);
+  if (sources.length > 0 && ok === 0)
+    throw new Error(`every source failed: ${results.map((r) => `${r.name}: ${r.error}`).join('; ')}`);
   const failed = results.filter((r) => r.status === 'failed');
-  if (failed.length > 0 && !last) throw new Error(`${failed.length} of ${sources.length} sources failed, retrying: ${failed.map((r) => `${r.name}: ${r.error}`).join('; ')}`);
-  const articles = await articlesInWindow(db, sources.map((s) => s.id), hours);
+  if (failed.length > 0 && !last)
+    throw new Error(
+      `${failed.length} of ${sources.length} sources failed, retrying: ${failed.map((r) => `${r.name}: ${r.error}`).join('; ')}`,
+    );
+  const articles = await articlesInWindow(
+    db,
+    sources.map((s) => s.id),
+    hours,
+  );
   await db.query(`UPDATE pipeline.tasks SET articles_count = $2 WHERE id = $1`, [task.id, articles.length]);
   return { articles: articles.length, article_ids: articles.map((a) => a.id), sources: results };
 }
@@ -267,7 +421,8 @@ async function reportStep(input: StageInput): Promise<Record<string, unknown>> {
   const summary = result('global_summary');
   const review = result('paper_review');
   const notes = result('paper_note');
-  const reviewTldr = typeof review?.digest_summary === 'string' && review.digest_summary ? review.digest_summary : undefined;
+  const reviewTldr =
+    typeof review?.digest_summary === 'string' && review.digest_summary ? review.digest_summary : undefined;
   const globalTldr = typeof summary?.global_tldr === 'string' && summary.global_tldr ? summary.global_tldr : reviewTldr;
   const reviews = (review?.reviews ?? {}) as Record<string, PaperReview>;
   const paperNotes = (notes?.notes ?? {}) as Record<string, PaperNote>;
@@ -279,31 +434,91 @@ async function reportStep(input: StageInput): Promise<Record<string, unknown>> {
   if (provider?.enabled && articles.length > 0) {
     try {
       const prompt = reportPrompt(monitor.name, date, articles, globalTldr);
-      const answer = await chat(env, await monitorChatSettings(env, provider, monitor), [{ role: 'system', content: prompt.system }, { role: 'user', content: prompt.user }]);
-      written = withPaperReviews(modelReport(monitor.name, date, articles, answer.content, globalTldr), articles, extras);
-      Object.assign(trace, { provider: provider.id, model: answer.model, provider_attempts: answer.attempts, latency_ms: answer.latency_ms });
+      const answer = await chat(env, await monitorChatSettings(env, provider, monitor), [
+        { role: 'system', content: prompt.system },
+        { role: 'user', content: prompt.user },
+      ]);
+      written = withPaperReviews(
+        modelReport(monitor.name, date, articles, answer.content, globalTldr),
+        articles,
+        extras,
+      );
+      Object.assign(trace, {
+        provider: provider.id,
+        model: answer.model,
+        provider_attempts: answer.attempts,
+        latency_ms: answer.latency_ms,
+      });
     } catch (err) {
       const attempts = err instanceof ChatError ? err.attempts : 1;
-      if (!last) throw new Error(`provider ${provider.id} failed after ${attempts} attempt(s): ${(err as Error).message}`);
+      if (!last)
+        throw new Error(`provider ${provider.id} failed after ${attempts} attempt(s): ${(err as Error).message}`);
       written = extractiveReport(monitor.name, date, articles, globalTldr, monitor.report_type, extras);
-      Object.assign(trace, { provider: provider.id, provider_attempts: attempts, fallback: 'extractive', provider_error: (err as Error).message });
+      Object.assign(trace, {
+        provider: provider.id,
+        provider_attempts: attempts,
+        fallback: 'extractive',
+        provider_error: (err as Error).message,
+      });
     }
   } else if (articles.length) {
     written = extractiveReport(monitor.name, date, articles, globalTldr, monitor.report_type, extras);
     trace.fallback = provider && !provider.enabled ? `extractive (provider ${provider.id} disabled)` : 'extractive';
   } else {
-    const none = filtered && Number(filtered.input) > 0 ? `The filter kept none of the ${filtered.input} new items.` : 'No new items in this window.';
+    const none =
+      filtered && Number(filtered.input) > 0
+        ? `The filter kept none of the ${filtered.input} new items.`
+        : 'No new items in this window.';
     written = { title: reportTitle(monitor.name, date), content: `> ${none}`, tldr: none, categories: [] };
     trace.fallback = provider && !provider.enabled ? `extractive (provider ${provider.id} disabled)` : 'extractive';
   }
   // Topics: the keywords stage's, else the rule keywords of the report's articles (the original's `rule` provider).
   const topics = keywords ? keywords.topics : topicsOf(articles.map(ruleKeywords));
   const stages = {
-    ...(filtered ? { filter: pickStage(filtered, ['provider', 'model', 'provider_attempts', 'fallback', 'provider_error', 'input', 'output']) } : {}),
-    keywords: keywords ? pickStage(keywords, ['provider', 'model', 'provider_attempts', 'fallback', 'provider_error', 'rule_filled']) : { provider: null, fallback: 'rule keywords' },
-    ...(summary ? { global_summary: pickStage(summary, ['provider', 'model', 'provider_attempts', 'fallback', 'provider_error']) } : {}),
-    ...(review ? { paper_review: pickStage(review, ['provider', 'model', 'provider_attempts', 'fallback', 'provider_error', 'papers', 'reviewed']) } : {}),
-    ...(notes ? { paper_note: pickStage(notes, ['provider', 'model', 'provider_attempts', 'fallback', 'provider_error', 'papers']) } : {}),
+    ...(filtered
+      ? {
+          filter: pickStage(filtered, [
+            'provider',
+            'model',
+            'provider_attempts',
+            'fallback',
+            'provider_error',
+            'input',
+            'output',
+          ]),
+        }
+      : {}),
+    keywords: keywords
+      ? pickStage(keywords, ['provider', 'model', 'provider_attempts', 'fallback', 'provider_error', 'rule_filled'])
+      : { provider: null, fallback: 'rule keywords' },
+    ...(summary
+      ? { global_summary: pickStage(summary, ['provider', 'model', 'provider_attempts', 'fallback', 'provider_error']) }
+      : {}),
+    ...(review
+      ? {
+          paper_review: pickStage(review, [
+            'provider',
+            'model',
+            'provider_attempts',
+            'fallback',
+            'provider_error',
+            'papers',
+            'reviewed',
+          ]),
+        }
+      : {}),
+    ...(notes
+      ? {
+          paper_note: pickStage(notes, [
+            'provider',
+            'model',
+            'provider_attempts',
+            'fallback',
+            'provider_error',
+            'papers',
+          ]),
+        }
+      : {}),
   };
   const report = await db.transaction(async (tx) => {
     const r = await insertReport(tx, {
@@ -314,9 +529,24 @@ async function reportStep(input: StageInput): Promise<Record<string, unknown>> {
       title: written.title,
       content: written.content,
       article_ids: articles.map((a) => a.id),
-      metadata: { global_tldr: written.tldr, tldr: [written.tldr], topics, categories: written.categories, monitor_id: monitor.id, monitor_name: monitor.name, writer: trace, stages },
+      metadata: {
+        global_tldr: written.tldr,
+        tldr: [written.tldr],
+        topics,
+        categories: written.categories,
+        monitor_id: monitor.id,
+        monitor_name: monitor.name,
+        writer: trace,
+        stages,
+      },
     });
-    await recordPublish(tx, r.id, { stage: 'publish', sink: 'database', status: 'success', trigger: task.trigger_type, url: reportPageUrl(env, r.id) });
+    await recordPublish(tx, r.id, {
+      stage: 'publish',
+      sink: 'database',
+      status: 'success',
+      trigger: task.trigger_type,
+      url: reportPageUrl(env, r.id),
+    });
     await emitEvent(tx, 'report_published', publishedReportView(r, 'database'));
     return r;
   });
@@ -324,10 +554,19 @@ async function reportStep(input: StageInput): Promise<Record<string, unknown>> {
 }
 
 /** A model-written report keeps the paper stages' verdicts and notes as a section of paper cards. */
-function withPaperReviews(written: WrittenReport, articles: ArticleRow[], extras: (a: ArticleRow) => string[]): WrittenReport {
-  const cards = articles.map((a) => ({ a, facts: paperFacts(a), lines: extras(a) })).filter((x) => x.facts && x.lines.length);
+function withPaperReviews(
+  written: WrittenReport,
+  articles: ArticleRow[],
+  extras: (a: ArticleRow) => string[],
+): WrittenReport {
+  const cards = articles
+    .map((a) => ({ a, facts: paperFacts(a), lines: extras(a) }))
+    .filter((x) => x.facts && x.lines.length);
   if (!cards.length) return written;
-  const section = cards.flatMap((x) => [...paperCard(x.a, x.facts!, x.lines), '']).join('\n').trim();
+  const section = cards
+    .flatMap((x) => [...paperCard(x.a, x.facts!, x.lines), ''])
+    .join('\n')
+    .trim();
   return { ...written, content: `${written.content}\n\n## Paper reviews\n\n${section}` };
 }
 
@@ -336,11 +575,24 @@ function pickStage(result: Record<string, unknown>, keys: string[]): Record<stri
 }
 
 export function publishInput(r: ReportRow): PublishInput {
-  return { report_id: r.id, title: r.title, tldr: String(r.metadata.global_tldr ?? ''), markdown: r.content, report_date: reportDate(r) };
+  return {
+    report_id: r.id,
+    title: r.title,
+    tldr: String(r.metadata.global_tldr ?? ''),
+    markdown: r.content,
+    report_date: reportDate(r),
+  };
 }
 
 /** Publishes a report to one destination; appends the attempt to its publish_trace either way. */
-export async function publishTo(env: Env, db: Db, report: ReportRow, destinationId: string, trigger: string, attempt = 1): Promise<PublishOutcome> {
+export async function publishTo(
+  env: Env,
+  db: Db,
+  report: ReportRow,
+  destinationId: string,
+  trigger: string,
+  attempt = 1,
+): Promise<PublishOutcome> {
   const dest = await getDestination(db, destinationId);
   if (!dest) throw new PermanentStepError(`destination ${destinationId} not found`);
   const started = Date.now();
@@ -349,23 +601,41 @@ export async function publishTo(env: Env, db: Db, report: ReportRow, destination
     if (!dest.enabled) throw new PermanentStepError(`destination ${dest.id} is disabled`);
     const secret = await destinationSecret(env, dest);
     const input = publishInput(report);
-    const outcome: PublishOutcome = dest.id === 'notion'
-      ? await publishNotion(env, dest.config, secret, input)
-      : dest.id === 'obsidian'
-        ? await publishObsidian(env, dest.config, secret, input)
-        : { url: String(dest.config.feed_url || feedUrl(env)) };
+    const outcome: PublishOutcome =
+      dest.id === 'notion'
+        ? await publishNotion(env, dest.config, secret, input)
+        : dest.id === 'obsidian'
+          ? await publishObsidian(env, dest.config, secret, input)
+          : { url: String(dest.config.feed_url || feedUrl(env)) };
     await db.transaction(async (tx) => {
-      await recordPublish(tx, report.id, { ...base, status: 'success', url: outcome.url, external_id: outcome.external_id ?? null, latency_ms: Date.now() - started });
+      await recordPublish(tx, report.id, {
+        ...base,
+        status: 'success',
+        url: outcome.url,
+        external_id: outcome.external_id ?? null,
+        latency_ms: Date.now() - started,
+      });
       await emitEvent(tx, 'report_published', publishedReportView(report, dest.id, outcome.url));
     });
     return outcome;
   } catch (err) {
-    await recordPublish(db, report.id, { ...base, status: 'failed', error: (err as Error).message, latency_ms: Date.now() - started });
+    await recordPublish(db, report.id, {
+      ...base,
+      status: 'failed',
+      error: (err as Error).message,
+      latency_ms: Date.now() - started,
+    });
     throw err;
   }
 }
 
-async function publishStep(env: Env, db: Db, task: TaskRow, destinationId: string, attempt: number): Promise<Record<string, unknown>> {
+async function publishStep(
+  env: Env,
+  db: Db,
+  task: TaskRow,
+  destinationId: string,
+  attempt: number,
+): Promise<Record<string, unknown>> {
   const report = await getReportByRun(db, task.id);
   if (!report) throw new PermanentStepError('no report stored for this run');
   const outcome = await publishTo(env, db, report, destinationId, task.trigger_type, attempt);

@@ -34,7 +34,20 @@ export async function insertMonitor(db: Queryable, m: MonitorInput): Promise<Mon
   const [row] = await db.query<MonitorRow>(
     `INSERT INTO pipeline.monitors (id, name, time_period, report_type, source_ids, ai_routing, destination_ids, window_hours, custom_schedule, enabled, next_run_at, source_overrides)
      VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12::jsonb) RETURNING *`,
-    [crypto.randomUUID(), m.name, m.time_period, m.report_type, JSON.stringify(m.source_ids), JSON.stringify(m.ai_routing), JSON.stringify(m.destination_ids), m.window_hours, m.custom_schedule, m.enabled, m.next_run_at, JSON.stringify(m.source_overrides ?? {})],
+    [
+      crypto.randomUUID(),
+      m.name,
+      m.time_period,
+      m.report_type,
+      JSON.stringify(m.source_ids),
+      JSON.stringify(m.ai_routing),
+      JSON.stringify(m.destination_ids),
+      m.window_hours,
+      m.custom_schedule,
+      m.enabled,
+      m.next_run_at,
+      JSON.stringify(m.source_overrides ?? {}),
+    ],
   );
   return row!;
 }
@@ -43,7 +56,20 @@ export async function saveMonitor(db: Queryable, m: MonitorRow): Promise<Monitor
   const [row] = await db.query<MonitorRow>(
     `UPDATE pipeline.monitors SET name = $2, time_period = $3, report_type = $4, source_ids = $5::jsonb, ai_routing = $6::jsonb, destination_ids = $7::jsonb,
        window_hours = $8, custom_schedule = $9, enabled = $10, next_run_at = $11, source_overrides = $12::jsonb, updated_at = now() WHERE id = $1 RETURNING *`,
-    [m.id, m.name, m.time_period, m.report_type, JSON.stringify(m.source_ids), JSON.stringify(m.ai_routing), JSON.stringify(m.destination_ids), m.window_hours, m.custom_schedule, m.enabled, m.next_run_at, JSON.stringify(m.source_overrides ?? {})],
+    [
+      m.id,
+      m.name,
+      m.time_period,
+      m.report_type,
+      JSON.stringify(m.source_ids),
+      JSON.stringify(m.ai_routing),
+      JSON.stringify(m.destination_ids),
+      m.window_hours,
+      m.custom_schedule,
+      m.enabled,
+      m.next_run_at,
+      JSON.stringify(m.source_overrides ?? {}),
+    ],
   );
   return row!;
 }
@@ -58,12 +84,21 @@ export async function touchMonitorRun(db: Queryable, id: string, nextRunAt: Date
 
 /** Enabled monitors whose schedule is due; claimed by moving next_run_at forward in the same statement. */
 export async function dueMonitors(db: Queryable): Promise<MonitorRow[]> {
-  return db.query<MonitorRow>(`SELECT * FROM pipeline.monitors WHERE enabled AND next_run_at IS NOT NULL AND next_run_at <= now() ORDER BY next_run_at LIMIT 50`);
+  return db.query<MonitorRow>(
+    `SELECT * FROM pipeline.monitors WHERE enabled AND next_run_at IS NOT NULL AND next_run_at <= now() ORDER BY next_run_at LIMIT 50`,
+  );
 }
 
 /** Claims a due run: moves next_run_at forward only if it is still due (a concurrent tick finds it moved). */
 export async function claimSchedule(db: Queryable, id: string, next: Date | null): Promise<boolean> {
-  return (await db.query(`UPDATE pipeline.monitors SET next_run_at = $2 WHERE id = $1 AND enabled AND next_run_at <= now() RETURNING id`, [id, next])).length > 0;
+  return (
+    (
+      await db.query(
+        `UPDATE pipeline.monitors SET next_run_at = $2 WHERE id = $1 AND enabled AND next_run_at <= now() RETURNING id`,
+        [id, next],
+      )
+    ).length > 0
+  );
 }
 
 /** Run summaries of a monitor: its monitor-level tasks with step counts. */

@@ -28,8 +28,14 @@ export interface ReportFilter {
 export async function listReports(db: Queryable, f: ReportFilter): Promise<{ rows: ReportRow[]; total: number }> {
   const where = `($1::text IS NULL OR time_period = $1) AND ($2::text IS NULL OR report_type = $2) AND ($3::uuid IS NULL OR monitor_id = $3)`;
   const params = [f.time_period ?? null, f.report_type ?? null, f.monitor_id ?? null];
-  const rows = await db.query<ReportRow>(`SELECT * FROM pipeline.reports WHERE ${where} ORDER BY report_date DESC, created_at DESC, id LIMIT $4 OFFSET $5`, [...params, f.limit, f.offset]);
-  const [count] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pipeline.reports WHERE ${where}`, params);
+  const rows = await db.query<ReportRow>(
+    `SELECT * FROM pipeline.reports WHERE ${where} ORDER BY report_date DESC, created_at DESC, id LIMIT $4 OFFSET $5`,
+    [...params, f.limit, f.offset],
+  );
+  const [count] = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pipeline.reports WHERE ${where}`,
+    params,
+  );
   return { rows, total: count?.n ?? 0 };
 }
 
@@ -49,11 +55,24 @@ export async function deleteReport(db: Queryable, id: string): Promise<boolean> 
   return (await db.query(`DELETE FROM pipeline.reports WHERE id = $1 RETURNING id`, [id])).length > 0;
 }
 
-export async function insertReport(db: Queryable, r: Omit<ReportRow, 'id' | 'created_at' | 'published_to' | 'publish_trace' | 'report_date'>): Promise<ReportRow> {
+export async function insertReport(
+  db: Queryable,
+  r: Omit<ReportRow, 'id' | 'created_at' | 'published_to' | 'publish_trace' | 'report_date'>,
+): Promise<ReportRow> {
   const [row] = await db.query<ReportRow>(
     `INSERT INTO pipeline.reports (id, run_id, monitor_id, time_period, report_type, title, content, article_ids, metadata, published_to, publish_trace, report_date)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, '["database"]', '[]', current_date) RETURNING *`,
-    [crypto.randomUUID(), r.run_id, r.monitor_id, r.time_period, r.report_type, r.title, r.content, JSON.stringify(r.article_ids), JSON.stringify(r.metadata)],
+    [
+      crypto.randomUUID(),
+      r.run_id,
+      r.monitor_id,
+      r.time_period,
+      r.report_type,
+      r.title,
+      r.content,
+      JSON.stringify(r.article_ids),
+      JSON.stringify(r.metadata),
+    ],
   );
   return row!;
 }
@@ -68,13 +87,30 @@ export async function recordPublish(db: Queryable, id: string, entry: Record<str
   );
 }
 
-export async function reportFilterValues(db: Queryable): Promise<{ time_periods: string[]; report_types: string[]; categories: string[]; monitors: { id: string; name: string }[] }> {
-  const [row] = await db.query<{ time_periods: string[] | null; report_types: string[] | null; categories: string[] | null; monitors: { id: string; name: string }[] | null }>(
+export async function reportFilterValues(
+  db: Queryable,
+): Promise<{
+  time_periods: string[];
+  report_types: string[];
+  categories: string[];
+  monitors: { id: string; name: string }[];
+}> {
+  const [row] = await db.query<{
+    time_periods: string[] | null;
+    report_types: string[] | null;
+    categories: string[] | null;
+    monitors: { id: string; name: string }[] | null;
+  }>(
     `SELECT
        (SELECT jsonb_agg(v ORDER BY v) FROM (SELECT DISTINCT time_period AS v FROM pipeline.reports) a) AS time_periods,
        (SELECT jsonb_agg(v ORDER BY v) FROM (SELECT DISTINCT report_type AS v FROM pipeline.reports) b) AS report_types,
        (SELECT jsonb_agg(v ORDER BY v) FROM (SELECT DISTINCT jsonb_array_elements_text(CASE WHEN jsonb_typeof(metadata->'categories') = 'array' THEN metadata->'categories' ELSE '[]' END) AS v FROM pipeline.reports) c) AS categories,
        (SELECT jsonb_agg(jsonb_build_object('id', id, 'name', name) ORDER BY name, id) FROM (SELECT DISTINCT monitor_id::text AS id, metadata->>'monitor_name' AS name FROM pipeline.reports WHERE monitor_id IS NOT NULL) d) AS monitors`,
   );
-  return { time_periods: row?.time_periods ?? [], report_types: row?.report_types ?? [], categories: row?.categories ?? [], monitors: row?.monitors ?? [] };
+  return {
+    time_periods: row?.time_periods ?? [],
+    report_types: row?.report_types ?? [],
+    categories: row?.categories ?? [],
+    monitors: row?.monitors ?? [],
+  };
 }

@@ -27,7 +27,17 @@ export async function saveProvider(db: Queryable, p: ProviderRow): Promise<Provi
   const [row] = await db.query<ProviderRow>(
     `UPDATE pipeline.providers SET enabled = $2, base_url = $3, model = $4, api_key_enc = $5, timeout_sec = $6, max_retry = $7, temperature = $8, max_output_tokens = $9, updated_at = now()
      WHERE id = $1 RETURNING *`,
-    [p.id, p.enabled, p.base_url, p.model, p.api_key_enc, p.timeout_sec, p.max_retry, p.temperature, p.max_output_tokens],
+    [
+      p.id,
+      p.enabled,
+      p.base_url,
+      p.model,
+      p.api_key_enc,
+      p.timeout_sec,
+      p.max_retry,
+      p.temperature,
+      p.max_output_tokens,
+    ],
   );
   return row!;
 }
@@ -43,14 +53,19 @@ export interface DestinationRow {
 }
 
 export async function listDestinations(db: Queryable): Promise<DestinationRow[]> {
-  return db.query<DestinationRow>(`SELECT * FROM pipeline.destinations ORDER BY CASE id WHEN 'notion' THEN 1 WHEN 'obsidian' THEN 2 ELSE 3 END`);
+  return db.query<DestinationRow>(
+    `SELECT * FROM pipeline.destinations ORDER BY CASE id WHEN 'notion' THEN 1 WHEN 'obsidian' THEN 2 ELSE 3 END`,
+  );
 }
 
 export async function getDestination(db: Queryable, id: string): Promise<DestinationRow | undefined> {
   return (await db.query<DestinationRow>(`SELECT * FROM pipeline.destinations WHERE id = $1`, [id]))[0];
 }
 
-export async function saveDestination(db: Queryable, d: Pick<DestinationRow, 'id' | 'name' | 'enabled' | 'config' | 'secret_enc'>): Promise<DestinationRow> {
+export async function saveDestination(
+  db: Queryable,
+  d: Pick<DestinationRow, 'id' | 'name' | 'enabled' | 'config' | 'secret_enc'>,
+): Promise<DestinationRow> {
   const [row] = await db.query<DestinationRow>(
     `UPDATE pipeline.destinations SET name = $2, enabled = $3, config = $4::jsonb, secret_enc = $5, updated_at = now() WHERE id = $1 RETURNING *`,
     [d.id, d.name, d.enabled, JSON.stringify(d.config), d.secret_enc],

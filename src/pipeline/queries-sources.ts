@@ -39,13 +39,23 @@ export async function categoryCounts(db: Queryable): Promise<{ category: string;
   return db.query(`SELECT category, count(*)::int AS count FROM pipeline.sources GROUP BY category ORDER BY category`);
 }
 
-export async function insertSource(db: Queryable, s: { name: string; category: string; collect_method: string; config: Record<string, unknown>; enabled: boolean }): Promise<string> {
+export async function insertSource(
+  db: Queryable,
+  s: { name: string; category: string; collect_method: string; config: Record<string, unknown>; enabled: boolean },
+): Promise<string> {
   const id = crypto.randomUUID();
-  await db.query(`INSERT INTO pipeline.sources (id, name, category, collect_method, config, enabled) VALUES ($1, $2, $3, $4, $5::jsonb, $6)`, [id, s.name, s.category, s.collect_method, JSON.stringify(s.config), s.enabled]);
+  await db.query(
+    `INSERT INTO pipeline.sources (id, name, category, collect_method, config, enabled) VALUES ($1, $2, $3, $4, $5::jsonb, $6)`,
+    [id, s.name, s.category, s.collect_method, JSON.stringify(s.config), s.enabled],
+  );
   return id;
 }
 
-export async function updateSource(db: Queryable, id: string, p: { name?: string; config?: Record<string, unknown>; enabled?: boolean }): Promise<boolean> {
+export async function updateSource(
+  db: Queryable,
+  id: string,
+  p: { name?: string; config?: Record<string, unknown>; enabled?: boolean },
+): Promise<boolean> {
   const rows = await db.query(
     `UPDATE pipeline.sources SET name = coalesce($2, name), config = coalesce($3::jsonb, config), enabled = coalesce($4, enabled), updated_at = now() WHERE id = $1 RETURNING id`,
     [id, p.name ?? null, p.config === undefined ? null : JSON.stringify(p.config), p.enabled ?? null],
@@ -57,17 +67,34 @@ export async function deleteSource(db: Queryable, id: string): Promise<boolean> 
   return (await db.query(`DELETE FROM pipeline.sources WHERE id = $1 RETURNING id`, [id])).length > 0;
 }
 
-export async function setSourceStatus(db: Queryable, id: string, status: 'healthy' | 'error' | 'running', collected = false): Promise<void> {
-  await db.query(`UPDATE pipeline.sources SET status = $2, last_collected = CASE WHEN $3 THEN now() ELSE last_collected END WHERE id = $1`, [id, status, collected]);
+export async function setSourceStatus(
+  db: Queryable,
+  id: string,
+  status: 'healthy' | 'error' | 'running',
+  collected = false,
+): Promise<void> {
+  await db.query(
+    `UPDATE pipeline.sources SET status = $2, last_collected = CASE WHEN $3 THEN now() ELSE last_collected END WHERE id = $1`,
+    [id, status, collected],
+  );
 }
 
 /** Most recently updated enabled source of a category (the original's trigger-by-category rule). */
 export async function latestEnabledInCategory(db: Queryable, category: string): Promise<string | undefined> {
-  return (await db.query<{ id: string }>(`SELECT id FROM pipeline.sources WHERE category = $1 AND enabled ORDER BY updated_at DESC, id LIMIT 1`, [category]))[0]?.id;
+  return (
+    await db.query<{ id: string }>(
+      `SELECT id FROM pipeline.sources WHERE category = $1 AND enabled ORDER BY updated_at DESC, id LIMIT 1`,
+      [category],
+    )
+  )[0]?.id;
 }
 
 /** Stores new articles; returns how many were new and the ids of all given URLs. */
-export async function storeArticles(db: Queryable, sourceId: string, items: CollectedItem[]): Promise<{ inserted: number; ids: string[] }> {
+export async function storeArticles(
+  db: Queryable,
+  sourceId: string,
+  items: CollectedItem[],
+): Promise<{ inserted: number; ids: string[] }> {
   if (!items.length) return { inserted: 0, ids: [] };
   // One row per URL even inside one answer (ON CONFLICT cannot settle two rows of one INSERT).
   const unique = [...new Map(items.map((i) => [i.url, i])).values()];
@@ -78,7 +105,9 @@ export async function storeArticles(db: Queryable, sourceId: string, items: Coll
      ON CONFLICT (url) DO NOTHING RETURNING id`,
     [sourceId, JSON.stringify(unique)],
   );
-  const all = await db.query<{ id: string }>(`SELECT id FROM pipeline.articles WHERE url = ANY($1::text[])`, [items.map((i) => i.url)]);
+  const all = await db.query<{ id: string }>(`SELECT id FROM pipeline.articles WHERE url = ANY($1::text[])`, [
+    items.map((i) => i.url),
+  ]);
   return { inserted: inserted.length, ids: all.map((r) => r.id) };
 }
 
@@ -97,7 +126,12 @@ export interface ArticleRow {
 }
 
 /** Articles of the given sources published (or, undated, collected) inside the window, newest first. */
-export async function articlesInWindow(db: Queryable, sourceIds: string[], windowHours: number, limit = 100): Promise<ArticleRow[]> {
+export async function articlesInWindow(
+  db: Queryable,
+  sourceIds: string[],
+  windowHours: number,
+  limit = 100,
+): Promise<ArticleRow[]> {
   if (!sourceIds.length) return [];
   return db.query<ArticleRow>(
     `SELECT a.*, s.name AS source_name, s.category FROM pipeline.articles a LEFT JOIN pipeline.sources s ON s.id = a.source_id

@@ -5,7 +5,15 @@
  */
 import type { Queryable } from '../platform/db.ts';
 
-export const TASK_STATUSES = ['pending', 'running', 'cancelling', 'cancelled', 'success', 'failed', 'partial_success'] as const;
+export const TASK_STATUSES = [
+  'pending',
+  'running',
+  'cancelling',
+  'cancelled',
+  'success',
+  'failed',
+  'partial_success',
+] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 export const TERMINAL: TaskStatus[] = ['cancelled', 'success', 'failed', 'partial_success'];
 
@@ -33,7 +41,17 @@ export interface TaskEvent {
   payload?: Record<string, unknown>;
 }
 
-export async function insertTask(db: Queryable, t: { id?: string; monitor_id?: string | null; source_id: string | null; trigger_type: string; status: TaskStatus; window_hours?: number | null }): Promise<TaskRow> {
+export async function insertTask(
+  db: Queryable,
+  t: {
+    id?: string;
+    monitor_id?: string | null;
+    source_id: string | null;
+    trigger_type: string;
+    status: TaskStatus;
+    window_hours?: number | null;
+  },
+): Promise<TaskRow> {
   const id = t.id ?? crypto.randomUUID();
   const [row] = await db.query<TaskRow>(
     `INSERT INTO pipeline.tasks (id, run_id, monitor_id, source_id, trigger_type, status, started_at, window_hours)
@@ -43,10 +61,24 @@ export async function insertTask(db: Queryable, t: { id?: string; monitor_id?: s
   return row!;
 }
 
-export async function recordEvent(db: Queryable, task: Pick<TaskRow, 'id' | 'run_id' | 'monitor_id' | 'source_id'>, e: TaskEvent): Promise<void> {
+export async function recordEvent(
+  db: Queryable,
+  task: Pick<TaskRow, 'id' | 'run_id' | 'monitor_id' | 'source_id'>,
+  e: TaskEvent,
+): Promise<void> {
   await db.query(
     `INSERT INTO pipeline.task_events (run_id, task_id, monitor_id, source_id, stage, level, event_type, message, payload) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)`,
-    [task.run_id, task.id, task.monitor_id, task.source_id, e.stage, e.level ?? 'info', e.event_type, e.message ?? '', JSON.stringify(e.payload ?? {})],
+    [
+      task.run_id,
+      task.id,
+      task.monitor_id,
+      task.source_id,
+      e.stage,
+      e.level ?? 'info',
+      e.event_type,
+      e.message ?? '',
+      JSON.stringify(e.payload ?? {}),
+    ],
   );
 }
 
@@ -68,20 +100,35 @@ export async function transition(
        stage_trace = coalesce($8::jsonb, stage_trace),
        updated_at = now()
      WHERE id = $1 AND status = ANY($2::text[]) RETURNING *`,
-    [id, from, to, terminal, set.error_message !== undefined, set.error_message ?? null, set.articles_count ?? null, set.stage_trace === undefined ? null : JSON.stringify(set.stage_trace)],
+    [
+      id,
+      from,
+      to,
+      terminal,
+      set.error_message !== undefined,
+      set.error_message ?? null,
+      set.articles_count ?? null,
+      set.stage_trace === undefined ? null : JSON.stringify(set.stage_trace),
+    ],
   );
   return row;
 }
 
 export async function appendTrace(db: Queryable, id: string, entry: Record<string, unknown>): Promise<void> {
-  await db.query(`UPDATE pipeline.tasks SET stage_trace = stage_trace || $2::jsonb, updated_at = now() WHERE id = $1`, [id, JSON.stringify([entry])]);
+  await db.query(`UPDATE pipeline.tasks SET stage_trace = stage_trace || $2::jsonb, updated_at = now() WHERE id = $1`, [
+    id,
+    JSON.stringify([entry]),
+  ]);
 }
 
 export async function getTask(db: Queryable, id: string): Promise<TaskRow | undefined> {
   return (await db.query<TaskRow>(`SELECT * FROM pipeline.tasks WHERE id = $1`, [id]))[0];
 }
 
-export async function listTasks(db: Queryable, f: { category?: string; status?: string; monitor_id?: string; limit: number; offset: number }): Promise<TaskRow[]> {
+export async function listTasks(
+  db: Queryable,
+  f: { category?: string; status?: string; monitor_id?: string; limit: number; offset: number },
+): Promise<TaskRow[]> {
   return db.query<TaskRow>(
     `SELECT t.* FROM pipeline.tasks t LEFT JOIN pipeline.sources s ON s.id = t.source_id
      WHERE ($1::text IS NULL OR s.category = $1) AND ($2::text IS NULL OR t.status = $2) AND ($3::uuid IS NULL OR t.monitor_id = $3)
@@ -90,7 +137,11 @@ export async function listTasks(db: Queryable, f: { category?: string; status?: 
   );
 }
 
-export async function listEvents(db: Queryable, by: { run_id?: string; task_id?: string; monitor_id?: string }, limit = 500): Promise<Record<string, unknown>[]> {
+export async function listEvents(
+  db: Queryable,
+  by: { run_id?: string; task_id?: string; monitor_id?: string },
+  limit = 500,
+): Promise<Record<string, unknown>[]> {
   return db.query(
     `SELECT id, run_id, task_id, monitor_id, source_id, stage, level, event_type, message, payload, created_at FROM pipeline.task_events
      WHERE ($1::uuid IS NULL OR run_id = $1) AND ($2::uuid IS NULL OR task_id = $2) AND ($3::uuid IS NULL OR monitor_id = $3)
@@ -141,29 +192,56 @@ export interface StepRow {
 }
 
 export async function insertSteps(db: Queryable, runId: string, steps: string[]): Promise<void> {
-  await db.query(`INSERT INTO pipeline.run_steps (run_id, step) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`, [runId, steps]);
+  await db.query(`INSERT INTO pipeline.run_steps (run_id, step) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`, [
+    runId,
+    steps,
+  ]);
 }
 
 export async function getSteps(db: Queryable, runId: string): Promise<StepRow[]> {
-  return db.query<StepRow>(`SELECT * FROM pipeline.run_steps WHERE run_id = $1 ORDER BY started_at NULLS LAST, step`, [runId]);
+  return db.query<StepRow>(`SELECT * FROM pipeline.run_steps WHERE run_id = $1 ORDER BY started_at NULLS LAST, step`, [
+    runId,
+  ]);
 }
 
 /** Claims an attempt at a step that is not finished: attempts + 1, status running. */
 export async function beginStep(db: Queryable, runId: string, step: string): Promise<StepRow | undefined> {
-  return (await db.query<StepRow>(
-    `UPDATE pipeline.run_steps SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now())
+  return (
+    await db.query<StepRow>(
+      `UPDATE pipeline.run_steps SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now())
      WHERE run_id = $1 AND step = $2 AND status IN ('pending', 'running') RETURNING *`,
-    [runId, step],
-  ))[0];
+      [runId, step],
+    )
+  )[0];
 }
 
-export async function finishStep(db: Queryable, runId: string, step: string, status: 'success' | 'failed', result: Record<string, unknown>, error: string | null): Promise<boolean> {
-  return (await db.query(
-    `UPDATE pipeline.run_steps SET status = $3, result = result || $4::jsonb, error = $5, finished_at = now() WHERE run_id = $1 AND step = $2 AND status IN ('pending', 'running') RETURNING step`,
-    [runId, step, status, JSON.stringify(result), error],
-  )).length > 0;
+export async function finishStep(
+  db: Queryable,
+  runId: string,
+  step: string,
+  status: 'success' | 'failed',
+  result: Record<string, unknown>,
+  error: string | null,
+): Promise<boolean> {
+  return (
+    (
+      await db.query(
+        `UPDATE pipeline.run_steps SET status = $3, result = result || $4::jsonb, error = $5, finished_at = now() WHERE run_id = $1 AND step = $2 AND status IN ('pending', 'running') RETURNING step`,
+        [runId, step, status, JSON.stringify(result), error],
+      )
+    ).length > 0
+  );
 }
 
-export async function noteStepError(db: Queryable, runId: string, step: string, error: string, result: Record<string, unknown> = {}): Promise<void> {
-  await db.query(`UPDATE pipeline.run_steps SET error = $3, result = result || $4::jsonb WHERE run_id = $1 AND step = $2`, [runId, step, error, JSON.stringify(result)]);
+export async function noteStepError(
+  db: Queryable,
+  runId: string,
+  step: string,
+  error: string,
+  result: Record<string, unknown> = {},
+): Promise<void> {
+  await db.query(
+    `UPDATE pipeline.run_steps SET error = $3, result = result || $4::jsonb WHERE run_id = $1 AND step = $2`,
+    [runId, step, error, JSON.stringify(result)],
+  );
 }

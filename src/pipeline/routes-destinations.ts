@@ -17,10 +17,17 @@ import { optionalJson } from './params.ts';
 import { notionId, testNotion } from './publishers/notion.ts';
 import { FILE_MODE_REFUSED, obsidianMode, testObsidian } from './publishers/obsidian.ts';
 import { getDestination, listDestinations, saveDestination, type DestinationRow } from './queries-settings.ts';
-import { DESTINATION_IDS, destinationSecret, destinationView, isMasked, nextSecret, SECRET_KEY, type DestinationId } from './settings.ts';
+import {
+  DESTINATION_IDS,
+  destinationSecret,
+  destinationView,
+  isMasked,
+  nextSecret,
+  SECRET_KEY,
+  type DestinationId,
+} from './settings.ts';
 import { destinationConfigs, destinationPatch } from './schemas.ts';
 import { pipelineConfig } from './config.ts';
-
 
 function destinationId(raw: string): DestinationId {
   if (!(DESTINATION_IDS as readonly string[]).includes(raw)) throw new HttpError(404, 'Destination not found');
@@ -28,7 +35,11 @@ function destinationId(raw: string): DestinationId {
 }
 
 /** Stored config merged with an update; the secret is returned separately (undefined = unchanged). */
-function merge(id: DestinationId, stored: Record<string, unknown>, raw: unknown): { config: Record<string, unknown>; secret: string | null | undefined } {
+function merge(
+  id: DestinationId,
+  stored: Record<string, unknown>,
+  raw: unknown,
+): { config: Record<string, unknown>; secret: string | null | undefined } {
   const incoming = parseWith(destinationConfigs[id], raw ?? {}, 'body');
   const key = SECRET_KEY[id];
   const { [key ?? '']: secret, ...rest } = incoming;
@@ -78,7 +89,13 @@ destinationRoutes.patch('/:destination_id', validate('json', destinationPatch), 
   if (id === 'obsidian' && config.mode === 'file') throw new HttpError(422, FILE_MODE_REFUSED);
   const problem = enabled ? incomplete(id, config, secretEnc !== null) : null;
   if (problem) throw new HttpError(422, `Cannot enable ${id}: ${problem}`);
-  const saved: DestinationRow = await saveDestination(db, { id, name: body.name ?? current.name, enabled, config, secret_enc: secretEnc });
+  const saved: DestinationRow = await saveDestination(db, {
+    id,
+    name: body.name ?? current.name,
+    enabled,
+    config,
+    secret_enc: secretEnc,
+  });
   return c.json(await destinationView(c.env, saved, feedUrl(c.env)));
 });
 
@@ -91,7 +108,12 @@ destinationRoutes.post('/:destination_id/test', async (c) => {
   const token = secret === undefined || (typeof secret === 'string' && isMasked(secret)) ? storedSecret : secret;
   const started = Date.now();
   const mode = id === 'obsidian' ? obsidianMode(config) : id === 'notion' ? 'rest' : 'config';
-  const target = id === 'notion' ? String(config.api_url ?? 'https://api.notion.com') : id === 'obsidian' ? String(mode === 'file' ? config.vault_path ?? '' : config.api_url ?? '') : String(config.feed_url || feedUrl(c.env));
+  const target =
+    id === 'notion'
+      ? String(config.api_url ?? 'https://api.notion.com')
+      : id === 'obsidian'
+        ? String(mode === 'file' ? (config.vault_path ?? '') : (config.api_url ?? ''))
+        : String(config.feed_url || feedUrl(c.env));
   try {
     let message: string;
     if (id === 'notion') message = await testNotion(c.env, config, token);
@@ -103,6 +125,12 @@ destinationRoutes.post('/:destination_id/test', async (c) => {
     return c.json({ success: true, message, latency_ms: Date.now() - started, mode, checked_target: target });
   } catch (err) {
     const m = (err as Error).message;
-    return c.json({ success: false, message: m.startsWith('could not reach') || m.startsWith('timed out') ? `Network error: ${m}` : m, latency_ms: Date.now() - started, mode, checked_target: target });
+    return c.json({
+      success: false,
+      message: m.startsWith('could not reach') || m.startsWith('timed out') ? `Network error: ${m}` : m,
+      latency_ms: Date.now() - started,
+      mode,
+      checked_target: target,
+    });
   }
 });

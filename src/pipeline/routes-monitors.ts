@@ -12,13 +12,20 @@ import { notifyOutbox } from '../webhooks/events.ts';
 import { monitorSchedule, nextRun } from './cron.ts';
 import { monitorRunSummary, startMonitorRun } from './monitor-runner.ts';
 import { optionalJson, uuidParam } from './params.ts';
-import { deleteMonitor, getMonitor, insertMonitor, listMonitors, monitorRuns, saveMonitor, type MonitorRow } from './queries-monitors.ts';
+import {
+  deleteMonitor,
+  getMonitor,
+  insertMonitor,
+  listMonitors,
+  monitorRuns,
+  saveMonitor,
+  type MonitorRow,
+} from './queries-monitors.ts';
 import { getSources } from './queries-sources.ts';
 import { listEvents } from './queries-tasks.ts';
 import { cancelTask } from './task-runner.ts';
 import { monitorView } from './views.ts';
 import { monitorCreate, monitorFields, monitorPatch } from './schemas.ts';
-
 
 const defaultType = (p: string) => (p === 'weekly' ? 'weekly' : p === 'custom' ? 'research' : 'daily');
 
@@ -42,7 +49,12 @@ monitorRoutes.get('/', async (c) => c.json((await listMonitors(c.get('db'))).map
 monitorRoutes.post('/', validate('json', monitorCreate), async (c) => {
   const b = c.req.valid('json');
   const source_ids = await checkSources(c, b.source_ids);
-  const base = { ...b, source_ids, destination_ids: [...new Set(b.destination_ids)], report_type: b.report_type ?? defaultType(b.time_period) };
+  const base = {
+    ...b,
+    source_ids,
+    destination_ids: [...new Set(b.destination_ids)],
+    report_type: b.report_type ?? defaultType(b.time_period),
+  };
   const row = await insertMonitor(c.get('db'), { ...base, next_run_at: scheduleFrom(base) });
   return c.json(monitorView(row), 201);
 });
@@ -79,12 +91,16 @@ monitorRoutes.post('/:monitor_id/run', async (c) => {
   return c.json({ task_id: task.id, run_id: task.run_id, status: task.status, monitor_id: monitor.id });
 });
 
-monitorRoutes.get('/:monitor_id/runs', validate('query', z.object({ limit: z.coerce.number().int().min(1).max(200).default(20) })), async (c) => {
-  const db = c.get('db');
-  const id = uuidParam(c, 'monitor_id');
-  if (!(await getMonitor(db, id))) throw new HttpError(404, 'Monitor not found');
-  return c.json(await monitorRuns(db, id, c.req.valid('query').limit));
-});
+monitorRoutes.get(
+  '/:monitor_id/runs',
+  validate('query', z.object({ limit: z.coerce.number().int().min(1).max(200).default(20) })),
+  async (c) => {
+    const db = c.get('db');
+    const id = uuidParam(c, 'monitor_id');
+    if (!(await getMonitor(db, id))) throw new HttpError(404, 'Monitor not found');
+    return c.json(await monitorRuns(db, id, c.req.valid('query').limit));
+  },
+);
 
 monitorRoutes.get('/:monitor_id/logs', async (c) => {
   const db = c.get('db');

@@ -32,5 +32,14 @@ pageRoutes.get('/reports/:report_id', async (c) => {
   const row = isUuid(id) ? await getReport(c.get('db'), id) : undefined;
   if (!row) return c.html(notFoundPage(), 404, { 'content-security-policy': PAGE_CSP });
   const v = reportSummaryView(row);
-  return c.html(reportDetailPage({ ...v, content: row.content, published_to: row.published_to, topics: Array.isArray(row.metadata.topics) ? (row.metadata.topics as { name: string; weight: number }[]) : [] }), 200, { 'content-security-policy': PAGE_CSP, 'x-content-type-options': 'nosniff' });
+  return c.html(
+    reportDetailPage({
+      ...v,
+      content: row.content,
+      published_to: row.published_to,
+      topics: Array.isArray(row.metadata.topics) ? (row.metadata.topics as { name: string; weight: number }[]) : [],
+    }),
+    200,
+    { 'content-security-policy': PAGE_CSP, 'x-content-type-options': 'nosniff' },
+  );
 });

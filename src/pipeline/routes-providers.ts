@@ -14,7 +14,6 @@ import { getProvider, listProviders, saveProvider, type ProviderRow } from './qu
 import { chatSettings, nextSecret, PROVIDER_IDS, providerView } from './settings.ts';
 import { providerPatch, providerTest } from './schemas.ts';
 
-
 export const PROBE_PROMPT = 'Return JSON only: {"ok": true, "message": "pong"}';
 
 function providerId(raw: string): (typeof PROVIDER_IDS)[number] {
@@ -64,8 +63,16 @@ providerRoutes.post('/:provider_id/test', async (c) => {
   merged.base_url = merged.base_url.replace(/\/+$/, '');
   const started = Date.now();
   try {
-    const answer = await chat(c.env, merged, [{ role: 'user', content: PROBE_PROMPT }], { temperature: 0, max_output_tokens: 32 });
-    return c.json({ success: true, message: `Provider reachable (${answer.attempts} attempt${answer.attempts === 1 ? '' : 's'})`, latency_ms: answer.latency_ms, model: answer.model });
+    const answer = await chat(c.env, merged, [{ role: 'user', content: PROBE_PROMPT }], {
+      temperature: 0,
+      max_output_tokens: 32,
+    });
+    return c.json({
+      success: true,
+      message: `Provider reachable (${answer.attempts} attempt${answer.attempts === 1 ? '' : 's'})`,
+      latency_ms: answer.latency_ms,
+      model: answer.model,
+    });
   } catch (err) {
     if (!(err instanceof ChatError)) throw err;
     return c.json({ success: false, message: err.message, latency_ms: Date.now() - started, model: merged.model });

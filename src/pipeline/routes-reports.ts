@@ -17,7 +17,6 @@ import { DESTINATION_IDS } from './settings.ts';
 import { reportSummaryView, reportView } from './views.ts';
 import { reportCustom, reportList, reportPublish } from './schemas.ts';
 
-
 export const reportRoutes = new Hono<AppEnv>();
 
 reportRoutes.get('/', validate('query', reportList), async (c) => {
@@ -30,7 +29,9 @@ reportRoutes.get('/', validate('query', reportList), async (c) => {
 reportRoutes.get('/filters', async (c) => c.json(await reportFilterValues(c.get('db'))));
 
 reportRoutes.post('/custom', validate('json', reportCustom), async (c) => {
-  throw new HttpError(501, 'Not implemented (P2)', { detail: { message: 'Not implemented (P2)', request_echo: c.req.valid('json') } });
+  throw new HttpError(501, 'Not implemented (P2)', {
+    detail: { message: 'Not implemented (P2)', request_echo: c.req.valid('json') },
+  });
 });
 
 reportRoutes.get('/:report_id', async (c) => {
@@ -50,7 +51,13 @@ reportRoutes.post('/:report_id/publish', async (c) => {
   const db = c.get('db');
   const report = await getReport(db, id);
   if (!report) throw new HttpError(404, 'Report not found');
-  const ids = [...new Set([...(body.destination_id ? [body.destination_id] : []), ...(body.destination_ids ?? []), ...(body.destination_instance_ids ?? [])])];
+  const ids = [
+    ...new Set([
+      ...(body.destination_id ? [body.destination_id] : []),
+      ...(body.destination_ids ?? []),
+      ...(body.destination_instance_ids ?? []),
+    ]),
+  ];
   if (!ids.length) throw new HttpError(422, 'destination_id or destination_ids is required');
   for (const d of ids) {
     if (!(DESTINATION_IDS as readonly string[]).includes(d)) throw new HttpError(404, `Destination ${d} not found`);
@@ -62,11 +69,19 @@ reportRoutes.post('/:report_id/publish', async (c) => {
       const out = await publishTo(c.env, db, report, d, 'manual');
       results.push({ destination_id: d, status: 'success', url: out.url });
     } catch (err) {
-      results.push({ destination_id: d, status: 'failed', error: (err as Error).message, permanent: err instanceof PermanentStepError });
+      results.push({
+        destination_id: d,
+        status: 'failed',
+        error: (err as Error).message,
+        permanent: err instanceof PermanentStepError,
+      });
     }
   }
   c.executionCtx.waitUntil(notifyOutbox(c.env));
   const failed = results.filter((r) => r.status === 'failed');
-  if (failed.length) throw new HttpError(502, 'Publishing failed', { detail: { message: `Publishing failed for ${failed.map((f) => f.destination_id).join(', ')}`, results } });
+  if (failed.length)
+    throw new HttpError(502, 'Publishing failed', {
+      detail: { message: `Publishing failed for ${failed.map((f) => f.destination_id).join(', ')}`, results },
+    });
   return c.json({ report_id: id, results, report: reportView((await getReport(db, id))!) });
 });

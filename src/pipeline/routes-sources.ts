@@ -8,10 +8,17 @@ import { ACADEMIC_METHODS, collect, refusal, targetUrl } from './collectors/inde
 import { checkApiConfig } from './source-config.ts';
 import { limitOf } from './collectors/upstream.ts';
 import { optionalJson, uuidParam } from './params.ts';
-import { categoryCounts, deleteSource, getSource, insertSource, listSources, setSourceStatus, updateSource } from './queries-sources.ts';
+import {
+  categoryCounts,
+  deleteSource,
+  getSource,
+  insertSource,
+  listSources,
+  setSourceStatus,
+  updateSource,
+} from './queries-sources.ts';
 import { sourceView } from './views.ts';
 import { sourceCreate, sourcePatch, sourceTest } from './schemas.ts';
-
 
 /** 422 unless the method runs here and the config is usable for it. */
 function checkSource(env: AppEnv['Bindings'], method: string, cfg: Record<string, unknown>): void {
@@ -23,7 +30,11 @@ function checkSource(env: AppEnv['Bindings'], method: string, cfg: Record<string
 
 function checkUrl(method: string, cfg: Record<string, unknown>): void {
   const url = targetUrl({ collect_method: method, config: cfg });
-  if (!url) throw new HttpError(422, method === 'rss' ? 'config.feed_url is required for rss sources' : `config.url is required for ${method} sources`);
+  if (!url)
+    throw new HttpError(
+      422,
+      method === 'rss' ? 'config.feed_url is required for rss sources' : `config.url is required for ${method} sources`,
+    );
   try {
     const u = new URL(url);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
@@ -82,11 +93,12 @@ sourceRoutes.post('/:source_id/test', async (c) => {
   const end = opts.end_at ? new Date(opts.end_at) : null;
   if (start && end && start > end) throw new HttpError(422, 'start_at must not be after end_at');
   // Academic tests fetch max_results (else the source's, else 30) and list them all, as the original.
-  const limit = academic ? opts.max_results ?? limitOf(source.config, {}, 30) : opts.max_results;
+  const limit = academic ? (opts.max_results ?? limitOf(source.config, {}, 30)) : opts.max_results;
   try {
     const result = await collect(c.env, source, { maxItems: limit, keywords: opts.keywords, window: { start, end } });
     await setSourceStatus(db, id, 'healthy');
-    const sample = (items: typeof result.items, n: number) => items.slice(0, n).map((i) => ({ title: i.title, url: i.url, published_at: i.published_at }));
+    const sample = (items: typeof result.items, n: number) =>
+      items.slice(0, n).map((i) => ({ title: i.title, url: i.url, published_at: i.published_at }));
     if (!academic) {
       return c.json({
         success: true,
@@ -119,5 +131,7 @@ sourceRoutes.post('/:source_id/test', async (c) => {
 });
 
 function keywordsOf(config: Record<string, unknown>): string[] {
-  return Array.isArray(config.keywords) ? config.keywords.filter((k): k is string => typeof k === 'string' && !!k.trim()) : [];
+  return Array.isArray(config.keywords)
+    ? config.keywords.filter((k): k is string => typeof k === 'string' && !!k.trim())
+    : [];
 }

@@ -18,7 +18,6 @@ import { taskList, taskTrigger } from './schemas.ts';
 
 export const TASK_RUN_PATH = '/pipeline/tasks/run';
 
-
 export const taskRoutes = new Hono<AppEnv>();
 
 taskRoutes.get('/', validate('query', taskList), async (c) => {
@@ -42,13 +41,32 @@ taskRoutes.post('/trigger', validate('json', taskTrigger), async (c) => {
   }
   const task = await db.transaction(async (tx) => {
     const t = await insertTask(tx, { source_id: sourceId, trigger_type: 'manual', status: 'pending' });
-    await recordEvent(tx, t, { stage: 'trigger', event_type: 'task_created', message: sourceId ? 'queued' : `no enabled source in category ${body.category}`, payload: { category: body.category ?? null } });
+    await recordEvent(tx, t, {
+      stage: 'trigger',
+      event_type: 'task_created',
+      message: sourceId ? 'queued' : `no enabled source in category ${body.category}`,
+      payload: { category: body.category ?? null },
+    });
     return t;
   });
   try {
-    await publish(c.env, { path: TASK_RUN_PATH, body: { taskId: task.id }, retries: 3, deduplicationId: `task:${task.id}` });
+    await publish(c.env, {
+      path: TASK_RUN_PATH,
+      body: { taskId: task.id },
+      retries: 3,
+      deduplicationId: `task:${task.id}`,
+    });
   } catch (err) {
-    await db.transaction((tx) => finishTask(tx, task.id, ['pending'], 'failed', { error_message: `could not queue the task: ${(err as Error).message}` }, { stage: 'trigger', event_type: 'task_failed', message: 'queue unavailable', level: 'error' }));
+    await db.transaction((tx) =>
+      finishTask(
+        tx,
+        task.id,
+        ['pending'],
+        'failed',
+        { error_message: `could not queue the task: ${(err as Error).message}` },
+        { stage: 'trigger', event_type: 'task_failed', message: 'queue unavailable', level: 'error' },
+      ),
+    );
     c.executionCtx.waitUntil(notifyOutbox(c.env));
     throw new HttpError(503, 'Queue unavailable, task not started');
   }

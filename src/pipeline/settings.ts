@@ -26,7 +26,11 @@ export function isMasked(v: string): boolean {
 }
 
 /** New ciphertext for an incoming secret value (undefined = unchanged). */
-export async function nextSecret(env: Env, incoming: string | null | undefined, current: string | null): Promise<string | null> {
+export async function nextSecret(
+  env: Env,
+  incoming: string | null | undefined,
+  current: string | null,
+): Promise<string | null> {
   if (incoming === undefined || (incoming !== null && isMasked(incoming))) return current;
   if (incoming === null || incoming === '') return null;
   return encryptSecret(encryptionKey(env), incoming);
@@ -52,7 +56,15 @@ export async function providerView(env: Env, p: ProviderRow) {
 }
 
 export async function chatSettings(env: Env, p: ProviderRow): Promise<ChatSettings> {
-  return { base_url: p.base_url, model: p.model, api_key: await clear(env, p.api_key_enc), timeout_sec: p.timeout_sec, max_retry: p.max_retry, temperature: p.temperature, max_output_tokens: p.max_output_tokens };
+  return {
+    base_url: p.base_url,
+    model: p.model,
+    api_key: await clear(env, p.api_key_enc),
+    timeout_sec: p.timeout_sec,
+    max_retry: p.max_retry,
+    temperature: p.temperature,
+    max_output_tokens: p.max_output_tokens,
+  };
 }
 
 export async function destinationSecret(env: Env, d: Pick<DestinationRow, 'secret_enc'>): Promise<string | null> {
@@ -64,5 +76,13 @@ export async function destinationView(env: Env, d: DestinationRow, feedUrl: stri
   const config: Record<string, unknown> = { ...d.config };
   if (key) config[key] = maskSecret(await clear(env, d.secret_enc));
   if (d.id === 'rss' && !config.feed_url) config.feed_url = feedUrl;
-  return { id: d.id, type: d.id, name: d.name, description: d.description, enabled: d.enabled, config, updated_at: d.updated_at };
+  return {
+    id: d.id,
+    type: d.id,
+    name: d.name,
+    description: d.description,
+    enabled: d.enabled,
+    config,
+    updated_at: d.updated_at,
+  };
 }

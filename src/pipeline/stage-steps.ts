@@ -20,8 +20,25 @@ import { recordEvent, type StepRow, type TaskRow } from './queries-tasks.ts';
 import { extractiveTldr } from './report-writer.ts';
 import { chatSettings } from './settings.ts';
 import { paperFacts } from './paper-cards.ts';
-import { MAX_REVIEWED, notePicks, paperNotePrompt, paperReviewPrompt, parsePaperNotes, parsePaperReview, type PaperReview } from './paper-stages.ts';
-import { parseGlobalTldr, parseKeepIndices, parseKeywords, ruleKeywords, stagePrompt, topicsOf, type ItemStage, type ModelStage } from './stages.ts';
+import {
+  MAX_REVIEWED,
+  notePicks,
+  paperNotePrompt,
+  paperReviewPrompt,
+  parsePaperNotes,
+  parsePaperReview,
+  type PaperReview,
+} from './paper-stages.ts';
+import {
+  parseGlobalTldr,
+  parseKeepIndices,
+  parseKeywords,
+  ruleKeywords,
+  stagePrompt,
+  topicsOf,
+  type ItemStage,
+  type ModelStage,
+} from './stages.ts';
 
 export interface StageInput {
   env: Env;
@@ -32,7 +49,10 @@ export interface StageInput {
   last: boolean;
 }
 
-type Routing = { stages?: Record<string, { primary?: string | null } | undefined>; providers?: Record<string, Record<string, unknown> | undefined> };
+type Routing = {
+  stages?: Record<string, { primary?: string | null } | undefined>;
+  providers?: Record<string, Record<string, unknown> | undefined>;
+};
 
 export function stageProviderId(monitor: MonitorRow, stage: string): string | null {
   return (monitor.ai_routing as Routing).stages?.[stage]?.primary ?? null;
@@ -45,7 +65,14 @@ export async function monitorChatSettings(env: Env, provider: ProviderRow, monit
   if (typeof o.model === 'string' && o.model.trim()) s.model = o.model.trim();
   for (const k of ['timeout_sec', 'max_retry', 'temperature', 'max_output_tokens'] as const) {
     const v = o[k];
-    if (typeof v === 'number' && Number.isFinite(v) && v >= 0 && (k === 'temperature' || Number.isInteger(v)) && (k !== 'timeout_sec' || v >= 1)) s[k] = v;
+    if (
+      typeof v === 'number' &&
+      Number.isFinite(v) &&
+      v >= 0 &&
+      (k === 'temperature' || Number.isInteger(v)) &&
+      (k !== 'timeout_sec' || v >= 1)
+    )
+      s[k] = v;
   }
   return s;
 }
@@ -53,7 +80,9 @@ export async function monitorChatSettings(env: Env, provider: ProviderRow, monit
 /** The articles the stages after `filter` work on: the filter's kept ones, else everything collected. */
 export async function stageArticles(db: Db, steps: StepRow[]): Promise<ArticleRow[]> {
   const filter = steps.find((s) => s.step === 'filter' && s.status === 'success');
-  const ids = (filter?.result.kept_ids ?? steps.find((s) => s.step === 'collect')?.result.article_ids) as string[] | undefined;
+  const ids = (filter?.result.kept_ids ?? steps.find((s) => s.step === 'collect')?.result.article_ids) as
+    | string[]
+    | undefined;
   const rows = await articlesByIds(db, ids ?? []);
   if (!filter) return rows;
   const order = new Map(ids!.map((id, i) => [id, i]));
@@ -63,40 +92,98 @@ export async function stageArticles(db: Db, steps: StepRow[]): Promise<ArticleRo
 type Called<T> = { value: T; trace: Record<string, unknown> } | { value: undefined; trace: Record<string, unknown> };
 
 /** One call of a stage's provider; undefined value = use the fallback (recorded in the trace). */
-async function callStage<T>(input: StageInput, stage: ModelStage, articles: ArticleRow[], parse: (text: string) => T, custom?: { system: string; user: string }): Promise<Called<T>> {
+async function callStage<T>(
+  input: StageInput,
+  stage: ModelStage,
+  articles: ArticleRow[],
+  parse: (text: string) => T,
+  custom?: { system: string; user: string },
+): Promise<Called<T>> {
   const { env, db, task, monitor, last } = input;
   const id = stageProviderId(monitor, stage);
   const provider = id ? await getProvider(db, id) : undefined;
   // The routing is read when the step runs: a stage unbound since the run started has no provider.
-  if (!provider?.enabled) return { value: undefined, trace: { provider: id, fallback: id ? `provider ${id} disabled` : 'no provider bound' } };
+  if (!provider?.enabled)
+    return {
+      value: undefined,
+      trace: { provider: id, fallback: id ? `provider ${id} disabled` : 'no provider bound' },
+    };
   const prompt = custom ?? stagePrompt(stage as ItemStage, monitor.name, articles);
   let attempts = 1;
   try {
-    const answer = await chat(env, await monitorChatSettings(env, provider, monitor), [{ role: 'system', content: prompt.system }, { role: 'user', content: prompt.user }]);
+    const answer = await chat(env, await monitorChatSettings(env, provider, monitor), [
+      { role: 'system', content: prompt.system },
+      { role: 'user', content: prompt.user },
+    ]);
     attempts = answer.attempts;
-    return { value: parse(answer.content), trace: { provider: provider.id, model: answer.model, provider_attempts: answer.attempts, latency_ms: answer.latency_ms, fallback: null } };
+    return {
+      value: parse(answer.content),
+      trace: {
+        provider: provider.id,
+        model: answer.model,
+        provider_attempts: answer.attempts,
+        latency_ms: answer.latency_ms,
+        fallback: null,
+      },
+    };
   } catch (err) {
     if (err instanceof ChatError) attempts = err.attempts;
     const message = (err as Error).message;
     if (!last) throw new Error(`provider ${provider.id} failed after ${attempts} attempt(s): ${message}`);
-    await recordEvent(db, task, { stage, event_type: 'stage_fallback', level: 'warning', message: `provider ${provider.id} failed on the last attempt, fallback used: ${message}`, payload: { provider: provider.id, provider_attempts: attempts } });
-    return { value: undefined, trace: { provider: provider.id, provider_attempts: attempts, fallback: 'provider failed', provider_error: message } };
+    await recordEvent(db, task, {
+      stage,
+      event_type: 'stage_fallback',
+      level: 'warning',
+      message: `provider ${provider.id} failed on the last attempt, fallback used: ${message}`,
+      payload: { provider: provider.id, provider_attempts: attempts },
+    });
+    return {
+      value: undefined,
+      trace: {
+        provider: provider.id,
+        provider_attempts: attempts,
+        fallback: 'provider failed',
+        provider_error: message,
+      },
+    };
   }
 }
 
 export async function filterStep(input: StageInput): Promise<Record<string, unknown>> {
   const ids = (input.steps.find((s) => s.step === 'collect')?.result.article_ids as string[] | undefined) ?? [];
   const articles = await articlesByIds(input.db, ids);
-  if (!articles.length) return { input: 0, output: 0, kept_ids: [], provider: stageProviderId(input.monitor, 'filter'), fallback: null, skipped: 'no articles' };
+  if (!articles.length)
+    return {
+      input: 0,
+      output: 0,
+      kept_ids: [],
+      provider: stageProviderId(input.monitor, 'filter'),
+      fallback: null,
+      skipped: 'no articles',
+    };
   const r = await callStage(input, 'filter', articles, (text) => parseKeepIndices(text, articles.length));
   const kept = r.value ? r.value.map((i) => articles[i]!) : articles;
   const trace = r.value ? r.trace : { ...r.trace, fallback: `kept all (${r.trace.fallback})` };
-  return { input: articles.length, output: kept.length, kept_ids: kept.map((a) => a.id), dropped_ids: articles.filter((a) => !kept.includes(a)).map((a) => a.id), ...trace };
+  return {
+    input: articles.length,
+    output: kept.length,
+    kept_ids: kept.map((a) => a.id),
+    dropped_ids: articles.filter((a) => !kept.includes(a)).map((a) => a.id),
+    ...trace,
+  };
 }
 
 export async function keywordsStep(input: StageInput): Promise<Record<string, unknown>> {
   const articles = await stageArticles(input.db, input.steps);
-  if (!articles.length) return { articles: 0, topics: [], article_keywords: {}, provider: stageProviderId(input.monitor, 'keywords'), fallback: null, skipped: 'no articles' };
+  if (!articles.length)
+    return {
+      articles: 0,
+      topics: [],
+      article_keywords: {},
+      provider: stageProviderId(input.monitor, 'keywords'),
+      fallback: null,
+      skipped: 'no articles',
+    };
   const r = await callStage(input, 'keywords', articles, (text) => parseKeywords(text, articles.length));
   const lists = articles.map((a, i) => r.value?.get(i) ?? ruleKeywords(a));
   const trace = r.value ? r.trace : { ...r.trace, fallback: `rule keywords (${r.trace.fallback})` };
@@ -111,10 +198,22 @@ export async function keywordsStep(input: StageInput): Promise<Record<string, un
 
 export async function globalSummaryStep(input: StageInput): Promise<Record<string, unknown>> {
   const articles = await stageArticles(input.db, input.steps);
-  if (!articles.length) return { articles: 0, global_tldr: null, provider: stageProviderId(input.monitor, 'global_summary'), fallback: null, skipped: 'no articles' };
+  if (!articles.length)
+    return {
+      articles: 0,
+      global_tldr: null,
+      provider: stageProviderId(input.monitor, 'global_summary'),
+      fallback: null,
+      skipped: 'no articles',
+    };
   const r = await callStage(input, 'global_summary', articles, parseGlobalTldr);
   if (r.value) return { articles: articles.length, global_tldr: r.value, ...r.trace };
-  return { articles: articles.length, global_tldr: extractiveTldr(articles), ...r.trace, fallback: `extractive (${r.trace.fallback})` };
+  return {
+    articles: articles.length,
+    global_tldr: extractiveTldr(articles),
+    ...r.trace,
+    fallback: `extractive (${r.trace.fallback})`,
+  };
 }
 
 /** The run's papers (articles with paper facts), in stage order, at most MAX_REVIEWED. */
@@ -124,19 +223,68 @@ async function runPapers(input: StageInput): Promise<ArticleRow[]> {
 
 export async function paperReviewStep(input: StageInput): Promise<Record<string, unknown>> {
   const papers = await runPapers(input);
-  if (!papers.length) return { papers: 0, reviews: {}, digest_summary: null, provider: stageProviderId(input.monitor, 'paper_review'), fallback: null, skipped: 'no papers' };
-  const r = await callStage(input, 'paper_review', papers, (text) => parsePaperReview(text, papers.length), paperReviewPrompt(input.monitor.name, papers));
-  if (!r.value) return { papers: papers.length, reviews: {}, digest_summary: null, ...r.trace, fallback: `no review (${r.trace.fallback})` };
+  if (!papers.length)
+    return {
+      papers: 0,
+      reviews: {},
+      digest_summary: null,
+      provider: stageProviderId(input.monitor, 'paper_review'),
+      fallback: null,
+      skipped: 'no papers',
+    };
+  const r = await callStage(
+    input,
+    'paper_review',
+    papers,
+    (text) => parsePaperReview(text, papers.length),
+    paperReviewPrompt(input.monitor.name, papers),
+  );
+  if (!r.value)
+    return {
+      papers: papers.length,
+      reviews: {},
+      digest_summary: null,
+      ...r.trace,
+      fallback: `no review (${r.trace.fallback})`,
+    };
   const reviews = Object.fromEntries([...r.value.reviews].map(([i, v]) => [papers[i]!.id, v]));
-  return { papers: papers.length, reviewed: r.value.reviews.size, digest_summary: r.value.digest_summary || null, reviews, ...r.trace };
+  return {
+    papers: papers.length,
+    reviewed: r.value.reviews.size,
+    digest_summary: r.value.digest_summary || null,
+    reviews,
+    ...r.trace,
+  };
 }
 
 export async function paperNoteStep(input: StageInput): Promise<Record<string, unknown>> {
   const papers = await runPapers(input);
-  const review = input.steps.find((s) => s.step === 'paper_review' && s.status === 'success')?.result.reviews as Record<string, PaperReview> | undefined;
-  const picked = notePicks(papers.map((a) => a.id), review).map((id) => papers.find((a) => a.id === id)!);
-  if (!picked.length) return { papers: 0, notes: {}, provider: stageProviderId(input.monitor, 'paper_note'), fallback: null, skipped: 'no papers' };
-  const r = await callStage(input, 'paper_note', picked, (text) => parsePaperNotes(text, picked.length), paperNotePrompt(input.monitor.name, picked));
+  const review = input.steps.find((s) => s.step === 'paper_review' && s.status === 'success')?.result.reviews as
+    | Record<string, PaperReview>
+    | undefined;
+  const picked = notePicks(
+    papers.map((a) => a.id),
+    review,
+  ).map((id) => papers.find((a) => a.id === id)!);
+  if (!picked.length)
+    return {
+      papers: 0,
+      notes: {},
+      provider: stageProviderId(input.monitor, 'paper_note'),
+      fallback: null,
+      skipped: 'no papers',
+    };
+  const r = await callStage(
+    input,
+    'paper_note',
+    picked,
+    (text) => parsePaperNotes(text, picked.length),
+    paperNotePrompt(input.monitor.name, picked),
+  );
   if (!r.value) return { papers: picked.length, notes: {}, ...r.trace, fallback: `no notes (${r.trace.fallback})` };
-  return { papers: picked.length, notes: Object.fromEntries([...r.value].map(([i, v]) => [picked[i]!.id, v])), ...r.trace };
+  return {
+    papers: picked.length,
+    notes: Object.fromEntries([...r.value].map(([i, v]) => [picked[i]!.id, v])),
+    ...r.trace,
+  };
 }

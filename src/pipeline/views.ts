@@ -24,7 +24,13 @@ export function taskView(t: TaskRow) {
 
 export function sourceView(s: SourceRow) {
   const valid = ['healthy', 'error', 'running'].includes(s.status);
-  const status = valid ? s.status : s.last_task_status === 'running' ? 'running' : s.last_task_status === 'failed' ? 'error' : 'healthy';
+  const status = valid
+    ? s.status
+    : s.last_task_status === 'running'
+      ? 'running'
+      : s.last_task_status === 'failed'
+        ? 'error'
+        : 'healthy';
   return {
     id: s.id,
     name: s.name,
@@ -87,7 +93,15 @@ export function reportSummaryView(r: ReportRow) {
 }
 
 export function reportView(r: ReportRow) {
-  return { ...reportSummaryView(r), topics: (r.metadata.topics as unknown[] | undefined) ?? [], content: r.content, article_ids: r.article_ids, metadata: r.metadata, publish_trace: r.publish_trace, run_id: r.run_id };
+  return {
+    ...reportSummaryView(r),
+    topics: (r.metadata.topics as unknown[] | undefined) ?? [],
+    content: r.content,
+    article_ids: r.article_ids,
+    metadata: r.metadata,
+    publish_trace: r.publish_trace,
+    run_id: r.run_id,
+  };
 }
 
 /** A report_published event's object: the report and the destination it went to (`url` for external ones). */

@@ -58,7 +58,8 @@ export function createApp(
   config?: (env: object) => unknown,
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const dialectFor = (path: string) => Object.entries(others).find(([prefix]) => path.startsWith(prefix))?.[1] ?? dialect;
+  const dialectFor = (path: string) =>
+    Object.entries(others).find(([prefix]) => path.startsWith(prefix))?.[1] ?? dialect;
   if (config) app.use('*', configGuard(config, dialectFor));
   app.use('*', inputGuard(dialectFor));
   app.use('*', dbMiddleware);

@@ -19,19 +19,29 @@ function key(env: Pick<Env, 'JWT_SECRET'>): Uint8Array {
   return new TextEncoder().encode(authConfig(env).JWT_SECRET);
 }
 
-export async function issueToken(env: Pick<Env, 'JWT_SECRET' | 'JWT_ISSUER'>, claims: JWTPayload, opts: TokenOptions): Promise<string> {
+export async function issueToken(
+  env: Pick<Env, 'JWT_SECRET' | 'JWT_ISSUER'>,
+  claims: JWTPayload,
+  opts: TokenOptions,
+): Promise<string> {
   const jwt = new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt()
     .setIssuer(authConfig(env).JWT_ISSUER)
     .setAudience(opts.audience)
-    .setExpirationTime(typeof opts.expiresIn === 'number' ? Math.floor(Date.now() / 1000) + opts.expiresIn : opts.expiresIn);
+    .setExpirationTime(
+      typeof opts.expiresIn === 'number' ? Math.floor(Date.now() / 1000) + opts.expiresIn : opts.expiresIn,
+    );
   if (opts.subject) jwt.setSubject(opts.subject);
   return jwt.sign(key(env));
 }
 
 /** Verifies a token; any failure becomes a 401 HttpError with a short reason. */
-export async function verifyToken<T extends JWTPayload = JWTPayload>(env: Pick<Env, 'JWT_SECRET' | 'JWT_ISSUER'>, token: string, audience: string): Promise<T> {
+export async function verifyToken<T extends JWTPayload = JWTPayload>(
+  env: Pick<Env, 'JWT_SECRET' | 'JWT_ISSUER'>,
+  token: string,
+  audience: string,
+): Promise<T> {
   try {
     const { payload } = await jwtVerify(token, key(env), {
       algorithms: ['HS256'],

@@ -48,8 +48,16 @@ export async function sha256Hex(data: string | Uint8Array): Promise<string> {
 }
 
 export async function hmacSha256(key: string | Uint8Array, data: string | Uint8Array): Promise<Uint8Array> {
-  const k = await crypto.subtle.importKey('raw', (typeof key === 'string' ? enc.encode(key) : key) as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return new Uint8Array(await crypto.subtle.sign('HMAC', k, (typeof data === 'string' ? enc.encode(data) : data) as BufferSource));
+  const k = await crypto.subtle.importKey(
+    'raw',
+    (typeof key === 'string' ? enc.encode(key) : key) as BufferSource,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  return new Uint8Array(
+    await crypto.subtle.sign('HMAC', k, (typeof data === 'string' ? enc.encode(data) : data) as BufferSource),
+  );
 }
 
 /** Compares two strings in time independent of where they differ (length still leaks). */
@@ -70,14 +78,24 @@ async function aesKey(keyB64: string): Promise<CryptoKey> {
 
 export async function encryptSecret(keyB64: string, plaintext: string): Promise<string> {
   const iv = randomBytes(12);
-  const ct = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv: iv as BufferSource }, await aesKey(keyB64), enc.encode(plaintext) as BufferSource));
+  const ct = new Uint8Array(
+    await crypto.subtle.encrypt(
+      { name: 'AES-GCM', iv: iv as BufferSource },
+      await aesKey(keyB64),
+      enc.encode(plaintext) as BufferSource,
+    ),
+  );
   return `v1:${toBase64(iv)}:${toBase64(ct)}`;
 }
 
 export async function decryptSecret(keyB64: string, stored: string): Promise<string> {
   const [v, ivB64, ctB64] = stored.split(':');
   if (v !== 'v1' || !ivB64 || !ctB64) throw new Error('not an encrypted secret');
-  const pt = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64(ivB64) as BufferSource }, await aesKey(keyB64), fromBase64(ctB64) as BufferSource);
+  const pt = await crypto.subtle.decrypt(
+    { name: 'AES-GCM', iv: fromBase64(ivB64) as BufferSource },
+    await aesKey(keyB64),
+    fromBase64(ctB64) as BufferSource,
+  );
   return new TextDecoder().decode(pt);
 }
 
@@ -89,7 +107,9 @@ export function maskSecret(secret: string | null | undefined): string | null {
 
 async function pbkdf2(password: string, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
   const k = await crypto.subtle.importKey('raw', enc.encode(password) as BufferSource, 'PBKDF2', false, ['deriveBits']);
-  return new Uint8Array(await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt: salt as BufferSource, iterations }, k, 256));
+  return new Uint8Array(
+    await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt: salt as BufferSource, iterations }, k, 256),
+  );
 }
 
 export async function hashPassword(password: string, iterations = PBKDF2_ITERATIONS): Promise<string> {

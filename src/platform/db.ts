@@ -26,7 +26,10 @@ export interface Queryable {
 }
 
 export interface Db extends Queryable {
-  transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: { isolation?: 'read committed' | 'repeatable read' | 'serializable' }): Promise<T>;
+  transaction<T>(
+    fn: (tx: Queryable) => Promise<T>,
+    opts?: { isolation?: 'read committed' | 'repeatable read' | 'serializable' },
+  ): Promise<T>;
   /** Ends the pool if one was opened. Called through waitUntil by the middleware. */
   close(): Promise<void>;
 }

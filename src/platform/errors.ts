@@ -27,7 +27,11 @@ export class HttpError extends Error {
   readonly detail: unknown;
   /** Response headers set by the service itself (e.g. Retry-After); never user input. */
   readonly headers: Record<string, string> | undefined;
-  constructor(status: ContentfulStatusCode, message: string, opts: { extra?: Record<string, unknown>; detail?: unknown; headers?: Record<string, string> } = {}) {
+  constructor(
+    status: ContentfulStatusCode,
+    message: string,
+    opts: { extra?: Record<string, unknown>; detail?: unknown; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.name = 'HttpError';
     this.status = status;
@@ -56,31 +60,68 @@ export interface ValidationIssue {
 }
 
 export function formatIssues(issues: ValidationIssue[]): string {
-  return issues
-    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
-    .join('; ');
+  return issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
 }
 
 /** FastAPI's names for where an input came from (`loc[0]` of a validation error). */
-const FASTAPI_LOC: Record<string, string> = { json: 'body', form: 'body', param: 'path', query: 'query', header: 'header', cookie: 'cookie' };
+const FASTAPI_LOC: Record<string, string> = {
+  json: 'body',
+  form: 'body',
+  param: 'path',
+  query: 'query',
+  header: 'header',
+  cookie: 'cookie',
+};
 
 const STATUS_PHRASES: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',
-  413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 429: 'Too Many Requests',
-  500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
 };
 
 /** The body and status of an error in a dialect. */
-export function renderError(dialect: Dialect, c: Context, status: ContentfulStatusCode, message: string, err?: HttpError): Response {
+export function renderError(
+  dialect: Dialect,
+  c: Context,
+  status: ContentfulStatusCode,
+  message: string,
+  err?: HttpError,
+): Response {
   for (const [k, v] of Object.entries(err?.headers ?? {})) c.header(k, v);
   switch (dialect) {
     case 'insights':
       return c.json({ error: message, ...(err?.extra ?? {}) }, status);
     case 'marketplace':
-      return c.json({ data: { error: message, ...(err?.extra ?? {}) }, time: new Date().toISOString(), method: `${c.req.method} ${c.req.path}` }, status);
+      return c.json(
+        {
+          data: { error: message, ...(err?.extra ?? {}) },
+          time: new Date().toISOString(),
+          method: `${c.req.method} ${c.req.path}`,
+        },
+        status,
+      );
     case 'pipeline': {
       if (err instanceof ValidationError) {
-        return c.json({ detail: err.issues.map((i) => ({ type: i.code ?? 'value_error', loc: [FASTAPI_LOC[i.location ?? 'json'] ?? i.location, ...i.path], msg: i.message })) }, 422);
+        return c.json(
+          {
+            detail: err.issues.map((i) => ({
+              type: i.code ?? 'value_error',
+              loc: [FASTAPI_LOC[i.location ?? 'json'] ?? i.location, ...i.path],
+              msg: i.message,
+            })),
+          },
+          422,
+        );
       }
       return c.json({ detail: err?.detail ?? message, ...(err?.extra ?? {}) }, status);
     }
@@ -88,11 +129,19 @@ export function renderError(dialect: Dialect, c: Context, status: ContentfulStat
       // UltraCart names the failure in UC-REST-ERROR; the header carries only the status phrase, never
       // text that may quote the request. Absent members are omitted, as UltraCart does.
       c.header('UC-REST-ERROR', STATUS_PHRASES[status] ?? `HTTP ${status}`);
-      return c.json({
-        error: { developer_message: message, user_message: message, error_code: String(status), ...(err?.extra ?? {}) },
-        metadata: {},
-        success: false,
-      }, status);
+      return c.json(
+        {
+          error: {
+            developer_message: message,
+            user_message: message,
+            error_code: String(status),
+            ...(err?.extra ?? {}),
+          },
+          metadata: {},
+          success: false,
+        },
+        status,
+      );
     }
   }
 }
@@ -113,5 +162,6 @@ export function errorHandler(dialect: Dialect): ErrorHandler {
 }
 
 export function notFoundHandler(dialect: Dialect): NotFoundHandler {
-  return (c) => renderError(dialect, c, 404, dialect === 'pipeline' ? 'Not Found' : `no route for ${c.req.method} ${c.req.path}`);
+  return (c) =>
+    renderError(dialect, c, 404, dialect === 'pipeline' ? 'Not Found' : `no route for ${c.req.method} ${c.req.path}`);
 }

@@ -7,9 +7,16 @@
  */
 import type { Db, Queryable } from './db.ts';
 
-export async function once<T>(db: Db, key: string, fn: (tx: Queryable) => Promise<T>): Promise<{ ran: true; result: T } | { ran: false }> {
+export async function once<T>(
+  db: Db,
+  key: string,
+  fn: (tx: Queryable) => Promise<T>,
+): Promise<{ ran: true; result: T } | { ran: false }> {
   return db.transaction(async (tx) => {
-    const claimed = await tx.query('INSERT INTO platform.processed_messages (key) VALUES ($1) ON CONFLICT (key) DO NOTHING RETURNING key', [key]);
+    const claimed = await tx.query(
+      'INSERT INTO platform.processed_messages (key) VALUES ($1) ON CONFLICT (key) DO NOTHING RETURNING key',
+      [key],
+    );
     if (claimed.length === 0) return { ran: false } as const;
     const result = await fn(tx);
     return { ran: true, result } as const;

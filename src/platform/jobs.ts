@@ -25,7 +25,12 @@ export const platformJobs = new Hono<AppEnv>();
 
 platformJobs.post('/platform/echo', async (c) => {
   const id = messageId(c) ?? 'unknown';
-  await c.get('db').query('INSERT INTO platform.queue_echoes (message_id, payload) VALUES ($1, $2) ON CONFLICT (message_id) DO NOTHING', [id, JSON.stringify(verifiedJson(c))]);
+  await c
+    .get('db')
+    .query(
+      'INSERT INTO platform.queue_echoes (message_id, payload) VALUES ($1, $2) ON CONFLICT (message_id) DO NOTHING',
+      [id, JSON.stringify(verifiedJson(c))],
+    );
   return c.json({ ok: true, messageId: id });
 });
 

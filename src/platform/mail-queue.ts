@@ -4,6 +4,10 @@ import type { MailJob } from './jobs.ts';
 import { publish } from './queue.ts';
 
 export async function queueMail(env: Env, job: MailJob): Promise<string> {
-  const { messageId } = await publish(env, { path: '/mail/send', body: job, ...(job.key ? { deduplicationId: `mail-${job.key}`.replace(/[^A-Za-z0-9_.-]/g, '_') } : {}) });
+  const { messageId } = await publish(env, {
+    path: '/mail/send',
+    body: job,
+    ...(job.key ? { deduplicationId: `mail-${job.key}`.replace(/[^A-Za-z0-9_.-]/g, '_') } : {}),
+  });
   return messageId;
 }

@@ -25,7 +25,11 @@ export class MailError extends Error {
   }
 }
 
-export async function sendMail(env: Pick<Env, 'MAIL_API_URL' | 'MAIL_API_KEY' | 'MAIL_FROM'>, mail: Mail, idempotencyKey?: string): Promise<{ id: string }> {
+export async function sendMail(
+  env: Pick<Env, 'MAIL_API_URL' | 'MAIL_API_KEY' | 'MAIL_FROM'>,
+  mail: Mail,
+  idempotencyKey?: string,
+): Promise<{ id: string }> {
   const cfg = mailConfig(env);
   const res = await fetch(`${cfg.MAIL_API_URL}/emails`, {
     method: 'POST',
@@ -52,5 +56,7 @@ export async function sendMail(env: Pick<Env, 'MAIL_API_URL' | 'MAIL_API_KEY' | 
 }
 
 export function textToHtml(text: string): string {
-  return `<p>${escapeHtml(text).replace(/\n{2,}/g, '</p><p>').replace(/\n/g, '<br>')}</p>`;
+  return `<p>${escapeHtml(text)
+    .replace(/\n{2,}/g, '</p><p>')
+    .replace(/\n/g, '<br>')}</p>`;
 }

@@ -24,7 +24,11 @@ export interface MigrationResult {
 const LOCK_ID = 727_274_001;
 export const MIGRATION_NAME = /^\d{4}_[a-z0-9_-]+\.sql$/;
 
-export async function runMigrations(client: MigrationClient, files: MigrationFile[], log: (line: string) => void = () => {}): Promise<MigrationResult> {
+export async function runMigrations(
+  client: MigrationClient,
+  files: MigrationFile[],
+  log: (line: string) => void = () => {},
+): Promise<MigrationResult> {
   const bad = files.filter((f) => !MIGRATION_NAME.test(f.name));
   if (bad.length) throw new Error(`migration names must look like 0001_name.sql: ${bad.map((f) => f.name).join(', ')}`);
   const ordered = [...files].sort((a, b) => a.name.localeCompare(b.name));
@@ -48,7 +52,10 @@ export async function runMigrations(client: MigrationClient, files: MigrationFil
       await client.query('BEGIN');
       try {
         await client.query(file.sql);
-        await client.query('INSERT INTO platform.schema_migrations (name, checksum) VALUES ($1, $2)', [file.name, checksum]);
+        await client.query('INSERT INTO platform.schema_migrations (name, checksum) VALUES ($1, $2)', [
+          file.name,
+          checksum,
+        ]);
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK');

@@ -8,6 +8,9 @@ import * as z from 'zod';
 const TRUE = new Set(['true', '1']);
 const FALSE = new Set(['false', '0']);
 
-export const queryBool = z.string().trim().toLowerCase()
+export const queryBool = z
+  .string()
+  .trim()
+  .toLowerCase()
   .refine((v) => TRUE.has(v) || FALSE.has(v), { message: 'must be true or false (also True/False, 1/0)' })
   .transform((v) => TRUE.has(v));

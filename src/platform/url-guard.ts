@@ -73,14 +73,19 @@ function allowlist(env: Pick<Env, 'OUTBOUND_ALLOWLIST'>): Set<string> {
   return new Set(outboundConfig(env).OUTBOUND_ALLOWLIST);
 }
 
-export function checkOutboundUrl(raw: string, env: Pick<Env, 'OUTBOUND_ALLOWLIST'>, opts: { requireHttps?: boolean } = {}): UrlCheck {
+export function checkOutboundUrl(
+  raw: string,
+  env: Pick<Env, 'OUTBOUND_ALLOWLIST'>,
+  opts: { requireHttps?: boolean } = {},
+): UrlCheck {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return { ok: false, reason: 'not a valid absolute URL' };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: `scheme ${url.protocol} is not allowed` };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { ok: false, reason: `scheme ${url.protocol} is not allowed` };
   if (opts.requireHttps && url.protocol !== 'https:') return { ok: false, reason: 'HTTPS is required' };
   if (url.username || url.password) return { ok: false, reason: 'credentials in the URL are not allowed' };
   const host = url.hostname.toLowerCase();
@@ -88,8 +93,10 @@ export function checkOutboundUrl(raw: string, env: Pick<Env, 'OUTBOUND_ALLOWLIST
   if (allowed.has(host) || allowed.has(url.host.toLowerCase())) return { ok: true, url };
   const bare = host.replace(/^\[|\]$/g, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return { ok: false, reason: 'loopback host' };
-  if (host.endsWith('.local') || host.endsWith('.internal') || host.endsWith('.home.arpa')) return { ok: false, reason: 'private host name' };
-  if (!host.includes('.') && !host.startsWith('[')) return { ok: false, reason: 'single-label host names are not allowed' };
+  if (host.endsWith('.local') || host.endsWith('.internal') || host.endsWith('.home.arpa'))
+    return { ok: false, reason: 'private host name' };
+  if (!host.includes('.') && !host.startsWith('['))
+    return { ok: false, reason: 'single-label host names are not allowed' };
   const v4 = parseIPv4(bare);
   if (v4) {
     const why = privateIPv4(v4);
@@ -127,7 +134,12 @@ export interface GuardedResponse {
 }
 
 /** fetch() through the guard: every hop checked, a timeout, and the body cut off at maxBytes (error). */
-export async function guardedFetch(env: Pick<Env, 'OUTBOUND_ALLOWLIST'>, rawUrl: string, init: RequestInit = {}, opts: GuardedFetchOptions = {}): Promise<GuardedResponse> {
+export async function guardedFetch(
+  env: Pick<Env, 'OUTBOUND_ALLOWLIST'>,
+  rawUrl: string,
+  init: RequestInit = {},
+  opts: GuardedFetchOptions = {},
+): Promise<GuardedResponse> {
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const maxBytes = opts.maxBytes ?? 5 * 1024 * 1024;
   let target = rawUrl;
@@ -152,11 +164,18 @@ export async function guardedFetch(env: Pick<Env, 'OUTBOUND_ALLOWLIST'>, rawUrl:
         continue;
       }
       const body = await readLimited(res, maxBytes, controller);
-      return { status: res.status, headers: res.headers, url: check.url.toString(), body, text: () => new TextDecoder().decode(body) };
+      return {
+        status: res.status,
+        headers: res.headers,
+        url: check.url.toString(),
+        body,
+        text: () => new TextDecoder().decode(body),
+      };
     }
     throw new OutboundError('too many redirects');
   } catch (err) {
-    if (controller.signal.aborted && !(err instanceof OutboundError)) throw new OutboundError(`timed out after ${timeoutMs} ms`);
+    if (controller.signal.aborted && !(err instanceof OutboundError))
+      throw new OutboundError(`timed out after ${timeoutMs} ms`);
     throw err;
   } finally {
     clearTimeout(timer);

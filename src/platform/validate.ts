@@ -8,7 +8,10 @@ import type { ValidationTargets } from 'hono';
 import type { ZodType } from 'zod';
 import { ValidationError, type ValidationIssue } from './errors.ts';
 
-export function validate<Target extends keyof ValidationTargets, Schema extends ZodType>(target: Target, schema: Schema) {
+export function validate<Target extends keyof ValidationTargets, Schema extends ZodType>(
+  target: Target,
+  schema: Schema,
+) {
   return zValidator(target, schema, (result) => {
     if (!result.success) {
       const issues: ValidationIssue[] = result.error.issues.map((i) => ({
@@ -23,13 +26,19 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
 }
 
 /** Parses a value outside a route (queue payloads, stored JSON) with the same error type. */
-export function parseWith<Schema extends ZodType>(schema: Schema, value: unknown, location = 'body'): import('zod').output<Schema> {
+export function parseWith<Schema extends ZodType>(
+  schema: Schema,
+  value: unknown,
+  location = 'body',
+): import('zod').output<Schema> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new ValidationError(result.error.issues.map((i) => ({
-    path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-    message: i.message,
-    code: i.code,
-    location,
-  })));
+  throw new ValidationError(
+    result.error.issues.map((i) => ({
+      path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+      message: i.message,
+      code: i.code,
+      location,
+    })),
+  );
 }

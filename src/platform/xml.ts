@@ -28,7 +28,8 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 function decode(s: string, declared: Record<string, string> = {}): string {
   return s.replace(/&(#x[0-9a-f]+|#\d+|[\w.-]+);/gi, (m, e: string) => {
-    if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
+    if (e[0] === '#')
+      return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
     return ENTITIES[e] ?? declared[e] ?? m;
   });
 }
@@ -38,7 +39,9 @@ function tagEnd(src: string, from: number): number {
   let quote = '';
   for (let i = from; i < src.length; i++) {
     const c = src[i]!;
-    if (quote) { if (c === quote) quote = ''; } else if (c === '"' || c === "'") quote = c;
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
     else if (c === '>') return i;
   }
   return -1;
@@ -84,7 +87,11 @@ export function parseXml(src: string): XmlNode {
       top.text += src.slice(lt + 9, end);
       i = end + 3;
     } else if (src.startsWith('<?', lt) || src.startsWith('<!', lt)) {
-      const end = src.startsWith('<!DOCTYPE', lt) ? doctype(src, lt, declared) : src.startsWith('<?', lt) ? src.indexOf('?>', lt) + 1 : src.indexOf('>', lt);
+      const end = src.startsWith('<!DOCTYPE', lt)
+        ? doctype(src, lt, declared)
+        : src.startsWith('<?', lt)
+          ? src.indexOf('?>', lt) + 1
+          : src.indexOf('>', lt);
       if (end <= 0) throw new Error('unterminated declaration');
       i = end + 1;
     } else if (src[lt + 1] === '/') {
@@ -102,7 +109,8 @@ export function parseXml(src: string): XmlNode {
       const name = /^[^\s/>]+/.exec(body)?.[0];
       if (!name) throw new Error('empty tag name');
       const attrs: Record<string, string> = {};
-      for (const a of body.slice(name.length).matchAll(/([^\s=]+)\s*=\s*("([^"]*)"|'([^']*)')/g)) attrs[a[1]!] = decode(a[3] ?? a[4] ?? '', declared);
+      for (const a of body.slice(name.length).matchAll(/([^\s=]+)\s*=\s*("([^"]*)"|'([^']*)')/g))
+        attrs[a[1]!] = decode(a[3] ?? a[4] ?? '', declared);
       const node: XmlNode = { name, attrs, children: [], text: '', at: top.text.length };
       top.children.push(node);
       if (!selfClosing) stack.push(node);

@@ -14,11 +14,25 @@ export interface CargoPlatform {
 }
 
 const LINUX_CFG = [
-  'debug_assertions', 'panic="unwind"', 'target_abi=""', 'target_arch="x86_64"', 'target_endian="little"',
-  'target_env="gnu"', 'target_family="unix"', 'target_feature="fxsr"', 'target_feature="sse"',
-  'target_feature="sse2"', 'target_has_atomic="16"', 'target_has_atomic="32"', 'target_has_atomic="64"',
-  'target_has_atomic="8"', 'target_has_atomic="ptr"', 'target_os="linux"', 'target_pointer_width="64"',
-  'target_vendor="unknown"', 'unix',
+  'debug_assertions',
+  'panic="unwind"',
+  'target_abi=""',
+  'target_arch="x86_64"',
+  'target_endian="little"',
+  'target_env="gnu"',
+  'target_family="unix"',
+  'target_feature="fxsr"',
+  'target_feature="sse"',
+  'target_feature="sse2"',
+  'target_has_atomic="16"',
+  'target_has_atomic="32"',
+  'target_has_atomic="64"',
+  'target_has_atomic="8"',
+  'target_has_atomic="ptr"',
+  'target_os="linux"',
+  'target_pointer_width="64"',
+  'target_vendor="unknown"',
+  'unix',
 ];
 
 export const LINUX_X86_64: CargoPlatform = { triple: 'x86_64-unknown-linux-gnu', cfg: new Set(LINUX_CFG) };

@@ -43,12 +43,23 @@ function addTo(m: Map<string, Set<string>>, k: string, v: string): void {
   s.add(v);
 }
 
-export function featureClosure(table: Readonly<Record<string, readonly string[]>>, decls: readonly CargoDecl[], requested: Iterable<string>, weakEnables = false): FeatureClosure {
+export function featureClosure(
+  table: Readonly<Record<string, readonly string[]>>,
+  decls: readonly CargoDecl[],
+  requested: Iterable<string>,
+  weakEnables = false,
+): FeatureClosure {
   const optional = new Set(decls.filter((d) => d.optional && d.kind !== 'dev').map((d) => d.local));
   const named = new Set<string>();
   for (const vals of Object.values(table)) for (const v of vals) if (v.startsWith('dep:')) named.add(v.slice(4));
   const implicit = new Set([...optional].filter((d) => !named.has(d) && !Object.hasOwn(table, d)));
-  const out: FeatureClosure = { features: new Set(), deps: new Set(), depFeatures: new Map(), weakFeatures: new Map(), missing: [] };
+  const out: FeatureClosure = {
+    features: new Set(),
+    deps: new Set(),
+    depFeatures: new Map(),
+    weakFeatures: new Map(),
+    missing: [],
+  };
   const stack = [...requested];
   while (stack.length) {
     const v = stack.pop()!;
@@ -88,7 +99,11 @@ export function featureClosure(table: Readonly<Record<string, readonly string[]>
 }
 
 /** The declarations a closure turns on (dev dependencies never), each with the features it asks of the child. */
-export function activeDecls(decls: readonly CargoDecl[], fc: FeatureClosure, targetOk: (target: string) => boolean): { decl: CargoDecl; features: string[] }[] {
+export function activeDecls(
+  decls: readonly CargoDecl[],
+  fc: FeatureClosure,
+  targetOk: (target: string) => boolean,
+): { decl: CargoDecl; features: string[] }[] {
   const out: { decl: CargoDecl; features: string[] }[] = [];
   for (const d of decls) {
     if (d.kind === 'dev' || (d.optional && !fc.deps.has(d.local)) || !targetOk(d.target)) continue;

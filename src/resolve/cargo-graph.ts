@@ -86,10 +86,13 @@ export async function buildCargoGraph(
 function firstOnCycle(g: Graph): number | null {
   const out = g.nodes.map(() => [] as number[]);
   for (const e of g.edges) out[e.from]!.push(e.to);
-  const order = g.nodes.map((_, i) => i).sort((a, b) => {
-    const x = g.nodes[a]!, y = g.nodes[b]!;
-    return x.name < y.name ? -1 : x.name > y.name ? 1 : x.version < y.version ? -1 : x.version > y.version ? 1 : 0;
-  });
+  const order = g.nodes
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const x = g.nodes[a]!,
+        y = g.nodes[b]!;
+      return x.name < y.name ? -1 : x.name > y.name ? 1 : x.version < y.version ? -1 : x.version > y.version ? 1 : 0;
+    });
   for (const start of order) {
     const seen = new Set<number>();
     const stack = [...out[start]!];

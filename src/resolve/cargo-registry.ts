@@ -38,7 +38,12 @@ export function cargoDecl(d: Dependency, index: number): CargoDecl {
     requirement: d.requirement,
     kind,
     optional: has(a, 'opt'),
-    features: a.features ? a.features.split(',').map((x) => x.trim()).filter(Boolean) : [],
+    features: a.features
+      ? a.features
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)
+      : [],
     defaultFeatures: !has(a, 'nodefault'),
     target: a.environment ?? '',
   };

@@ -48,11 +48,13 @@ export async function resolveGo(client: Client, name: string, version: string): 
   // level by level, so a client batches each level's go.mod files
   let level: { path: string; version: string; pruned: boolean }[] = [{ path: name, version, pruned: true }];
   while (level.length > 0) {
-    const read = await Promise.all(level.map(async (m) => {
-      const k = key(m.path, m.version);
-      if (!reqs.has(k)) reqs.set(k, await client.requirements(m.path, m.version));
-      return { m, deps: reqs.get(k)! };
-    }));
+    const read = await Promise.all(
+      level.map(async (m) => {
+        const k = key(m.path, m.version);
+        if (!reqs.has(k)) reqs.set(k, await client.requirements(m.path, m.version));
+        return { m, deps: reqs.get(k)! };
+      }),
+    );
     const next: typeof level = [];
     for (const { m, deps } of read) {
       if (!deps) continue;

@@ -25,7 +25,10 @@ export function addError(g: Graph, node: number, name: string, requirement: stri
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function attrKey(a: Attrs): string {
-  return Object.keys(a).sort().map((k) => `${k}=${a[k]}`).join(' ');
+  return Object.keys(a)
+    .sort()
+    .map((k) => `${k}=${a[k]}`)
+    .join(' ');
 }
 
 /** Returns a new graph in canonical order (ties between equal nodes keep their discovery order). */
@@ -41,6 +44,9 @@ export function canon(g: Graph): Graph {
     errors: [...x.n.errors].sort((a, b) => cmp(a.name, b.name) || cmp(a.requirement, b.requirement)),
   }));
   const edges = g.edges.map((e) => ({ ...e, from: remap.get(e.from)!, to: remap.get(e.to)! }));
-  edges.sort((a, b) => a.from - b.from || a.to - b.to || cmp(a.requirement, b.requirement) || cmp(attrKey(a.attrs), attrKey(b.attrs)));
+  edges.sort(
+    (a, b) =>
+      a.from - b.from || a.to - b.to || cmp(a.requirement, b.requirement) || cmp(attrKey(a.attrs), attrKey(b.attrs)),
+  );
   return { nodes, edges, error: g.error };
 }

@@ -19,31 +19,56 @@ export { MemoryClient } from './memory-client.ts';
 export const GRAPH_SYSTEMS: readonly ResolveSystem[] = ['NPM', 'MAVEN', 'PYPI', 'CARGO', 'GO', 'RUBYGEMS', 'NUGET'];
 
 export interface ResolveOptions {
-  npm?: NpmOptions; cargo?: CargoOptions; pypi?: PypiOptions; maven?: MavenOptions;
+  npm?: NpmOptions;
+  cargo?: CargoOptions;
+  pypi?: PypiOptions;
+  maven?: MavenOptions;
   rubygems?: RubygemsOptions;
   nuget?: NugetOptions;
 }
 
-export async function resolveGraph(system: ResolveSystem, client: Client, name: string, version: string, opts: ResolveOptions = {}): Promise<Graph> {
+export async function resolveGraph(
+  system: ResolveSystem,
+  client: Client,
+  name: string,
+  version: string,
+  opts: ResolveOptions = {},
+): Promise<Graph> {
   switch (system) {
-    case 'NPM': return resolveNpm(client, name, version, opts.npm);
-    case 'MAVEN': return resolveMaven(client, name, version, opts.maven);
-    case 'PYPI': return resolvePypi(client, name, version, opts.pypi);
-    case 'CARGO': return resolveCargo(client, name, version, opts.cargo);
-    case 'GO': return resolveGo(client, name, version);
-    case 'RUBYGEMS': return resolveRubygems(client, name, version, opts.rubygems);
-    case 'NUGET': return resolveNuget(client, name, version, opts.nuget);
+    case 'NPM':
+      return resolveNpm(client, name, version, opts.npm);
+    case 'MAVEN':
+      return resolveMaven(client, name, version, opts.maven);
+    case 'PYPI':
+      return resolvePypi(client, name, version, opts.pypi);
+    case 'CARGO':
+      return resolveCargo(client, name, version, opts.cargo);
+    case 'GO':
+      return resolveGo(client, name, version);
+    case 'RUBYGEMS':
+      return resolveRubygems(client, name, version, opts.rubygems);
+    case 'NUGET':
+      return resolveNuget(client, name, version, opts.nuget);
   }
 }
 
 export interface DependenciesJson {
-  nodes: { versionKey: { system: string; name: string; version: string }; bundled: boolean; relation: 'SELF' | 'DIRECT' | 'INDIRECT'; errors: string[] }[];
+  nodes: {
+    versionKey: { system: string; name: string; version: string };
+    bundled: boolean;
+    relation: 'SELF' | 'DIRECT' | 'INDIRECT';
+    errors: string[];
+  }[];
   edges: { fromNode: number; toNode: number; requirement: string }[];
   error: string;
 }
 
 /** `spell(version, name)` gives the version's spelling in the answer (default: as resolved). */
-export function toDependenciesJson(system: string, graph: Graph, spell: (v: string, name: string) => string = (v) => v): DependenciesJson {
+export function toDependenciesJson(
+  system: string,
+  graph: Graph,
+  spell: (v: string, name: string) => string = (v) => v,
+): DependenciesJson {
   const g = canon(graph);
   const direct = new Set(g.edges.filter((e) => e.from === 0).map((e) => e.to));
   const seen = new Set<string>();

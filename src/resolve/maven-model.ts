@@ -161,8 +161,18 @@ export class MavenModels {
     // interpolation over the inherited model
     const [group, artifact] = splitName(own.name);
     const parent = own.parent ? splitName(own.parent.name) : null;
-    const fields: Record<string, string> = { groupId: group, artifactId: artifact, version: own.version, packaging: own.packaging || 'jar' };
-    if (parent && own.parent) Object.assign(fields, { 'parent.groupId': parent[0], 'parent.artifactId': parent[1], 'parent.version': own.parent.version });
+    const fields: Record<string, string> = {
+      groupId: group,
+      artifactId: artifact,
+      version: own.version,
+      packaging: own.packaging || 'jar',
+    };
+    if (parent && own.parent)
+      Object.assign(fields, {
+        'parent.groupId': parent[0],
+        'parent.artifactId': parent[1],
+        'parent.version': own.parent.version,
+      });
     const lookup: Lookup = (expr) => {
       const m = /^(?:project|pom)\.(.+)$/.exec(expr);
       if (m && fields[m[1]!] !== undefined) return fields[m[1]!];
@@ -171,8 +181,13 @@ export class MavenModels {
     };
     const interp = (s: string) => interpolate(s, lookup);
     const resolveDep = (d: PomDependency): PomDependency => ({
-      name: interp(d.name), version: interp(d.version), classifier: interp(d.classifier), type: interp(d.type) || 'jar',
-      scope: interp(d.scope), optional: interp(d.optional), exclusions: d.exclusions.map(interp),
+      name: interp(d.name),
+      version: interp(d.version),
+      classifier: interp(d.classifier),
+      type: interp(d.type) || 'jar',
+      scope: interp(d.scope),
+      optional: interp(d.optional),
+      exclusions: d.exclusions.map(interp),
     });
     dependencies = dependencies.map(resolveDep);
     management = management.map(resolveDep);
@@ -214,8 +229,10 @@ export class MavenModels {
       };
     });
     for (const d of dependencies) {
-      if (!d.version) errors.push(`'dependencies.dependency.version' for ${d.name}:${d.type} is missing in ${name}:${version}`);
-      for (const expr of unresolvedIn(d)) errors.push(`\${${expr}} in a dependency of ${name}:${version} is not defined by it or its parents`);
+      if (!d.version)
+        errors.push(`'dependencies.dependency.version' for ${d.name}:${d.type} is missing in ${name}:${version}`);
+      for (const expr of unresolvedIn(d))
+        errors.push(`\${${expr}} in a dependency of ${name}:${version} is not defined by it or its parents`);
     }
 
     let relocation: EffectivePom['relocation'] = null;

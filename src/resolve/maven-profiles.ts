@@ -14,7 +14,9 @@ export interface ActivationTarget {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a POM <activation> element as parsed XML
-interface ProfileLike { activation?: Record<string, any> }
+interface ProfileLike {
+  activation?: Record<string, any>;
+}
 
 const OS = { name: 'linux', family: ['unix'], arch: 'amd64' };
 
@@ -41,8 +43,12 @@ function osMatches(os: Record<string, string>): boolean {
     const ok = have((neg ? want.slice(1) : want).toLowerCase());
     return neg ? !ok : ok;
   };
-  return test(os.name, (v) => v === OS.name) && test(os.family, (v) => OS.family.includes(v)) && test(os.arch, (v) => v === OS.arch)
-    && !os.version;
+  return (
+    test(os.name, (v) => v === OS.name) &&
+    test(os.family, (v) => OS.family.includes(v)) &&
+    test(os.arch, (v) => v === OS.arch) &&
+    !os.version
+  );
 }
 
 function systemProperty(name: string, target: ActivationTarget): string | undefined {
@@ -55,7 +61,8 @@ function systemProperty(name: string, target: ActivationTarget): string | undefi
 // biome-ignore lint/suspicious/noExplicitAny: a POM <activation> element as parsed XML
 function activatedBy(a: Record<string, any>, target: ActivationTarget): boolean {
   const conditions: boolean[] = [];
-  if (typeof a.jdk?.jdk === 'string' && a.jdk.jdk) conditions.push(jdkMatches(a.jdk.jdk, target.javaVersion ?? '17.0.15'));
+  if (typeof a.jdk?.jdk === 'string' && a.jdk.jdk)
+    conditions.push(jdkMatches(a.jdk.jdk, target.javaVersion ?? '17.0.15'));
   if (a.os && typeof a.os === 'object') conditions.push(osMatches(a.os));
   const prop = a.property?.property;
   if (prop && typeof prop.name === 'string' && prop.name) {

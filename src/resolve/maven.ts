@@ -40,7 +40,6 @@ interface Todo {
   repositories: string[];
 }
 
-
 const MAX_RETRIES = 100;
 
 function packageKey(d: { name: string; attrs: Record<string, string> }): string {
@@ -78,7 +77,10 @@ const CENTRAL = /^https?:\/\/repo\.maven\.apache\.org\/maven2\/?$/;
 const MAX_RELOCATIONS = 5;
 
 /** A POM dependency in the resolver's vocabulary (scope, opt, classifier, type, exclusions; `origin` for management rows). */
-export function mavenDependency(x: Pick<PomDependency, 'name' | 'version' | 'classifier' | 'type' | 'scope' | 'exclusions'> & { optional?: unknown }, origin?: string): Dependency {
+export function mavenDependency(
+  x: Pick<PomDependency, 'name' | 'version' | 'classifier' | 'type' | 'scope' | 'exclusions'> & { optional?: unknown },
+  origin?: string,
+): Dependency {
   const attrs: Attrs = {};
   if (x.scope === 'test') attrs.test = '';
   else if (x.scope && x.scope !== 'compile') attrs.scope = x.scope;
@@ -90,10 +92,16 @@ export function mavenDependency(x: Pick<PomDependency, 'name' | 'version' | 'cla
   return { name: x.name, requirement: x.version || '', attrs };
 }
 
-export interface MavenOptions { target?: ActivationTarget }
+export interface MavenOptions {
+  target?: ActivationTarget;
+}
 
 /** What the resolver reads of one version: its dependencies (null: no POM), its model errors and relocation. */
-interface Descriptor { deps: readonly Dependency[] | null; errors: string[]; relocation: { name: string; version: string } | null }
+interface Descriptor {
+  deps: readonly Dependency[] | null;
+  errors: string[];
+  relocation: { name: string; version: string } | null;
+}
 
 function descriptors(client: Client, opts: MavenOptions): (name: string, version: string) => Promise<Descriptor> {
   const pom = client.pom?.bind(client);
@@ -103,14 +111,22 @@ function descriptors(client: Client, opts: MavenOptions): (name: string, version
     const m = await models.effective(n, v);
     if (!m) return { deps: null, errors: [], relocation: null };
     return {
-      deps: [...m.dependencies.map((d) => mavenDependency(d)), ...m.management.map((d) => mavenDependency(d, 'management'))],
+      deps: [
+        ...m.dependencies.map((d) => mavenDependency(d)),
+        ...m.management.map((d) => mavenDependency(d, 'management')),
+      ],
       errors: m.errors,
       relocation: m.relocation,
     };
   };
 }
 
-export async function resolveMaven(client: Client, name: string, version: string, opts: MavenOptions = {}): Promise<Graph> {
+export async function resolveMaven(
+  client: Client,
+  name: string,
+  version: string,
+  opts: MavenOptions = {},
+): Promise<Graph> {
   const requirements = new Map<string, Dependency[]>();
   const read = descriptors(client, opts);
   let res = await resolveOnce(client, read, name, version, requirements, false);
@@ -174,17 +190,28 @@ async function findMatch(client: Client, name: string, reqs: Dependency[]): Prom
 type Read = (name: string, version: string) => Promise<Descriptor>;
 
 async function resolveOnce(
-  client: Client, read: Read, rootName: string, rootVersion: string, requirements: Map<string, Dependency[]>, multi: boolean,
+  client: Client,
+  read: Read,
+  rootName: string,
+  rootVersion: string,
+  requirements: Map<string, Dependency[]>,
+  multi: boolean,
 ): Promise<{ g: Graph; hasMulti: boolean } | 'incompatible'> {
   const g = newGraph(rootName, rootVersion);
   let hasMulti = false;
   const rootInfo = (await client.versions(rootName)).find((v) => v.version === rootVersion);
   const rootRegs = parseRegistries(rootInfo);
   const rootPkey = packageKey({ name: rootName, attrs: {} });
-  const todo: Todo[] = [{
-    name: rootName, version: rootVersion, pkey: rootPkey, includesDependencies: false, exclusions: null,
-    repositories: rootRegs.dep.length > 0 ? [...rootRegs.dep, ...rootRegs.fetch] : rootRegs.fetch,
-  }];
+  const todo: Todo[] = [
+    {
+      name: rootName,
+      version: rootVersion,
+      pkey: rootPkey,
+      includesDependencies: false,
+      exclusions: null,
+      repositories: rootRegs.dep.length > 0 ? [...rootRegs.dep, ...rootRegs.fetch] : rootRegs.fetch,
+    },
+  ];
   const resolvedPackages = new Set([rootPkey]);
   const concrete = new Map<string, number>([[`${rootPkey}\u0001${rootVersion}`, 0]]);
   const nodes = new Map<string, number>([[`${rootName}\u0000${rootVersion}`, 0]]);
@@ -228,7 +255,8 @@ async function resolveOnce(
       if (isExcluded(cur.exclusions, imp.name)) return null;
       const pkey = packageKey(imp);
       const relocated = relocatedTo.get(pkey);
-      if (relocated !== undefined) { // the package was relocated nearer the root: its conflict group is the target's (Maven's ConflictMarker)
+      if (relocated !== undefined) {
+        // the package was relocated nearer the root: its conflict group is the target's (Maven's ConflictMarker)
         addEdge(g, curId, relocated, imp.requirement, { ...imp.attrs });
         return null;
       }
@@ -245,7 +273,13 @@ async function resolveOnce(
       const match = await findMatch(client, d.name, reqs);
       if (match === 'nomatch') {
         const list = reqs.map((r) => r.requirement).sort();
-        addError(g, curId, d.name, d.requirement, `could not find a version that satisfies requirements [${list.join(' ')}] for package ${d.name}`);
+        addError(
+          g,
+          curId,
+          d.name,
+          d.requirement,
+          `could not find a version that satisfies requirements [${list.join(' ')}] for package ${d.name}`,
+        );
         return null;
       }
       if (typeof match === 'string') {
@@ -278,7 +312,11 @@ async function resolveOnce(
         const regs = parseRegistries(match);
         let keep = regs.fetch.length === 0;
         for (const reg of regs.fetch) {
-          if (reg === '' || (rootRegs.def === '' ? CENTRAL.test(reg) : reg === rootRegs.def) || cur.repositories.includes(reg)) {
+          if (
+            reg === '' ||
+            (rootRegs.def === '' ? CENTRAL.test(reg) : reg === rootRegs.def) ||
+            cur.repositories.includes(reg)
+          ) {
             keep = true;
             break;
           }
@@ -288,7 +326,13 @@ async function resolveOnce(
       }
       if (multi && !reachable) {
         if (d.attrs.scope === 'provided') return null;
-        addError(g, curId, d.name, d.requirement, `could not find a version that satisfies requirement ${d.requirement} for package ${d.name}`);
+        addError(
+          g,
+          curId,
+          d.name,
+          d.requirement,
+          `could not find a version that satisfies requirement ${d.requirement} for package ${d.name}`,
+        );
         return null;
       }
       const nkey = `${match.name}\u0000${match.version}`;
@@ -306,14 +350,19 @@ async function resolveOnce(
       resolvedPackages.add(pkey);
       const t = d.attrs.mavenartifacttype;
       let exclusions = cur.exclusions;
-      const own = parseExclusions([d.attrs.mavenexclusions, first ? undefined : mgtExclusions.get(pkey)].filter(Boolean).join('|'));
+      const own = parseExclusions(
+        [d.attrs.mavenexclusions, first ? undefined : mgtExclusions.get(pkey)].filter(Boolean).join('|'),
+      );
       if (own) {
         for (const e of cur.exclusions ?? []) own.add(e);
         exclusions = own;
       }
       const declared = parseRegistries(match).dep;
       todo.push({
-        name: match.name, version: match.version, pkey, exclusions,
+        name: match.name,
+        version: match.version,
+        pkey,
+        exclusions,
         includesDependencies: t === 'ear' || t === 'war' || t === 'rar',
         repositories: declared.length > 0 ? [...cur.repositories, ...declared] : cur.repositories,
       });

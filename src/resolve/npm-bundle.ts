@@ -72,9 +72,13 @@ export function bundleRows(bundler: string, version: string, bundled: readonly B
   for (const { b, folders } of sorted) {
     const name = mangledName(bundler, version, folders);
     if (byName.has(name)) continue;
-    const parentDeps = folders.length === 1 ? out.content : byName.get(mangledName(bundler, version, folders.slice(0, -1)))?.deps;
+    const parentDeps =
+      folders.length === 1 ? out.content : byName.get(mangledName(bundler, version, folders.slice(0, -1)))?.deps;
     if (!parentDeps) continue;
-    const row = { info: { name, version: b.version, attrs: { derivedfrom: b.name || folders[folders.length - 1]! } }, deps: [...b.deps] };
+    const row = {
+      info: { name, version: b.version, attrs: { derivedfrom: b.name || folders[folders.length - 1]! } },
+      deps: [...b.deps],
+    };
     byName.set(name, row);
     out.rows.push(row);
     parentDeps.push({ name, requirement: b.version, attrs: {} });

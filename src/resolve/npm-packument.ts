@@ -44,17 +44,24 @@ export function packumentRows(p: Packument): { info: VersionInfo; deps: Dependen
     if (Array.isArray(m.os) && m.os.length) attrs.os = m.os.join(',');
     if (Array.isArray(m.cpu) && m.cpu.length) attrs.cpu = m.cpu.join(',');
     if (Array.isArray(m.libc) && m.libc.length) attrs.libc = m.libc.join(',');
-    if (m.engines && typeof m.engines === 'object' && !Array.isArray(m.engines)) attrs.engines = JSON.stringify(m.engines);
+    if (m.engines && typeof m.engines === 'object' && !Array.isArray(m.engines))
+      attrs.engines = JSON.stringify(m.engines);
     const deps: Dependency[] = [];
     const opt = m.optionalDependencies ?? {};
     for (const [n, s] of Object.entries(m.dependencies ?? {})) if (!(n in opt)) deps.push(npmDependency(n, s, {}));
     for (const [n, s] of Object.entries(opt)) deps.push(npmDependency(n, s, { opt: '' }));
     for (const [n, s] of Object.entries(m.peerDependencies ?? {})) {
-      deps.push(npmDependency(n, s, m.peerDependenciesMeta?.[n]?.optional ? { scope: 'peer', opt: '' } : { scope: 'peer' }));
+      deps.push(
+        npmDependency(n, s, m.peerDependenciesMeta?.[n]?.optional ? { scope: 'peer', opt: '' } : { scope: 'peer' }),
+      );
     }
-    const bundled = Array.isArray(m.bundleDependencies) ? m.bundleDependencies
-      : m.bundleDependencies === true ? Object.keys(m.dependencies ?? {}) : [];
-    for (const n of bundled) deps.push({ name: n, requirement: m.dependencies?.[n] ?? opt[n] ?? '*', attrs: { scope: 'bundle' } });
+    const bundled = Array.isArray(m.bundleDependencies)
+      ? m.bundleDependencies
+      : m.bundleDependencies === true
+        ? Object.keys(m.dependencies ?? {})
+        : [];
+    for (const n of bundled)
+      deps.push({ name: n, requirement: m.dependencies?.[n] ?? opt[n] ?? '*', attrs: { scope: 'bundle' } });
     return { info: { name: p.name, version, attrs }, deps };
   });
 }

@@ -18,22 +18,35 @@ export interface NpmEnv {
   libc?: string;
 }
 
-export const DEFAULT_NPM_ENV: NpmEnv = Object.freeze({ nodeVersion: '22.23.3', npmVersion: '11.19.1', os: 'linux', cpu: 'x64', libc: 'glibc' });
+export const DEFAULT_NPM_ENV: NpmEnv = Object.freeze({
+  nodeVersion: '22.23.3',
+  npmVersion: '11.19.1',
+  os: 'linux',
+  cpu: 'x64',
+  libc: 'glibc',
+});
 
 export function engineOk(v: VersionInfo, env: NpmEnv): boolean {
   const raw = v.attrs.engines;
   if (!raw) return true;
   let engines: Record<string, unknown>;
-  try { engines = JSON.parse(raw); } catch { return true; }
+  try {
+    engines = JSON.parse(raw);
+  } catch {
+    return true;
+  }
   if (!engines || typeof engines !== 'object' || Array.isArray(engines)) return true;
-  const ok = (want: unknown, have: string) => typeof want !== 'string' || want.trim() === '' ||
-    satisfies('NPM', have, want, { includePrerelease: true });
+  const ok = (want: unknown, have: string) =>
+    typeof want !== 'string' || want.trim() === '' || satisfies('NPM', have, want, { includePrerelease: true });
   return ok(engines.node, env.nodeVersion) && ok(engines.npm, env.npmVersion);
 }
 
 function listOk(list: string | undefined, value: string): boolean {
   if (!list) return true;
-  const items = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (items.length === 0) return true;
   const neg = items.filter((i) => i.startsWith('!')).map((i) => i.slice(1));
   const pos = items.filter((i) => !i.startsWith('!'));
@@ -52,7 +65,10 @@ export function platformOk(v: VersionInfo, env: NpmEnv): boolean {
 }
 
 export function tagsOf(v: VersionInfo): string[] {
-  return (v.attrs.tags ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+  return (v.attrs.tags ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
 }
 
 /** Whether `version` satisfies the dependency spec `range` the way arborist's edges check it. */
@@ -62,7 +78,11 @@ export function specSatisfied(range: string, version: string, versions?: readonl
   const p = parseRequirement('NPM', r);
   if (p.ok) return p.requirement.matches(version);
   // a dist-tag spec: arborist accepts whatever was installed for it
-  return versions === undefined || versions.some((v) => v.version === version && tagsOf(v).includes(r)) || /^[A-Za-z][\w.-]*$/.test(r);
+  return (
+    versions === undefined ||
+    versions.some((v) => v.version === version && tagsOf(v).includes(r)) ||
+    /^[A-Za-z][\w.-]*$/.test(r)
+  );
 }
 
 export function pickVersion(versions: readonly VersionInfo[], range: string, env: NpmEnv): VersionInfo | null {
@@ -88,7 +108,10 @@ export function pickVersion(versions: readonly VersionInfo[], range: string, env
   for (const c of cands.slice(1)) {
     const s = score(c);
     const d = s[0]! - bs[0]! || s[1]! - bs[1]! || s[2]! - bs[2]! || compare('NPM', c.version, best.version);
-    if (d > 0) { best = c; bs = s; }
+    if (d > 0) {
+      best = c;
+      bs = s;
+    }
   }
   return best;
 }

@@ -202,7 +202,10 @@ export class Placer {
       for (const x of this.b.depSet([d], (_f, e, t) => t !== d && satisfiesEdge(t, e))) junk.add(x);
     }
     const valid = (f: TreeNode, e: TreeEdge, t: TreeNode) => f !== dep && t !== dep && satisfiesEdge(t, e);
-    for (const x of this.b.depSet([...junk].filter((x) => !x.removed), valid)) {
+    for (const x of this.b.depSet(
+      [...junk].filter((x) => !x.removed),
+      valid,
+    )) {
       if (x !== dep && !x.removed && !inBundle(x) && !this.b.isDescendantOf(dep, x)) dropSubtree(x);
     }
   }

@@ -161,8 +161,15 @@ export class TreeBuilder {
     }
     const regular = content.length === 0 ? deps : deps.filter((d) => !content.some((c) => c.dep === d));
     const node: TreeNode = {
-      name, pkg: bundle ? info.attrs.derivedfrom! : info.name, version: info.version, info, parent: null,
-      children: new Map(), edges: buildEdges(regular), bundle, errors: [],
+      name,
+      pkg: bundle ? info.attrs.derivedfrom! : info.name,
+      version: info.version,
+      info,
+      parent: null,
+      children: new Map(),
+      edges: buildEdges(regular),
+      bundle,
+      errors: [],
     };
     for (const c of content) {
       const child = await this.makeNode(bundleFolder(c.info.name), c.info, new Set([...within, c.info.name]));
@@ -219,7 +226,7 @@ export class TreeBuilder {
         if (to && follow(n, e, to)) deps.add(to);
       }
     }
-    for (let changed = true; changed && deps.size > 0;) {
+    for (let changed = true; changed && deps.size > 0; ) {
       changed = false;
       for (const d of deps) {
         if (this.dependents(d).some((x) => !deps.has(x.from) && follow(x.from, x.edge, d))) {
@@ -236,7 +243,14 @@ export class TreeBuilder {
    * set, `self` the one for `dep` alone (what the last peer check was asked for, as canPlaceSelf),
    * used when the set fits nowhere.
    */
-  canPlace(dep: TreeNode, edge: TreeEdge, from: TreeNode, target: TreeNode, start: TreeNode, peers: TreeNode[]): { all: Decision; self: Decision } {
+  canPlace(
+    dep: TreeNode,
+    edge: TreeEdge,
+    from: TreeNode,
+    target: TreeNode,
+    start: TreeNode,
+    peers: TreeNode[],
+  ): { all: Decision; self: Decision } {
     let self: Decision | null = null;
     const set = [dep, ...peers];
     const withPeers = (state: Decision): Decision => {
@@ -258,14 +272,23 @@ export class TreeBuilder {
       if (!p || p === dep || path.includes(p)) continue;
       const t = deepestNestingTarget(target, p.name);
       const deepest = deepestNestingTarget(start, p.name);
-      const r = this.check(p, e, dep, t, deepest, set, (s) => (this.peersFit(p, t, deepest, set, [...path, dep]) ? s : 'CONFLICT'));
+      const r = this.check(p, e, dep, t, deepest, set, (s) =>
+        this.peersFit(p, t, deepest, set, [...path, dep]) ? s : 'CONFLICT',
+      );
       if (r === 'CONFLICT') return false;
     }
     return true;
   }
 
-  private check(dep: TreeNode, edge: TreeEdge, from: TreeNode, target: TreeNode, start: TreeNode, peers: TreeNode[],
-    withPeers: (state: Decision) => Decision): Decision {
+  private check(
+    dep: TreeNode,
+    edge: TreeEdge,
+    from: TreeNode,
+    target: TreeNode,
+    start: TreeNode,
+    peers: TreeNode[],
+    withPeers: (state: Decision) => Decision,
+  ): Decision {
     const targetEdge = target.edges.get(dep.name);
     const found = target.children.get(dep.name);
     const current = found && !found.removed ? found : undefined;
@@ -276,7 +299,8 @@ export class TreeBuilder {
       if (current.bundle !== null) return satisfiesEdge(current, edge) ? 'KEEP' : 'CONFLICT';
       if (current.pkg === dep.pkg && current.version === dep.version && satisfiesEdge(current, edge)) return 'KEEP';
       const tryReplace = current.pkg === dep.pkg && cmpVersion(dep.version, current.version) >= 0;
-      const canReplace = () => current.pkg === dep.pkg && this.dependents(current).every((d) => satisfiesEdge(dep, d.edge));
+      const canReplace = () =>
+        current.pkg === dep.pkg && this.dependents(current).every((d) => satisfiesEdge(dep, d.edge));
       if (tryReplace && canReplace()) {
         const r = withPeers('REPLACE');
         if (r !== 'CONFLICT') return r;
@@ -299,7 +323,8 @@ export class TreeBuilder {
       const cur = resolveName(target.parent, dep.name);
       if (cur) {
         for (const d of this.dependents(cur)) {
-          if (this.isDescendantOf(d.from, target) && satisfiesEdge(cur, d.edge) && !satisfiesEdge(dep, d.edge)) return 'CONFLICT';
+          if (this.isDescendantOf(d.from, target) && satisfiesEdge(cur, d.edge) && !satisfiesEdge(dep, d.edge))
+            return 'CONFLICT';
         }
       }
     }
@@ -307,7 +332,13 @@ export class TreeBuilder {
   }
 
   /** CanPlaceDep's check of the peer sets `current` is part of, for a peer set replacing it at its deepest place. */
-  private peerSetsYield(current: TreeNode, dep: TreeNode, edge: TreeEdge, target: TreeNode, peers: TreeNode[]): boolean {
+  private peerSetsYield(
+    current: TreeNode,
+    dep: TreeNode,
+    edge: TreeEdge,
+    target: TreeNode,
+    peers: TreeNode[],
+  ): boolean {
     const members = new Map<string, TreeNode>([...peers.map((p) => [p.name, p] as const), [dep.name, dep]]);
     for (const [entry, currentPeers] of this.peerEntrySets(current)) {
       if (entry.edge === edge) continue;
@@ -315,8 +346,13 @@ export class TreeBuilder {
       const rep = members.get(entryNode.name);
       if (rep) {
         // the set's own copy can take the entry node's place (peers within the set aside)
-        const ok = rep.pkg === entryNode.pkg && this.dependents(entryNode).every((d) =>
-          (isPeerEdge(d.edge) && d.from.parent === entryNode.parent && members.has(d.from.name)) || satisfiesEdge(rep, d.edge));
+        const ok =
+          rep.pkg === entryNode.pkg &&
+          this.dependents(entryNode).every(
+            (d) =>
+              (isPeerEdge(d.edge) && d.from.parent === entryNode.parent && members.has(d.from.name)) ||
+              satisfiesEdge(rep, d.edge),
+          );
         if (ok) continue;
       } else {
         let clobber = true;
@@ -327,7 +363,10 @@ export class TreeBuilder {
             if (!isPeerEdge(e) || !to || !satisfiesEdge(to, e)) continue;
             const r = members.get(e.name);
             if (!r) walk.add(to);
-            else if (!satisfiesEdge(r, e)) { clobber = false; break; }
+            else if (!satisfiesEdge(r, e)) {
+              clobber = false;
+              break;
+            }
           }
           if (!clobber) break;
         }
@@ -347,10 +386,11 @@ export class TreeBuilder {
    */
   peerEntrySets(node: TreeNode): Map<{ from: TreeNode; edge: TreeEdge; to: TreeNode }, Set<TreeNode>> {
     const valid = (n: TreeNode) => this.dependents(n).filter((d) => satisfiesEdge(n, d.edge));
-    const peerOut = (n: TreeNode) => [...n.edges.values()].flatMap((e) => {
-      const to = isPeerEdge(e) ? resolveName(n, e.name) : null;
-      return to && satisfiesEdge(to, e) ? [to] : [];
-    });
+    const peerOut = (n: TreeNode) =>
+      [...n.edges.values()].flatMap((e) => {
+        const to = isPeerEdge(e) ? resolveName(n, e.name) : null;
+        return to && satisfiesEdge(to, e) ? [to] : [];
+      });
     const union = new Set([node]);
     for (const n of union) {
       for (const to of peerOut(n)) union.add(to);

@@ -50,7 +50,10 @@ export function optionalFailures(root: TreeNode, env: NpmEnv): Set<TreeNode> {
       for (const e of n.edges.values()) {
         if (!viaOptional && (e.type === 'optional' || e.type === 'peerOptional')) continue;
         const t = resolveName(n, e.name);
-        if (t && !seen.has(t) && !skip.has(t)) { seen.add(t); q.push(t); }
+        if (t && !seen.has(t) && !skip.has(t)) {
+          seen.add(t);
+          q.push(t);
+        }
       }
     }
     return seen;
@@ -81,11 +84,14 @@ export async function resolveNpm(client: Client, name: string, version: string, 
   // bundled copies no edge reaches (extraneous folders of a tarball) are left out of the graph and
   // reported as its error, as deps.dev does ("unused bundled version <name> <version>")
   const reached = new Set<TreeNode>([root]);
-  for (const q = [root]; q.length > 0;) {
+  for (const q = [root]; q.length > 0; ) {
     const n = q.shift()!;
     for (const e of n.edges.values()) {
       const t = resolveName(n, e.name);
-      if (t && !dropped.has(t) && !reached.has(t)) { reached.add(t); q.push(t); }
+      if (t && !dropped.has(t) && !reached.has(t)) {
+        reached.add(t);
+        q.push(t);
+      }
     }
   }
   const unused: string[] = [];

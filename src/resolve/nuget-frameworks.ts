@@ -8,7 +8,11 @@
  * 2.1, 2.0 for netcoreapp2.x), then the any-framework group. Platform-specific groups (`net8.0-windows`)
  * and .NET Framework groups never apply to a platform-neutral .NET Core target.
  */
-export interface Framework { family: 'net' | 'netcoreapp' | 'netstandard' | 'netfx' | 'any' | 'other'; version: number[]; platform: string }
+export interface Framework {
+  family: 'net' | 'netcoreapp' | 'netstandard' | 'netfx' | 'any' | 'other';
+  version: number[];
+  platform: string;
+}
 
 const num = (s: string) => s.split('.').filter(Boolean).map(Number);
 
@@ -33,7 +37,8 @@ export function parseFramework(text: string): Framework {
 }
 
 const cmpV = (a: number[], b: number[]) => {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
+  for (let i = 0; i < Math.max(a.length, b.length); i++)
+    if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
   return 0;
 };
 

@@ -19,7 +19,13 @@
  * Ids are case-insensitive (the client answers lower-cased ids). Client vocabulary: dependencies carry
  * `framework` (their group's target framework; a dependency with an empty name only declares its group).
  */
-import { compareNuget, nugetRangeContains, parseNugetRange, parseNugetVersion, type NugetVersion } from '../versions/nuget.ts';
+import {
+  compareNuget,
+  nugetRangeContains,
+  parseNugetRange,
+  parseNugetVersion,
+  type NugetVersion,
+} from '../versions/nuget.ts';
 import { normalizeNugetId } from '../versions/names/index.ts';
 import { addEdge, addError, addNode, newGraph } from './graph.ts';
 import { nearestFramework } from './nuget-frameworks.ts';
@@ -33,7 +39,17 @@ export interface NugetOptions {
   maxNodes?: number;
 }
 
-interface Node { id: string; version: string; v: NugetVersion; parent: Node | null; depth: number; deps: Dependency[]; children: Node[]; range: string; eclipsed: { id: string; range: string }[] }
+interface Node {
+  id: string;
+  version: string;
+  v: NugetVersion;
+  parent: Node | null;
+  depth: number;
+  deps: Dependency[];
+  children: Node[];
+  range: string;
+  eclipsed: { id: string; range: string }[];
+}
 
 /** The version a range or floating version picks among `versions`, or null. */
 export function pickNuget(range: string, versions: readonly { version: string; v: NugetVersion }[]): string | null {
@@ -64,14 +80,20 @@ function admits(range: string, v: NugetVersion): boolean {
   return typeof r !== 'string' && nugetRangeContains(r, v, true);
 }
 
-export async function resolveNuget(client: Client, rootName: string, rootVersion: string, opts: NugetOptions = {}): Promise<Graph> {
+export async function resolveNuget(
+  client: Client,
+  rootName: string,
+  rootVersion: string,
+  opts: NugetOptions = {},
+): Promise<Graph> {
   const framework = opts.framework ?? DEFAULT_NUGET_FRAMEWORK;
   const maxNodes = opts.maxNodes ?? 20_000;
   const id = normalizeNugetId;
-  const versionsOf = async (name: string) => (await client.versions(id(name))).flatMap((x) => {
-    const v = parseNugetVersion(x.version);
-    return v && !has(x.attrs, 'deleted') ? [{ version: x.version, v }] : [];
-  });
+  const versionsOf = async (name: string) =>
+    (await client.versions(id(name))).flatMap((x) => {
+      const v = parseNugetVersion(x.version);
+      return v && !has(x.attrs, 'deleted') ? [{ version: x.version, v }] : [];
+    });
   const depsOf = async (name: string, version: string): Promise<Dependency[]> => {
     const all = (await client.requirements(id(name), version)) ?? [];
     const groups = [...new Set(all.map((d) => d.attrs.framework ?? ''))];
@@ -84,7 +106,17 @@ export async function resolveNuget(client: Client, rootName: string, rootVersion
     g.error = `${rootName}@${rootVersion} not found`;
     return g;
   }
-  const root: Node = { id: id(rootName), version: rootVersion, v: rootV, parent: null, depth: 0, deps: await depsOf(rootName, rootVersion), children: [], range: '', eclipsed: [] };
+  const root: Node = {
+    id: id(rootName),
+    version: rootVersion,
+    v: rootV,
+    parent: null,
+    depth: 0,
+    deps: await depsOf(rootName, rootVersion),
+    children: [],
+    range: '',
+    eclipsed: [],
+  };
   const errors: { node: Node; dep: Dependency; message: string }[] = [];
   let count = 0;
   let cycle = '';
@@ -118,7 +150,17 @@ export async function resolveNuget(client: Client, rootName: string, rootVersion
         g.error = `the dependency tree has more than ${maxNodes} nodes`;
         return g;
       }
-      const child: Node = { id: did, version, v: parseNugetVersion(version)!, parent: n, depth: n.depth + 1, deps: await depsOf(did, version), children: [], range: d.requirement, eclipsed: [] };
+      const child: Node = {
+        id: did,
+        version,
+        v: parseNugetVersion(version)!,
+        parent: n,
+        depth: n.depth + 1,
+        deps: await depsOf(did, version),
+        children: [],
+        range: d.requirement,
+        eclipsed: [],
+      };
       n.children.push(child);
       queue.push(child);
     }
@@ -153,7 +195,13 @@ export async function resolveNuget(client: Client, rootName: string, rootVersion
         edges.add(key);
         addEdge(g, index.get(n.id)!, index.get(c.id)!, c.range);
         if (w.version !== c.version && !admits(c.range, w.v)) {
-          addError(g, index.get(n.id)!, c.id, c.range, `version conflict detected for ${c.id}: ${w.version} is outside ${c.range} (NU1107)`);
+          addError(
+            g,
+            index.get(n.id)!,
+            c.id,
+            c.range,
+            `version conflict detected for ${c.id}: ${w.version} is outside ${c.range} (NU1107)`,
+          );
         }
       }
       if (w.version === c.version) visit(c);
@@ -166,7 +214,9 @@ export async function resolveNuget(client: Client, rootName: string, rootVersion
     }
   };
   visit(root);
-  for (const e of errors) if (winners.get(e.node.id) === e.node) addError(g, index.get(e.node.id)!, id(e.dep.name), e.dep.requirement, e.message);
+  for (const e of errors)
+    if (winners.get(e.node.id) === e.node)
+      addError(g, index.get(e.node.id)!, id(e.dep.name), e.dep.requirement, e.message);
   if (cycle) g.error = cycle;
   return g;
 }

@@ -26,9 +26,7 @@ export const PYTHON_ENV: PythonEnv = Object.freeze({
   implementation_version: '3.12.7',
 });
 
-type Node =
-  | { k: 'and' | 'or'; a: Node; b: Node }
-  | { k: 'cmp'; l: Operand; op: string; r: Operand };
+type Node = { k: 'and' | 'or'; a: Node; b: Node } | { k: 'cmp'; l: Operand; op: string; r: Operand };
 type Operand = { v: string } | { var: string };
 
 const TOKEN = /\s*(\(|\)|===|==|!=|<=|>=|~=|<|>|not\s+in\b|in\b|and\b|or\b|'[^']*'|"[^"]*"|[A-Za-z_.]+)/y;
@@ -71,12 +69,18 @@ export function parseMarker(s: string): Node {
   };
   const and = (): Node => {
     let a = expr();
-    while (t[p] === 'and') { p++; a = { k: 'and', a, b: expr() }; }
+    while (t[p] === 'and') {
+      p++;
+      a = { k: 'and', a, b: expr() };
+    }
     return a;
   };
   const or = (): Node => {
     let a = and();
-    while (t[p] === 'or') { p++; a = { k: 'or', a, b: and() }; }
+    while (t[p] === 'or') {
+      p++;
+      a = { k: 'or', a, b: and() };
+    }
     return a;
   };
   const n = or();
@@ -85,7 +89,10 @@ export function parseMarker(s: string): Node {
 }
 
 function compareOp(l: string, op: string, r: string, isExtra: boolean): boolean {
-  if (isExtra) { l = normalizePypiName(l); r = normalizePypiName(r); }
+  if (isExtra) {
+    l = normalizePypiName(l);
+    r = normalizePypiName(r);
+  }
   if (op === 'in') return r.includes(l);
   if (op === 'not in') return !r.includes(l);
   if (!isExtra && op !== '===') {
@@ -98,8 +105,9 @@ function compareOp(l: string, op: string, r: string, isExtra: boolean): boolean 
 }
 
 function evalNode(n: Node, env: Record<string, string>): boolean {
-  if (n.k !== 'cmp') return n.k === 'and' ? evalNode(n.a, env) && evalNode(n.b, env) : evalNode(n.a, env) || evalNode(n.b, env);
-  const val = (o: Operand) => ('v' in o ? o.v : env[o.var] ?? '');
+  if (n.k !== 'cmp')
+    return n.k === 'and' ? evalNode(n.a, env) && evalNode(n.b, env) : evalNode(n.a, env) || evalNode(n.b, env);
+  const val = (o: Operand) => ('v' in o ? o.v : (env[o.var] ?? ''));
   const isExtra = ('var' in n.l && n.l.var === 'extra') || ('var' in n.r && n.r.var === 'extra');
   return compareOp(val(n.l), n.op, val(n.r), isExtra);
 }
@@ -110,7 +118,11 @@ const cache = new Map<string, Node | null>();
 export function evaluateMarker(marker: string, extras: ReadonlySet<string>, env: PythonEnv = PYTHON_ENV): boolean {
   let n = cache.get(marker);
   if (n === undefined) {
-    try { n = parseMarker(marker); } catch { n = null; }
+    try {
+      n = parseMarker(marker);
+    } catch {
+      n = null;
+    }
     if (cache.size > 5000) cache.clear();
     cache.set(marker, n);
   }

@@ -28,7 +28,14 @@
  * `[{name, requirement}]`: the runtime dependencies of the `x86_64-linux` gem when it has one; `requirements`
  * answers the `ruby` gem's, or the only gem's); dependencies with `scope: dev` are skipped.
  */
-import { compareGem, gemConstraintMatches, parseGemRequirement, parseGemVersion, type GemConstraint, type GemVersion } from '../versions/rubygems.ts';
+import {
+  compareGem,
+  gemConstraintMatches,
+  parseGemRequirement,
+  parseGemVersion,
+  type GemConstraint,
+  type GemVersion,
+} from '../versions/rubygems.ts';
 import { addEdge, addError, addNode, newGraph } from './graph.ts';
 import type { Client, Dependency, Graph } from './types.ts';
 import { has } from './types.ts';
@@ -52,7 +59,12 @@ interface Cand {
   requiredRuby: string;
 }
 
-interface Req { parent: string; name: string; requirement: string; cons: GemConstraint[] | null }
+interface Req {
+  parent: string;
+  name: string;
+  requirement: string;
+  cons: GemConstraint[] | null;
+}
 
 interface State {
   acts: Map<string, Cand[]>; // the activated possibility set (candidates with equal dependencies), most preferred first
@@ -73,7 +85,9 @@ function groupCount(cands: readonly Cand[]): number {
 function linuxDeps(json: string): Dependency[] {
   try {
     const list = JSON.parse(json);
-    return Array.isArray(list) ? list.map((x) => ({ name: String(x?.name ?? ''), requirement: String(x?.requirement ?? ''), attrs: {} })) : [];
+    return Array.isArray(list)
+      ? list.map((x) => ({ name: String(x?.name ?? ''), requirement: String(x?.requirement ?? ''), attrs: {} }))
+      : [];
   } catch {
     return [];
   }
@@ -81,7 +95,12 @@ function linuxDeps(json: string): Dependency[] {
 
 const meets = (cons: readonly GemConstraint[], v: GemVersion) => cons.every((c) => gemConstraintMatches(c, v));
 
-export async function resolveRubygems(client: Client, rootName: string, rootVersion: string, opts: RubygemsOptions = {}): Promise<Graph> {
+export async function resolveRubygems(
+  client: Client,
+  rootName: string,
+  rootVersion: string,
+  opts: RubygemsOptions = {},
+): Promise<Graph> {
   const ruby = parseGemVersion(opts.rubyVersion ?? DEFAULT_RUBY_VERSION)!;
   const maxSteps = opts.maxSteps ?? 20_000;
   const all = new Map<string, Promise<{ cands: Cand[]; specs: number }>>();
@@ -105,8 +124,26 @@ export async function resolveRubygems(client: Client, rootName: string, rootVers
           }
           const groups = platforms.includes('ruby') ? 2 : 1;
           // the x86_64-linux gem first; the ruby gem of the same version is the next possibility (its own spec group)
-          if (linux) cands.push({ name, version: x.version, v, platform: RUBY_PLATFORM, groups, linuxDeps: x.attrs.linuxdependencies ? linuxDeps(x.attrs.linuxdependencies) : null, requiredRuby: x.attrs.requiredruby ?? '' });
-          if (platforms.includes('ruby')) cands.push({ name, version: x.version, v, platform: 'ruby', groups, linuxDeps: null, requiredRuby: x.attrs.requiredruby ?? '' });
+          if (linux)
+            cands.push({
+              name,
+              version: x.version,
+              v,
+              platform: RUBY_PLATFORM,
+              groups,
+              linuxDeps: x.attrs.linuxdependencies ? linuxDeps(x.attrs.linuxdependencies) : null,
+              requiredRuby: x.attrs.requiredruby ?? '',
+            });
+          if (platforms.includes('ruby'))
+            cands.push({
+              name,
+              version: x.version,
+              v,
+              platform: 'ruby',
+              groups,
+              linuxDeps: null,
+              requiredRuby: x.attrs.requiredruby ?? '',
+            });
         }
         cands.sort((a, b) => compareGem(b.v, a.v)); // stable: linux before ruby within a version
         return { cands, specs };
@@ -120,8 +157,11 @@ export async function resolveRubygems(client: Client, rootName: string, rootVers
     const k = `${c.name}\u0000${c.version}\u0000${c.platform}`;
     let p = depsCache.get(k);
     if (!p) {
-      p = c.linuxDeps ? Promise.resolve(c.linuxDeps) : client.requirements(c.name, c.version).then((ds) => (ds ?? []).filter((d) =>
-        d.attrs.scope !== 'dev' && !has(d.attrs, 'dev')));
+      p = c.linuxDeps
+        ? Promise.resolve(c.linuxDeps)
+        : client
+            .requirements(c.name, c.version)
+            .then((ds) => (ds ?? []).filter((d) => d.attrs.scope !== 'dev' && !has(d.attrs, 'dev')));
       depsCache.set(k, p);
     }
     return p;
@@ -140,7 +180,10 @@ export async function resolveRubygems(client: Client, rootName: string, rootVers
   const possibilitySets = async (cands: Cand[]): Promise<Cand[][]> => {
     const out: { key: string; set: Cand[] }[] = [];
     for (const c of cands) {
-      const key = `${(await depsOf(c)).map((d) => `${d.name} ${d.requirement}`).sort().join('\n')}\n${c.requiredRuby}`;
+      const key = `${(await depsOf(c))
+        .map((d) => `${d.name} ${d.requirement}`)
+        .sort()
+        .join('\n')}\n${c.requiredRuby}`;
       const last = out[out.length - 1];
       if (last && last.key === key) last.set.push(c);
       else out.push({ key, set: [c] });
@@ -154,17 +197,22 @@ export async function resolveRubygems(client: Client, rootName: string, rootVers
     if (n === undefined) {
       const { specs } = await versionsOf(r.name);
       const preSpecified = r.name === rootName && rootPre;
-      n = specs <= 1 ? specs - 1_000_000 : groupCount((await candidatesFor(r)).filter((c) => preSpecified || !c.v.prerelease)) - specs;
+      n =
+        specs <= 1
+          ? specs - 1_000_000
+          : groupCount((await candidatesFor(r)).filter((c) => preSpecified || !c.v.prerelease)) - specs;
       constrained.set(r.name, n);
     }
     return n;
   };
   const sortOpen = async (s: State, open: Req[]): Promise<Req[]> => {
-    const keyed = await Promise.all(open.map(async (r, i) => {
-      const act = s.acts.has(r.name);
-      const count = act ? 0 : groupCount(await candidatesFor(r));
-      return { r, i, k: [act ? 0 : 1, r.name === rootName ? 0 : 1, await amountConstrained(r), count] };
-    }));
+    const keyed = await Promise.all(
+      open.map(async (r, i) => {
+        const act = s.acts.has(r.name);
+        const count = act ? 0 : groupCount(await candidatesFor(r));
+        return { r, i, k: [act ? 0 : 1, r.name === rootName ? 0 : 1, await amountConstrained(r), count] };
+      }),
+    );
     keyed.sort((a, b) => {
       for (let j = 0; j < a.k.length; j++) if (a.k[j] !== b.k[j]) return a.k[j]! - b.k[j]!;
       return a.i - b.i;
@@ -201,7 +249,12 @@ export async function resolveRubygems(client: Client, rootName: string, rootVers
         if (act) {
           const narrowed = req.cons ? act.filter((x) => meets(req.cons!, x.v)) : [];
           if (narrowed.length) {
-            s = { ...cur, acts: new Map(cur.acts).set(req.name, narrowed), open: rest, edges: [...cur.edges, { parent: req.parent, req }] };
+            s = {
+              ...cur,
+              acts: new Map(cur.acts).set(req.name, narrowed),
+              open: rest,
+              edges: [...cur.edges, { parent: req.parent, req }],
+            };
             continue;
           }
           lastFailure ||= `could not find compatible versions for gem "${req.name}": ${req.parent || 'Gemfile'} requires ${req.requirement}`;
@@ -212,7 +265,9 @@ export async function resolveRubygems(client: Client, rootName: string, rootVers
             lastFailure ||= `could not find gem '${req.name} (${req.requirement})', which is required by ${req.parent.replace('\u0000', ' ') || 'the Gemfile'}`;
             s = null;
           } else if (cands.length === 0) {
-            const message: string = req.cons ? `no version of ${req.name} matches ${JSON.stringify(req.requirement)}` : `invalid requirement ${JSON.stringify(req.requirement)}`;
+            const message: string = req.cons
+              ? `no version of ${req.name} matches ${JSON.stringify(req.requirement)}`
+              : `invalid requirement ${JSON.stringify(req.requirement)}`;
             s = { ...cur, open: rest, missing: [...cur.missing, { parent: req.parent, req, message }] };
             continue;
           }
@@ -255,7 +310,11 @@ export async function resolveRubygems(client: Client, rootName: string, rootVers
   }
   const g = newGraph(rootName, rootVersion);
   const index = new Map<string, number>();
-  for (const [name, [c]] of state.acts as Map<string, [Cand]>) index.set(`${name}\u0000${c.version}`, name === rootName && c.version === rootVersion ? 0 : addNode(g, name, c.version));
+  for (const [name, [c]] of state.acts as Map<string, [Cand]>)
+    index.set(
+      `${name}\u0000${c.version}`,
+      name === rootName && c.version === rootVersion ? 0 : addNode(g, name, c.version),
+    );
   for (const e of state.edges) {
     if (!e.parent) continue;
     const to = state.acts.get(e.req.name)![0]!;

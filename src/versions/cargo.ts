@@ -156,7 +156,8 @@ class Cursor {
   number(): CargoNum | string {
     const st = this.i;
     while (isDigitCode(this.peek())) this.i++;
-    if (this.i === st) return this.i < this.s.length ? `unexpected character \`${this.s[this.i]}\`` : 'unexpected end of input';
+    if (this.i === st)
+      return this.i < this.s.length ? `unexpected character \`${this.s[this.i]}\`` : 'unexpected end of input';
     const n = parseNum(this.s.slice(st, this.i));
     return n ?? `invalid number \`${this.s.slice(st, this.i)}\``;
   }
@@ -247,7 +248,9 @@ export function parseCargoReq(text: string): CargoComparator[] | string {
   if (cur.wildcard()) {
     cur.spaces();
     if (cur.i === text.length) return [];
-    return text[cur.i] === ',' ? `wildcard must be the only comparator in \`${text}\`` : `unexpected text after wildcard in \`${text}\``;
+    return text[cur.i] === ','
+      ? `wildcard must be the only comparator in \`${text}\``
+      : `unexpected text after wildcard in \`${text}\``;
   }
   cur.i = w;
   const out: CargoComparator[] = [];
@@ -256,7 +259,10 @@ export function parseCargoReq(text: string): CargoComparator[] | string {
     if (typeof c === 'string') return `${c} in \`${text}\``;
     out.push(c);
     if (cur.i === text.length) return out;
-    if (cur.peek() !== 44) return /\s/.test(text[cur.i]!) && text[cur.i] !== ' ' ? `invalid whitespace in \`${text}\`` : `expected comma in \`${text}\``;
+    if (cur.peek() !== 44)
+      return /\s/.test(text[cur.i]!) && text[cur.i] !== ' '
+        ? `invalid whitespace in \`${text}\``
+        : `expected comma in \`${text}\``;
     cur.i++;
     cur.spaces();
     if (out.length === 32) return `excessive number of comparators in \`${text}\``;

@@ -101,7 +101,8 @@ function scan(s: string, range: boolean): Scanned | null {
   const n = s.length;
   while (i < n) {
     const c = s.charCodeAt(i);
-    if ((c === 118 && (range || i === 0)) || (range && (c === 61 || isWs(c)))) i++; // a version: one `v` at most
+    if ((c === 118 && (range || i === 0)) || (range && (c === 61 || isWs(c))))
+      i++; // a version: one `v` at most
     else break;
   }
   const prefix = s.slice(0, i);
@@ -312,7 +313,8 @@ function hyphen(from: XR, to: XR, incPre: boolean): NpmComparator[] | null {
   if (from.M !== null) {
     if (from.m === null) out.push(c('>=', ver(from.M, 0, 0, z)));
     else if (from.p === null) out.push(c('>=', ver(from.M, from.m, 0, z)));
-    else if (!from.verbatim) return null; // `>=` + the text as written
+    else if (!from.verbatim)
+      return null; // `>=` + the text as written
     else if (from.pre.length) out.push(c('>=', ver(from.M, from.m, from.p, from.pre)));
     else out.push(c('>=', ver(from.M, from.m, from.p, z)));
   }
@@ -321,7 +323,8 @@ function hyphen(from: XR, to: XR, incPre: boolean): NpmComparator[] | null {
     else if (to.p === null) out.push(c('<', ver(to.M, to.m + 1, 0, ZERO_PRE)));
     else if (to.pre.length) out.push(c('<=', ver(to.M, to.m, to.p, to.pre)));
     else if (incPre) out.push(c('<', ver(to.M, to.m, to.p + 1, ZERO_PRE)));
-    else if (!to.verbatim) return null; // `<=` + the text as written
+    else if (!to.verbatim)
+      return null; // `<=` + the text as written
     else out.push(c('<=', ver(to.M, to.m, to.p)));
   }
   return out.length ? out : [ANY];
@@ -374,7 +377,13 @@ function parseToken1(tok: string, incPre: boolean): NpmComparator[] | string {
 function isNullSet(cmp: NpmComparator): boolean {
   const v = cmp.v;
   return (
-    cmp.op === '<' && v !== null && v.major === 0 && v.minor === 0 && v.patch === 0 && v.pre.length === 1 && v.pre[0] === 0
+    cmp.op === '<' &&
+    v !== null &&
+    v.major === 0 &&
+    v.minor === 0 &&
+    v.patch === 0 &&
+    v.pre.length === 1 &&
+    v.pre[0] === 0
   );
 }
 
@@ -407,7 +416,9 @@ export function parseNpmRange(text: string, incPre = false): NpmComparator[][] |
     }
     // node-semver re-parses every desugared comparator: a bound past MAX_SAFE_INTEGER (`^9007199254740991`
     // -> `<9007199254740992.0.0-0`) makes the range invalid.
-    for (const cmp of set) if (cmp.v !== null && (cmp.v.major > MAX_SAFE || cmp.v.minor > MAX_SAFE || cmp.v.patch > MAX_SAFE)) return `number too large in \`${part}\``;
+    for (const cmp of set)
+      if (cmp.v !== null && (cmp.v.major > MAX_SAFE || cmp.v.minor > MAX_SAFE || cmp.v.patch > MAX_SAFE))
+        return `number too large in \`${part}\``;
     const nul = set.find(isNullSet);
     if (nul) set = [nul];
     else if (set.length > 1) {

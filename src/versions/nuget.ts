@@ -147,14 +147,18 @@ function parseFloating(text: string): { min: NugetVersion; float: boolean; allow
   } else if (core.endsWith('.*')) {
     const head = core.slice(0, -2);
     if (head.includes('*')) {
-      return head.endsWith('*') ? `version has multiple wildcards in \`${text}\`` : `invalid text in version string in \`${text}\``;
+      return head.endsWith('*')
+        ? `version has multiple wildcards in \`${text}\``
+        : `invalid text in version string in \`${text}\``;
     }
     const n = parseNums(head, 3);
     if (!n) return `invalid text in version string in \`${text}\``;
     nums = n;
   } else {
     if (core.includes('*')) {
-      return /\*\./.test(core) ? `wildcard in middle of version in \`${text}\`` : `invalid text in version string in \`${text}\``;
+      return /\*\./.test(core)
+        ? `wildcard in middle of version in \`${text}\``
+        : `invalid text in version string in \`${text}\``;
     }
     const n = parseNums(core, 4);
     if (!n) return `invalid text in version string in \`${text}\``;

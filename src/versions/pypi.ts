@@ -253,7 +253,8 @@ function prefixMatch(spec: PypiVersion, cand: PypiVersion): boolean {
   // A wildcard spec with pre/post parts (`==1.0rc1.*`, rare) must also match those exactly.
   if (spec.pre !== null || spec.post !== null) {
     if (cr.length > sr.length && cr.slice(sr.length).some((x) => x !== 0)) return false;
-    if (spec.pre !== null && (cand.pre === null || cand.pre[0] !== spec.pre[0] || cand.pre[1] !== spec.pre[1])) return false;
+    if (spec.pre !== null && (cand.pre === null || cand.pre[0] !== spec.pre[0] || cand.pre[1] !== spec.pre[1]))
+      return false;
     if (spec.post !== null && cand.post !== spec.post) return false;
   }
   return true;
@@ -328,7 +329,12 @@ export function parseSpecifierSet(text: string): SpecifierSet | string {
   return { specs, prereleases: specs.some(allowsPre) };
 }
 
-export function specifierSetContains(set: SpecifierSet, cand: PypiVersion, candText: string, includePre: boolean): boolean {
+export function specifierSetContains(
+  set: SpecifierSet,
+  cand: PypiVersion,
+  candText: string,
+  includePre: boolean,
+): boolean {
   if (!includePre && !set.prereleases && isPre(cand)) return false;
   for (const s of set.specs) if (!specifierContains(s, cand, candText)) return false;
   return true;
@@ -336,7 +342,9 @@ export function specifierSetContains(set: SpecifierSet, cand: PypiVersion, candT
 
 function parseRequirement(text: string, opts: RequirementOptions): ParseResult {
   const inc = opts.includePrerelease === true;
-  return compiled(text, parseSpecifierSet(text), parsePypiVersion, (set, v, raw) => specifierSetContains(set, v, raw, inc));
+  return compiled(text, parseSpecifierSet(text), parsePypiVersion, (set, v, raw) =>
+    specifierSetContains(set, v, raw, inc),
+  );
 }
 
 export const PYPI: Scheme<PypiVersion> = {

@@ -137,7 +137,10 @@ export function parseGemRequirement(text: string): GemConstraint[] | string {
   const out: GemConstraint[] = [];
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i]!;
-    if (p.replace(RB_WS, '') === '') return i === parts.length - 1 && i > 0 ? `missing item after comma in \`${text}\`` : `unexpected comma in \`${text}\``;
+    if (p.replace(RB_WS, '') === '')
+      return i === parts.length - 1 && i > 0
+        ? `missing item after comma in \`${text}\``
+        : `unexpected comma in \`${text}\``;
     const m = REQ_RE.exec(p);
     if (!m) return `missing comma in RubyGems in \`${text}\``;
     const v = parseGemVersion(m[2]!);
@@ -168,7 +171,9 @@ export function gemConstraintMatches(c: GemConstraint, v: GemVersion): boolean {
 }
 
 function parseRequirement(text: string): ParseResult {
-  return compiled(text, parseGemRequirement(text), parseGemVersion, (req, v) => req.every((c) => gemConstraintMatches(c, v)));
+  return compiled(text, parseGemRequirement(text), parseGemVersion, (req, v) =>
+    req.every((c) => gemConstraintMatches(c, v)),
+  );
 }
 
 export const RUBYGEMS: Scheme<GemVersion> = {

@@ -37,7 +37,12 @@ export function ok(text: string, matches: (version: string) => boolean): ParseRe
  * The requirement of a parsed form: `parsed` is the error text when the requirement did not parse;
  * `matches` parses each candidate version and asks `contains` (false for an invalid version).
  */
-export function compiled<R, V>(text: string, parsed: R | string, parseVersion: (s: string) => V | null, contains: (req: R, v: V, raw: string) => boolean): ParseResult {
+export function compiled<R, V>(
+  text: string,
+  parsed: R | string,
+  parseVersion: (s: string) => V | null,
+  contains: (req: R, v: V, raw: string) => boolean,
+): ParseResult {
   if (typeof parsed === 'string') return fail(parsed);
   return ok(text, (version) => {
     const v = parseVersion(version);

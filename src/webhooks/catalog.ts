@@ -76,7 +76,8 @@ export const CATALOG: CatalogCategory[] = [
 ];
 
 const BY_EVENT = new Map<string, { category: CatalogCategory; event: CatalogEvent }>();
-for (const category of CATALOG) for (const event of category.events) BY_EVENT.set(event.event_name, { category, event });
+for (const category of CATALOG)
+  for (const event of category.events) BY_EVENT.set(event.event_name, { category, event });
 
 export function findEvent(name: string): { category: CatalogCategory; event: CatalogEvent } | undefined {
   return BY_EVENT.get(name);

@@ -29,7 +29,17 @@ import type { Env } from '../platform/env.ts';
 import { publish } from '../platform/queue.ts';
 import { retryDelaySeconds, retryPolicy, shouldDisable } from './backoff.ts';
 import { buildBody } from './payload.ts';
-import { completeBatch, failBatch, fanOut, pendingCount, releaseLease, stalledWebhooks, startRun, unfannedCount, type AttemptLog } from './queries-delivery.ts';
+import {
+  completeBatch,
+  failBatch,
+  fanOut,
+  pendingCount,
+  releaseLease,
+  stalledWebhooks,
+  startRun,
+  unfannedCount,
+  type AttemptLog,
+} from './queries-delivery.ts';
 import { buildRequest, cut, headersForLog, send, TIMEOUT_MS } from './send.ts';
 import { paceWaitMs, retryDelayWithRetryAfter } from './throttle.ts';
 import { webhooksConfig } from './config.ts';
@@ -42,8 +52,17 @@ const RUN_BUDGET_MS = 20_000;
 const MAX_QUEUE_DELAY_MS = 2_147_483_647;
 const FANOUT_CHUNK = 500;
 
-export async function scheduleDelivery(env: Env, webhookOid: number, opts: { retryToken?: string; delaySeconds?: number } = {}): Promise<void> {
-  await publish(env, { path: '/webhooks/deliver', body: { webhook_oid: webhookOid, ...(opts.retryToken ? { retry_token: opts.retryToken } : {}) }, delaySeconds: opts.delaySeconds, retries: 5 });
+export async function scheduleDelivery(
+  env: Env,
+  webhookOid: number,
+  opts: { retryToken?: string; delaySeconds?: number } = {},
+): Promise<void> {
+  await publish(env, {
+    path: '/webhooks/deliver',
+    body: { webhook_oid: webhookOid, ...(opts.retryToken ? { retry_token: opts.retryToken } : {}) },
+    delaySeconds: opts.delaySeconds,
+    retries: 5,
+  });
 }
 
 export async function drainOutbox(env: Env, db: Db): Promise<{ events: number; webhooks: number[] }> {
@@ -57,13 +76,20 @@ export async function drainOutbox(env: Env, db: Db): Promise<{ events: number; w
     if (r.events < FANOUT_CHUNK || Date.now() - started > RUN_BUDGET_MS) break;
   }
   for (const oid of touched) await scheduleDelivery(env, oid);
-  if (events === FANOUT_CHUNK && (await unfannedCount(db)) > 0) await publish(env, { path: '/webhooks/drain', body: { reason: 'continue' } });
+  if (events === FANOUT_CHUNK && (await unfannedCount(db)) > 0)
+    await publish(env, { path: '/webhooks/drain', body: { reason: 'continue' } });
   return { events, webhooks: [...touched] };
 }
 
 const newBatchId = () => `msg_${crypto.randomUUID().replace(/-/g, '')}`;
 
-export type RunResult = { state: 'skipped' } | { state: 'throttled'; batches: number; delaySeconds: number } | { state: 'done'; batches: number } | { state: 'retry'; batches: number; delaySeconds: number } | { state: 'disabled'; batches: number } | { state: 'continue'; batches: number };
+export type RunResult =
+  | { state: 'skipped' }
+  | { state: 'throttled'; batches: number; delaySeconds: number }
+  | { state: 'done'; batches: number }
+  | { state: 'retry'; batches: number; delaySeconds: number }
+  | { state: 'disabled'; batches: number }
+  | { state: 'continue'; batches: number };
 
 /**
  * One delivery run for a webhook (see the header). Database round trips: one statement to take the
@@ -74,7 +100,13 @@ export async function deliverWebhook(env: Env, db: Db, oid: number, retryToken: 
   const lease = `lease_${crypto.randomUUID()}`;
   const LEASE_SECONDS = leaseSeconds(env);
   const timeoutMs = Math.min(TIMEOUT_MS, (LEASE_SECONDS - 5) * 1000);
-  const started = await startRun(db, { oid, leaseToken: lease, retryToken, leaseSeconds: LEASE_SECONDS, newBatchId: newBatchId() });
+  const started = await startRun(db, {
+    oid,
+    leaseToken: lease,
+    retryToken,
+    leaseSeconds: LEASE_SECONDS,
+    newBatchId: newBatchId(),
+  });
   if (!started) return { state: 'skipped' };
   const w = started.webhook;
   const policy = retryPolicy(env);
@@ -125,7 +157,12 @@ export async function deliverWebhook(env: Env, db: Db, oid: number, retryToken: 
       if (success) {
         const goOn = Date.now() - t0 <= RUN_BUDGET_MS;
         failuresBefore = 0;
-        const done = await completeBatch(db, log, { leaseToken: lease, goOn, newBatchId: newBatchId(), leaseSeconds: LEASE_SECONDS });
+        const done = await completeBatch(db, log, {
+          leaseToken: lease,
+          goOn,
+          newBatchId: newBatchId(),
+          leaseSeconds: LEASE_SECONDS,
+        });
         if (done.next) {
           batch = done.next;
           continue;
@@ -151,7 +188,13 @@ export async function deliverWebhook(env: Env, db: Db, oid: number, retryToken: 
     }
   } catch (err) {
     for (let i = 0; i < 3; i++) {
-      if (await releaseLease(db, oid, lease).then(() => true, () => false)) break;
+      if (
+        await releaseLease(db, oid, lease).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
     }
     throw err;
   }
@@ -169,7 +212,8 @@ export async function sweepWebhooks(env: Env): Promise<{ drained: number; restar
   try {
     const drained = (await unfannedCount(db)) > 0 ? (await drainOutbox(env, db)).events : 0;
     const stalled = await stalledWebhooks(db, 1000);
-    for (const s of stalled) await scheduleDelivery(env, s.webhook_oid, s.retry_token ? { retryToken: s.retry_token } : {});
+    for (const s of stalled)
+      await scheduleDelivery(env, s.webhook_oid, s.retry_token ? { retryToken: s.retry_token } : {});
     return { drained, restarted: stalled.length };
   } finally {
     await db.close();

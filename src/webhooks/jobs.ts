@@ -14,7 +14,10 @@ import { deliverWebhook, drainOutbox } from './deliver.ts';
 
 export const webhooksJobs = new Hono<AppEnv>();
 
-const deliverMessage = z.object({ webhook_oid: z.number().int().positive(), retry_token: z.string().max(100).optional() });
+const deliverMessage = z.object({
+  webhook_oid: z.number().int().positive(),
+  retry_token: z.string().max(100).optional(),
+});
 
 webhooksJobs.post('/drain', async (c) => {
   const r = await drainOutbox(c.env, c.get('db'));

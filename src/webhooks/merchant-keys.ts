@@ -25,7 +25,13 @@ export async function apiUserSigningKey(apiKey: string): Promise<string> {
 }
 
 /** Creates a key for a merchant; the clear key is returned once and never stored. */
-export async function createMerchantKey(q: Queryable, encryptionKey: string, merchantId: string, label: string | null = null, key = KEY_PREFIX + randomToken(32)): Promise<{ keyId: number; key: string }> {
+export async function createMerchantKey(
+  q: Queryable,
+  encryptionKey: string,
+  merchantId: string,
+  label: string | null = null,
+  key = KEY_PREFIX + randomToken(32),
+): Promise<{ keyId: number; key: string }> {
   const keyId = await insertMerchantKey(q, {
     merchantId,
     keyHash: await sha256Hex(key),
@@ -42,7 +48,11 @@ function presentedKey(simple: string | undefined, authorization: string | undefi
 /** Resolves the merchant from the request's key; 401 in the UltraCart envelope otherwise. */
 export const merchantAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const key = presentedKey(c.req.header('X-UltraCart-Simple-Key'), c.req.header('Authorization'));
-  if (!key?.startsWith(KEY_PREFIX) || key.length > 200) throw new HttpError(401, 'Invalid credentials: send a merchant API key as X-UltraCart-Simple-Key or a bearer token');
+  if (!key?.startsWith(KEY_PREFIX) || key.length > 200)
+    throw new HttpError(
+      401,
+      'Invalid credentials: send a merchant API key as X-UltraCart-Simple-Key or a bearer token',
+    );
   const row = await findKeyByHash(c.get('db'), await sha256Hex(key));
   if (!row) throw new HttpError(401, 'Invalid credentials: unknown merchant API key');
   c.set('principal', { merchantId: row.merchant_id, keyId: row.key_id } satisfies Merchant);

@@ -45,7 +45,10 @@ export async function gunzipBase64(b64: string): Promise<string> {
   return new Response(stream).text();
 }
 
-export async function buildBody(events: { event_name: string; payload: unknown }[], compress: boolean): Promise<string> {
+export async function buildBody(
+  events: { event_name: string; payload: unknown }[],
+  compress: boolean,
+): Promise<string> {
   const items = events.map((e) => ({ [e.event_name]: e.payload }));
   if (!compress) return JSON.stringify({ events: items });
   return JSON.stringify({ events: await gzipBase64(JSON.stringify(items)) });

@@ -43,7 +43,9 @@ const STATE_FILTER = { pending: 'AND q.delivered_at IS NULL', delivered: 'AND q.
 
 /** A webhook's queue rows, newest first (`state` pending or delivered filters). */
 export async function listEvents(
-  q: Queryable, oid: number, opts: { limit: number; offset: number; state: 'pending' | 'delivered' | undefined },
+  q: Queryable,
+  oid: number,
+  opts: { limit: number; offset: number; state: 'pending' | 'delivered' | undefined },
 ): Promise<{ rows: EventRow[]; total: number }> {
   const filter = opts.state ? STATE_FILTER[opts.state] : '';
   const rows = await q.query<EventRow>(
@@ -52,7 +54,9 @@ export async function listEvents(
     [oid, opts.limit, opts.offset],
   );
   const total = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM webhooks.queue q WHERE q.webhook_oid = $1 ${filter}`, [oid]);
+    `SELECT count(*)::int AS n FROM webhooks.queue q WHERE q.webhook_oid = $1 ${filter}`,
+    [oid],
+  );
   return { rows, total: total[0]!.n };
 }
 

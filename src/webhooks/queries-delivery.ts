@@ -51,7 +51,11 @@ export async function enqueueForWebhook(tx: Queryable, oid: number, events: read
   return rows.length;
 }
 
-export type LeasedWebhook = Omit<WebhookRow, 'pending'> & { retry_token: string | null; inflight_batch: string | null; lease_token: string };
+export type LeasedWebhook = Omit<WebhookRow, 'pending'> & {
+  retry_token: string | null;
+  inflight_batch: string | null;
+  lease_token: string;
+};
 
 export interface BatchRow {
   queue_id: string;
@@ -107,8 +111,26 @@ const BATCH_JSON = `(SELECT json_agg(c ORDER BY c.queue_id) FROM cut c)`;
  * user's signing key. Returns undefined when the lease was not taken; `batch` is undefined when
  * nothing is pending.
  */
-export async function startRun(q: Queryable, a: { oid: number; leaseToken: string; retryToken: string | null; leaseSeconds: number; newBatchId: string }): Promise<{ webhook: LeasedWebhook; batch: Batch | undefined; apiUserKeyEnc: string | undefined; sinceLastAttemptMs: number | null } | undefined> {
-  const rows = await q.query<LeasedWebhook & { api_user_key_enc: string | null; cut_rows: RawRow[] | null; inflight_rows: RawRow[] | null; since_last_ms: number | string | null }>(
+export async function startRun(
+  q: Queryable,
+  a: { oid: number; leaseToken: string; retryToken: string | null; leaseSeconds: number; newBatchId: string },
+): Promise<
+  | {
+      webhook: LeasedWebhook;
+      batch: Batch | undefined;
+      apiUserKeyEnc: string | undefined;
+      sinceLastAttemptMs: number | null;
+    }
+  | undefined
+> {
+  const rows = await q.query<
+    LeasedWebhook & {
+      api_user_key_enc: string | null;
+      cut_rows: RawRow[] | null;
+      inflight_rows: RawRow[] | null;
+      since_last_ms: number | string | null;
+    }
+  >(
     `WITH w AS (
        UPDATE webhooks.webhooks w0 SET lease_token = $2, lease_until = now() + make_interval(secs => $4),
          inflight_batch = CASE
@@ -164,7 +186,21 @@ const LOG_CTE = `log AS (
 )`;
 
 function logParams(l: AttemptLog): unknown[] {
-  return [l.requestId, l.webhookOid, l.batchId, l.duration, l.queueDelay, l.request, JSON.stringify(l.requestHeaders), l.response, JSON.stringify(l.responseHeaders), l.statusCode, l.success, l.uri, l.eventCount];
+  return [
+    l.requestId,
+    l.webhookOid,
+    l.batchId,
+    l.duration,
+    l.queueDelay,
+    l.request,
+    JSON.stringify(l.requestHeaders),
+    l.response,
+    JSON.stringify(l.responseHeaders),
+    l.statusCode,
+    l.success,
+    l.uri,
+    l.eventCount,
+  ];
 }
 
 export type Completed = { next: Batch } | { next: undefined; disabled: boolean };
@@ -176,7 +212,11 @@ export type Completed = { next: Batch } | { next: undefined; disabled: boolean }
  * (`newBatchId`). Otherwise it releases the lease (if still ours) in the same statement; the
  * caller then re-checks pending rows with a fresh snapshot (rows queued during this statement).
  */
-export async function completeBatch(q: Queryable, log: AttemptLog, a: { leaseToken: string; goOn: boolean; newBatchId: string; leaseSeconds: number }): Promise<Completed> {
+export async function completeBatch(
+  q: Queryable,
+  log: AttemptLog,
+  a: { leaseToken: string; goOn: boolean; newBatchId: string; leaseSeconds: number },
+): Promise<Completed> {
   const keep = `(w0.lease_token = $14 AND NOT w0.disabled AND $15 AND more.more)`;
   const rows = await q.query<{ disabled: boolean; inflight_batch: string | null; cut_rows: RawRow[] | null }>(
     `WITH ${LOG_CTE}, done AS (
@@ -205,7 +245,11 @@ export async function completeBatch(q: Queryable, log: AttemptLog, a: { leaseTok
  * disables the webhook), stores the retry token and releases the lease. The in-flight batch stays,
  * so the retry re-sends it with the same webhook-id.
  */
-export async function failBatch(q: Queryable, log: AttemptLog, f: { delaySeconds: number; retryToken: string; disable: boolean }): Promise<void> {
+export async function failBatch(
+  q: Queryable,
+  log: AttemptLog,
+  f: { delaySeconds: number; retryToken: string; disable: boolean },
+): Promise<void> {
   await q.query(
     `WITH ${LOG_CTE}
      UPDATE webhooks.webhooks SET consecutive_failures = consecutive_failures + 1,
@@ -217,15 +261,26 @@ export async function failBatch(q: Queryable, log: AttemptLog, f: { delaySeconds
 }
 
 export async function releaseLease(q: Queryable, oid: number, leaseToken: string): Promise<void> {
-  await q.query('UPDATE webhooks.webhooks SET lease_token = NULL, lease_until = NULL WHERE webhook_oid = $1 AND lease_token = $2', [oid, leaseToken]);
+  await q.query(
+    'UPDATE webhooks.webhooks SET lease_token = NULL, lease_until = NULL WHERE webhook_oid = $1 AND lease_token = $2',
+    [oid, leaseToken],
+  );
 }
 
 export async function pendingCount(q: Queryable, oid: number): Promise<number> {
-  return (await q.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks.queue WHERE webhook_oid = $1 AND delivered_at IS NULL', [oid]))[0]!.n;
+  return (
+    await q.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM webhooks.queue WHERE webhook_oid = $1 AND delivered_at IS NULL',
+      [oid],
+    )
+  )[0]!.n;
 }
 
 /** Webhooks the sweep should (re)start: pending rows, enabled, no live lease, no retry waiting. */
-export async function stalledWebhooks(q: Queryable, limit: number): Promise<{ webhook_oid: number; retry_token: string | null }[]> {
+export async function stalledWebhooks(
+  q: Queryable,
+  limit: number,
+): Promise<{ webhook_oid: number; retry_token: string | null }[]> {
   return q.query(
     `SELECT w.webhook_oid, w.retry_token FROM webhooks.webhooks w
      WHERE NOT w.disabled AND (w.lease_until IS NULL OR w.lease_until < now())
@@ -237,5 +292,7 @@ export async function stalledWebhooks(q: Queryable, limit: number): Promise<{ we
 }
 
 export async function unfannedCount(q: Queryable): Promise<number> {
-  return (await q.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks.outbox WHERE fanned_out_at IS NULL'))[0]!.n;
+  return (
+    await q.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks.outbox WHERE fanned_out_at IS NULL')
+  )[0]!.n;
 }

@@ -49,7 +49,11 @@ export interface ReplayPage {
  * the drain lock so queue order stays event order. Call inside a transaction.
  */
 export async function replayPage(
-  q: Queryable, oid: number, w: ReplayWindow, afterEventId: number, limit: number,
+  q: Queryable,
+  oid: number,
+  w: ReplayWindow,
+  afterEventId: number,
+  limit: number,
 ): Promise<ReplayPage> {
   await q.query('SELECT pg_advisory_xact_lock($1)', [DRAIN_LOCK]);
   const inWindow = `o.event_name = ANY (h.events) AND o.created_at >= $2 AND o.created_at < $3`;

@@ -7,7 +7,11 @@ import type { Queryable } from '../platform/db.ts';
  * with 0 it is dropped at once. Returns when the previous secret stops being signed with, or null.
  */
 export async function rotateSecret(
-  q: Queryable, merchantId: string, oid: number, newSecretEnc: string, overlapSeconds: number,
+  q: Queryable,
+  merchantId: string,
+  oid: number,
+  newSecretEnc: string,
+  overlapSeconds: number,
 ): Promise<{ until: Date | null } | undefined> {
   const rows = await q.query<{ previous_secret_until: Date | string | null }>(
     `UPDATE webhooks.webhooks SET

@@ -2,7 +2,10 @@
 import type { Queryable } from '../platform/db.ts';
 
 export async function setRateLimit(
-  q: Queryable, merchantId: string, oid: number, perSecond: number | null,
+  q: Queryable,
+  merchantId: string,
+  oid: number,
+  perSecond: number | null,
 ): Promise<boolean> {
   const rows = await q.query(
     `UPDATE webhooks.webhooks SET rate_limit_per_second = $3, updated_at = now()

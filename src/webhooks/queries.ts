@@ -45,10 +45,21 @@ export const SORTS: Record<string, string> = {
   webhook_url: 'w.webhook_url',
 };
 
-export async function listWebhooks(q: Queryable, merchantId: string, opts: { limit: number; offset: number; sort: string; desc: boolean }): Promise<{ rows: WebhookRow[]; total: number }> {
+export async function listWebhooks(
+  q: Queryable,
+  merchantId: string,
+  opts: { limit: number; offset: number; sort: string; desc: boolean },
+): Promise<{ rows: WebhookRow[]; total: number }> {
   const order = `${SORTS[opts.sort] ?? 'w.webhook_oid'} ${opts.desc ? 'DESC' : 'ASC'} NULLS LAST, w.webhook_oid`;
-  const rows = await q.query<WebhookRow>(`${SELECT} WHERE w.merchant_id = $1 ORDER BY ${order} LIMIT $2 OFFSET $3`, [merchantId, opts.limit, opts.offset]);
-  const total = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks.webhooks WHERE merchant_id = $1', [merchantId]);
+  const rows = await q.query<WebhookRow>(`${SELECT} WHERE w.merchant_id = $1 ORDER BY ${order} LIMIT $2 OFFSET $3`, [
+    merchantId,
+    opts.limit,
+    opts.offset,
+  ]);
+  const total = await q.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM webhooks.webhooks WHERE merchant_id = $1',
+    [merchantId],
+  );
   return { rows, total: total[0]!.n };
 }
 
@@ -57,16 +68,44 @@ export async function getWebhook(q: Queryable, merchantId: string, oid: number):
 }
 
 export async function findWebhooksByUrl(q: Queryable, merchantId: string, url: string): Promise<WebhookRow[]> {
-  return q.query<WebhookRow>(`${SELECT} WHERE w.merchant_id = $1 AND w.webhook_url = $2 ORDER BY w.webhook_oid`, [merchantId, url]);
+  return q.query<WebhookRow>(`${SELECT} WHERE w.merchant_id = $1 AND w.webhook_url = $2 ORDER BY w.webhook_oid`, [
+    merchantId,
+    url,
+  ]);
 }
 
-const COLUMNS: (keyof WebhookValues)[] = ['api_user_oid', 'application_profile', 'api_version', 'authentication_type', 'basic_username', 'basic_password_enc', 'iam_access_key', 'iam_secret_key_enc', 'compress_events', 'disabled', 'events', 'expansions', 'maximum_events', 'maximum_size', 'merchant_comments', 'name', 'webhook_url'];
+const COLUMNS: (keyof WebhookValues)[] = [
+  'api_user_oid',
+  'application_profile',
+  'api_version',
+  'authentication_type',
+  'basic_username',
+  'basic_password_enc',
+  'iam_access_key',
+  'iam_secret_key_enc',
+  'compress_events',
+  'disabled',
+  'events',
+  'expansions',
+  'maximum_events',
+  'maximum_size',
+  'merchant_comments',
+  'name',
+  'webhook_url',
+];
 
 function params(v: WebhookValues): unknown[] {
-  return COLUMNS.map((k) => (k === 'application_profile' || k === 'expansions' ? (v[k] === null ? null : JSON.stringify(v[k])) : v[k]));
+  return COLUMNS.map((k) =>
+    k === 'application_profile' || k === 'expansions' ? (v[k] === null ? null : JSON.stringify(v[k])) : v[k],
+  );
 }
 
-export async function insertWebhook(q: Queryable, merchantId: string, v: WebhookValues, signingSecretEnc: string): Promise<number> {
+export async function insertWebhook(
+  q: Queryable,
+  merchantId: string,
+  v: WebhookValues,
+  signingSecretEnc: string,
+): Promise<number> {
   const cols = [...COLUMNS, 'merchant_id', 'signing_secret_enc'];
   const rows = await q.query<{ webhook_oid: number }>(
     `INSERT INTO webhooks.webhooks (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING webhook_oid`,
@@ -89,11 +128,21 @@ export async function updateWebhook(q: Queryable, merchantId: string, oid: numbe
 }
 
 export async function deleteWebhook(q: Queryable, merchantId: string, oid: number): Promise<boolean> {
-  return (await q.query('DELETE FROM webhooks.webhooks WHERE merchant_id = $1 AND webhook_oid = $2 RETURNING webhook_oid', [merchantId, oid])).length > 0;
+  return (
+    (
+      await q.query('DELETE FROM webhooks.webhooks WHERE merchant_id = $1 AND webhook_oid = $2 RETURNING webhook_oid', [
+        merchantId,
+        oid,
+      ])
+    ).length > 0
+  );
 }
 
 export async function keyBelongsTo(q: Queryable, merchantId: string, keyId: number): Promise<boolean> {
-  return (await q.query('SELECT 1 FROM webhooks.merchant_keys WHERE merchant_id = $1 AND key_id = $2', [merchantId, keyId])).length > 0;
+  return (
+    (await q.query('SELECT 1 FROM webhooks.merchant_keys WHERE merchant_id = $1 AND key_id = $2', [merchantId, keyId]))
+      .length > 0
+  );
 }
 
 export interface LogSummaryRow {
@@ -114,21 +163,30 @@ export interface LogRow extends LogSummaryRow {
   uri: string;
 }
 
-export async function listLogs(q: Queryable, oid: number, opts: { limit: number; offset: number; since: Date | null }): Promise<{ rows: LogSummaryRow[]; total: number }> {
+export async function listLogs(
+  q: Queryable,
+  oid: number,
+  opts: { limit: number; offset: number; since: Date | null },
+): Promise<{ rows: LogSummaryRow[]; total: number }> {
   const since = opts.since ? opts.since.toISOString() : null;
   const rows = await q.query<LogSummaryRow>(
     `SELECT request_id, delivery_dts, success FROM webhooks.logs WHERE webhook_oid = $1 AND ($2::timestamptz IS NULL OR delivery_dts >= $2)
      ORDER BY delivery_dts DESC, request_id LIMIT $3 OFFSET $4`,
     [oid, since, opts.limit, opts.offset],
   );
-  const total = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks.logs WHERE webhook_oid = $1 AND ($2::timestamptz IS NULL OR delivery_dts >= $2)', [oid, since]);
+  const total = await q.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM webhooks.logs WHERE webhook_oid = $1 AND ($2::timestamptz IS NULL OR delivery_dts >= $2)',
+    [oid, since],
+  );
   return { rows, total: total[0]!.n };
 }
 
 export async function getLog(q: Queryable, oid: number, requestId: string): Promise<LogRow | undefined> {
-  return (await q.query<LogRow>(
-    `SELECT request_id, webhook_oid, delivery_dts, success, duration, queue_delay, request, request_headers, response, response_headers, status_code, uri
+  return (
+    await q.query<LogRow>(
+      `SELECT request_id, webhook_oid, delivery_dts, success, duration, queue_delay, request, request_headers, response, response_headers, status_code, uri
      FROM webhooks.logs WHERE webhook_oid = $1 AND request_id = $2`,
-    [oid, requestId],
-  ))[0];
+      [oid, requestId],
+    )
+  )[0];
 }

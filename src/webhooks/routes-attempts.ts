@@ -22,7 +22,10 @@ import { renderStatusPage, STATUS_PAGE_CSP } from './views-status-page.ts';
 export const attemptRoutes = new Hono<AppEnv>();
 
 const PATH = `${BASE}/webhooks/:webhook_oid`;
-const when = z.string().max(40).refine((s) => !Number.isNaN(Date.parse(s)), { message: 'must be a date/time' });
+const when = z
+  .string()
+  .max(40)
+  .refine((s) => !Number.isNaN(Date.parse(s)), { message: 'must be a date/time' });
 const eventsQuery = z.object({
   _limit: z.coerce.number().int().min(1).max(500).default(100),
   _offset: z.coerce.number().int().min(0).max(1_000_000).default(0),

@@ -25,13 +25,18 @@ export const REPLAY_DEFAULT_LIMIT = 500;
 export const REPLAY_MAX_LIMIT = 1000;
 const TOKEN = /^rt_(\d{1,15})_(\d{1,18})$/;
 
-const when = z.string().max(40).refine((s) => !Number.isNaN(Date.parse(s)), { message: 'must be a date/time' });
-const replayBody = z.object({
-  since: when.optional(),
-  until: when.optional(),
-  limit: z.coerce.number().int().min(1).max(REPLAY_MAX_LIMIT).default(REPLAY_DEFAULT_LIMIT),
-  resume_token: z.string().max(40).regex(TOKEN, { message: 'not a resume_token of this API' }).optional(),
-}).strict();
+const when = z
+  .string()
+  .max(40)
+  .refine((s) => !Number.isNaN(Date.parse(s)), { message: 'must be a date/time' });
+const replayBody = z
+  .object({
+    since: when.optional(),
+    until: when.optional(),
+    limit: z.coerce.number().int().min(1).max(REPLAY_MAX_LIMIT).default(REPLAY_DEFAULT_LIMIT),
+    resume_token: z.string().max(40).regex(TOKEN, { message: 'not a resume_token of this API' }).optional(),
+  })
+  .strict();
 
 function sameInstant(given: string | undefined, stored: Date): boolean {
   return given === undefined || Date.parse(given) === stored.getTime();
@@ -69,16 +74,18 @@ replayRoutes.post(PATH, validate('param', oidParam), validate('json', replayBody
     c.executionCtx.waitUntil(scheduleDelivery(c.env, oid).catch(warn));
   }
   const resume = page.more && page.lastEventId !== null ? `rt_${window.replayId}_${page.lastEventId}` : null;
-  return c.json(ok({
-    replay: {
-      since: window.since.toISOString(),
-      until: window.until.toISOString(),
-      scanned: page.scanned,
-      queued: page.queued,
-      already_queued: page.alreadyQueued,
-      skipped_pending: page.skippedPending,
-      more: page.more,
-      resume_token: resume,
-    },
-  }));
+  return c.json(
+    ok({
+      replay: {
+        since: window.since.toISOString(),
+        until: window.until.toISOString(),
+        scanned: page.scanned,
+        queued: page.queued,
+        already_queued: page.alreadyQueued,
+        skipped_pending: page.skippedPending,
+        more: page.more,
+        resume_token: resume,
+      },
+    }),
+  );
 });

@@ -24,9 +24,11 @@ export const MAX_OVERLAP_SECONDS = 7 * 86_400;
 
 export const secretRoutes = new Hono<AppEnv>();
 
-const rotateBody = z.object({
-  overlap_seconds: z.coerce.number().int().min(0).max(MAX_OVERLAP_SECONDS).default(DEFAULT_OVERLAP_SECONDS),
-}).strict();
+const rotateBody = z
+  .object({
+    overlap_seconds: z.coerce.number().int().min(0).max(MAX_OVERLAP_SECONDS).default(DEFAULT_OVERLAP_SECONDS),
+  })
+  .strict();
 
 const PATH = `${BASE}/webhooks/:webhook_oid/signing_secret`;
 

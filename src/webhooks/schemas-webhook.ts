@@ -22,7 +22,10 @@ import { API_VERSION, carriesCustomerData, findCategory } from './catalog.ts';
 import type { WebhookValues } from './queries.ts';
 
 export const AUTH_TYPES = ['none', 'basic', 'api user', 'aws iam'] as const;
-export const LIMITS = { maximumEvents: { min: 1, max: 1000, default: 10 }, maximumSize: { min: 1000, max: 5_242_880, default: 900_000 } };
+export const LIMITS = {
+  maximumEvents: { min: 1, max: 1000, default: 10 },
+  maximumSize: { min: 1000, max: 5_242_880, default: 900_000 },
+};
 
 const str = (max: number) => z.string().max(max).nullish();
 
@@ -41,20 +44,27 @@ const category = z.object({
 
 export const webhookInput = z.object({
   webhook_url: str(2048),
-  api_version: z.string().refine((v) => v === API_VERSION, { message: `api_version must be ${API_VERSION}` }).nullish(),
-  authentication_type: z.enum(AUTH_TYPES, { message: `authentication_type must be one of: ${AUTH_TYPES.join(', ')}` }).nullish(),
+  api_version: z
+    .string()
+    .refine((v) => v === API_VERSION, { message: `api_version must be ${API_VERSION}` })
+    .nullish(),
+  authentication_type: z
+    .enum(AUTH_TYPES, { message: `authentication_type must be one of: ${AUTH_TYPES.join(', ')}` })
+    .nullish(),
   basic_username: str(200),
   basic_password: str(200),
   iam_access_key: str(200),
   iam_secret_key: str(200),
   api_user_oid: z.number().int().positive().nullish(),
-  application_profile: z.object({
-    api_application_logo_url: str(2048),
-    application_description: str(2000),
-    application_name: str(200),
-    developer_name: str(200),
-    developer_website: str(2048),
-  }).nullish(),
+  application_profile: z
+    .object({
+      api_application_logo_url: str(2048),
+      application_description: str(2000),
+      application_name: str(200),
+      developer_name: str(200),
+      developer_website: str(2048),
+    })
+    .nullish(),
   compress_events: z.boolean().nullish(),
   disabled: z.boolean().nullish(),
   event_categories: z.array(category).max(50).nullish(),
@@ -66,7 +76,10 @@ export const webhookInput = z.object({
 export type WebhookInput = z.infer<typeof webhookInput>;
 
 /** Subscribed events and their expansions from event_categories; unknown names are a 400. */
-export function subscriptions(categories: NonNullable<WebhookInput['event_categories']>): { events: string[]; expansions: Record<string, string> } {
+export function subscriptions(categories: NonNullable<WebhookInput['event_categories']>): {
+  events: string[];
+  expansions: Record<string, string>;
+} {
   const events = new Set<string>();
   const expansions: Record<string, string> = {};
   for (const c of categories) {
@@ -74,7 +87,8 @@ export function subscriptions(categories: NonNullable<WebhookInput['event_catego
     if (!known) throw new HttpError(400, `event_categories: unknown event category ${c.event_category}`);
     const listed = new Map((c.events ?? []).map((e) => [e.event_name, e]));
     for (const name of listed.keys()) {
-      if (!known.events.some((e) => e.event_name === name)) throw new HttpError(400, `event_categories: unknown event ${name} in category ${c.event_category}`);
+      if (!known.events.some((e) => e.event_name === name))
+        throw new HttpError(400, `event_categories: unknown event ${name} in category ${c.event_category}`);
     }
     for (const e of known.events) {
       const given = listed.get(e.event_name);
@@ -103,20 +117,35 @@ export interface Merged {
 }
 
 /** Merges input over stored values (or defaults) and applies the rules. */
-export function mergeWebhook(input: WebhookInput, stored: (WebhookValues & { hasBasicPassword: boolean; hasIamSecret: boolean }) | undefined, env: Pick<Env, 'OUTBOUND_ALLOWLIST'>, callerKeyId: number, generate: () => string): Merged {
-  const pick = <K extends keyof WebhookInput, D>(k: K, fallback: D): NonNullable<WebhookInput[K]> | D => (input[k] ?? fallback) as NonNullable<WebhookInput[K]> | D;
-  const subs = input.event_categories ? subscriptions(input.event_categories) : { events: stored?.events ?? [], expansions: stored?.expansions ?? {} };
+export function mergeWebhook(
+  input: WebhookInput,
+  stored: (WebhookValues & { hasBasicPassword: boolean; hasIamSecret: boolean }) | undefined,
+  env: Pick<Env, 'OUTBOUND_ALLOWLIST'>,
+  callerKeyId: number,
+  generate: () => string,
+): Merged {
+  const pick = <K extends keyof WebhookInput, D>(k: K, fallback: D): NonNullable<WebhookInput[K]> | D =>
+    (input[k] ?? fallback) as NonNullable<WebhookInput[K]> | D;
+  const subs = input.event_categories
+    ? subscriptions(input.event_categories)
+    : { events: stored?.events ?? [], expansions: stored?.expansions ?? {} };
   const authType = pick('authentication_type', stored?.authentication_type ?? 'none');
   const url = pick('webhook_url', stored?.webhook_url ?? '');
   if (!url) throw new HttpError(400, 'webhook_url is required');
 
   const needsHttps = carriesCustomerData(subs.events);
   const check = checkOutboundUrl(url, env, { requireHttps: needsHttps });
-  if (!check.ok) throw new HttpError(400, `webhook_url: ${check.reason}${needsHttps && check.reason === 'HTTPS is required' ? ' (subscribed events carry customer data)' : ''}`);
+  if (!check.ok)
+    throw new HttpError(
+      400,
+      `webhook_url: ${check.reason}${needsHttps && check.reason === 'HTTPS is required' ? ' (subscribed events carry customer data)' : ''}`,
+    );
 
   const values: Merged['values'] = {
     api_user_oid: null,
-    application_profile: input.application_profile ? { ...input.application_profile } as Record<string, string | null> : (stored?.application_profile ?? null),
+    application_profile: input.application_profile
+      ? ({ ...input.application_profile } as Record<string, string | null>)
+      : (stored?.application_profile ?? null),
     api_version: API_VERSION,
     authentication_type: authType,
     basic_username: null,
@@ -150,8 +179,13 @@ export function mergeWebhook(input: WebhookInput, stored: (WebhookValues & { has
     const given = input.iam_secret_key;
     if (given && !isMasked(given)) secrets.iamSecretKey = given;
     else if (stored?.hasIamSecret && stored.authentication_type === 'aws iam') secrets.iamSecretKey = undefined;
-    if (!values.iam_access_key || secrets.iamSecretKey === null) throw new HttpError(400, 'aws iam authentication needs iam_access_key and iam_secret_key');
-    if (!/^\/\d{12}\/[A-Za-z0-9_-]{1,80}(\.fifo)?\/?$/.test(check.url.pathname)) throw new HttpError(400, 'webhook_url: aws iam delivery needs an SQS queue URL (https://sqs.<region>.amazonaws.com/<account>/<queue>)');
+    if (!values.iam_access_key || secrets.iamSecretKey === null)
+      throw new HttpError(400, 'aws iam authentication needs iam_access_key and iam_secret_key');
+    if (!/^\/\d{12}\/[A-Za-z0-9_-]{1,80}(\.fifo)?\/?$/.test(check.url.pathname))
+      throw new HttpError(
+        400,
+        'webhook_url: aws iam delivery needs an SQS queue URL (https://sqs.<region>.amazonaws.com/<account>/<queue>)',
+      );
   }
   return { values, secrets, generatedPassword };
 }

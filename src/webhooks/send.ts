@@ -32,7 +32,10 @@ export function cut(s: string): string {
 }
 
 export function headersForLog(h: Record<string, string>): { name: string; value: string }[] {
-  return Object.entries(h).map(([name, value]) => ({ name, value: name.toLowerCase() === 'authorization' && value.startsWith('Basic ') ? 'Basic ****' : value }));
+  return Object.entries(h).map(([name, value]) => ({
+    name,
+    value: name.toLowerCase() === 'authorization' && value.startsWith('Basic ') ? 'Basic ****' : value,
+  }));
 }
 
 type SecretColumns = 'signing_secret_enc' | 'previous_signing_secret_enc' | 'previous_secret_until';
@@ -44,13 +47,25 @@ export function signingSecrets(w: Pick<LeasedWebhook, SecretColumns>, now: Date)
   return live ? [w.signing_secret_enc, w.previous_signing_secret_enc!] : [w.signing_secret_enc];
 }
 
-export async function buildRequest(env: Env, w: LeasedWebhook, body: string, batchId: string, now: Date, apiUserKeyEnc: string | undefined): Promise<{ headers: Record<string, string>; body: string }> {
+export async function buildRequest(
+  env: Env,
+  w: LeasedWebhook,
+  body: string,
+  batchId: string,
+  now: Date,
+  apiUserKeyEnc: string | undefined,
+): Promise<{ headers: Record<string, string>; body: string }> {
   const ts = Math.floor(now.getTime() / 1000);
   const standard: Record<string, string> = {
     'webhook-id': batchId,
     'webhook-timestamp': String(ts),
-    'webhook-signature': (await Promise.all(signingSecrets(w, now).map(async (enc) =>
-      standardSignature(await decryptSecret(encryptionKey(env), enc), batchId, ts, body)))).join(' '),
+    'webhook-signature': (
+      await Promise.all(
+        signingSecrets(w, now).map(async (enc) =>
+          standardSignature(await decryptSecret(encryptionKey(env), enc), batchId, ts, body),
+        ),
+      )
+    ).join(' '),
   };
   const base = { 'content-type': 'application/json', 'user-agent': 'edge-services-webhooks/1', ...standard };
   switch (w.authentication_type) {
@@ -61,12 +76,24 @@ export async function buildRequest(env: Env, w: LeasedWebhook, body: string, bat
     case 'api user': {
       if (!apiUserKeyEnc || w.api_user_oid === null) return { headers: base, body };
       const key = await decryptSecret(encryptionKey(env), apiUserKeyEnc);
-      return { headers: { ...base, 'x-ultracart-api-user-oid': String(w.api_user_oid), 'x-ultracart-signature': await apiUserSignature(key, ts, body) }, body };
+      return {
+        headers: {
+          ...base,
+          'x-ultracart-api-user-oid': String(w.api_user_oid),
+          'x-ultracart-signature': await apiUserSignature(key, ts, body),
+        },
+        body,
+      };
     }
     case 'aws iam': {
       const secretKey = w.iam_secret_key_enc ? await decryptSecret(encryptionKey(env), w.iam_secret_key_enc) : '';
       const region = sqsRegion(w.webhook_url, webhooksConfig(env).AWS_REGION);
-      const signed = await sqsSendMessage(w.webhook_url, body, { accessKeyId: w.iam_access_key ?? '', secretAccessKey: secretKey }, { region, now });
+      const signed = await sqsSendMessage(
+        w.webhook_url,
+        body,
+        { accessKeyId: w.iam_access_key ?? '', secretAccessKey: secretKey },
+        { region, now },
+      );
       return { headers: { ...signed.headers, ...standard }, body: signed.body };
     }
     default:
@@ -74,11 +101,21 @@ export async function buildRequest(env: Env, w: LeasedWebhook, body: string, bat
   }
 }
 
-export async function send(env: Env, url: string, req: { headers: Record<string, string>; body: string }, timeoutMs = TIMEOUT_MS): Promise<Attempt> {
+export async function send(
+  env: Env,
+  url: string,
+  req: { headers: Record<string, string>; body: string },
+  timeoutMs = TIMEOUT_MS,
+): Promise<Attempt> {
   const started = Date.now();
   const requestHeaders = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host'));
   try {
-    const res = await guardedFetch(env, url, { method: 'POST', headers: requestHeaders, body: req.body }, { timeoutMs, maxRedirects: 0, maxBytes: 1024 * 1024 });
+    const res = await guardedFetch(
+      env,
+      url,
+      { method: 'POST', headers: requestHeaders, body: req.body },
+      { timeoutMs, maxRedirects: 0, maxBytes: 1024 * 1024 },
+    );
     return {
       uri: url,
       requestBody: req.body,
@@ -89,6 +126,14 @@ export async function send(env: Env, url: string, req: { headers: Record<string,
       durationMs: Date.now() - started,
     };
   } catch (err) {
-    return { uri: url, requestBody: req.body, requestHeaders, status: 0, responseBody: (err as Error).message, responseHeaders: {}, durationMs: Date.now() - started };
+    return {
+      uri: url,
+      requestBody: req.body,
+      requestHeaders,
+      status: 0,
+      responseBody: (err as Error).message,
+      responseHeaders: {},
+      durationMs: Date.now() - started,
+    };
   }
 }

@@ -23,7 +23,13 @@ export async function standardSignature(secret: string, id: string, timestamp: n
 }
 
 /** Verifies a `webhook-signature` header (any of its space-separated v1 entries) with a tolerance. */
-export async function verifyStandardSignature(secret: string, headers: { id: string; timestamp: string; signature: string }, body: string, nowSeconds = Math.floor(Date.now() / 1000), toleranceSeconds = 300): Promise<boolean> {
+export async function verifyStandardSignature(
+  secret: string,
+  headers: { id: string; timestamp: string; signature: string },
+  body: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+  toleranceSeconds = 300,
+): Promise<boolean> {
   const ts = Number(headers.timestamp);
   if (!Number.isInteger(ts) || Math.abs(nowSeconds - ts) > toleranceSeconds) return false;
   const expected = await standardSignature(secret, headers.id, ts, body);

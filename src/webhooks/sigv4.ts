@@ -45,7 +45,9 @@ export function awsEncode(s: string): string {
 
 function canonicalPath(url: string, normalize: boolean): string {
   // unnormalised: the path as written (URL would resolve its dot segments)
-  const path = normalize ? new URL(url).pathname.replace(/\/{2,}/g, '/') : /^[a-z]+:\/\/[^/?#]*([^?#]*)/i.exec(url)![1]!;
+  const path = normalize
+    ? new URL(url).pathname.replace(/\/{2,}/g, '/')
+    : /^[a-z]+:\/\/[^/?#]*([^?#]*)/i.exec(url)![1]!;
   const segments = path.split('/').map((seg) => awsEncode(decodeURIComponent(seg)));
   return segments.join('/') || '/';
 }
@@ -85,12 +87,17 @@ export async function signingKey(secret: string, date: string, region: string, s
   return hmacSha256(kService, 'aws4_request');
 }
 
-export async function sign(input: SignInput, creds: Credentials): Promise<{ authorization: string; signature: string; stringToSign: string; canonical: string }> {
+export async function sign(
+  input: SignInput,
+  creds: Credentials,
+): Promise<{ authorization: string; signature: string; stringToSign: string; canonical: string }> {
   const { text, signedHeaders } = await canonicalRequest(input);
   const date = input.amzDate.slice(0, 8);
   const scope = `${date}/${input.region}/${input.service}/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', input.amzDate, scope, await sha256Hex(text)].join('\n');
-  const signature = toHex(await hmacSha256(await signingKey(creds.secretAccessKey, date, input.region, input.service), stringToSign));
+  const signature = toHex(
+    await hmacSha256(await signingKey(creds.secretAccessKey, date, input.region, input.service), stringToSign),
+  );
   return {
     authorization: `AWS4-HMAC-SHA256 Credential=${creds.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`,
     signature,
@@ -100,7 +107,10 @@ export async function sign(input: SignInput, creds: Credentials): Promise<{ auth
 }
 
 export function amzDate(d: Date): string {
-  return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /** Region of an SQS queue URL (`sqs.<region>.amazonaws.com` or `<region>.queue.amazonaws.com`). */
@@ -111,13 +121,29 @@ export function sqsRegion(queueUrl: string, fallback: string): string {
 }
 
 /** A signed SQS SendMessage request: headers and form body for POST to the queue URL. */
-export async function sqsSendMessage(queueUrl: string, messageBody: string, creds: Credentials, opts: { region: string; now: Date }): Promise<{ headers: Record<string, string>; body: string }> {
+export async function sqsSendMessage(
+  queueUrl: string,
+  messageBody: string,
+  creds: Credentials,
+  opts: { region: string; now: Date },
+): Promise<{ headers: Record<string, string>; body: string }> {
   const body = `Action=SendMessage&MessageBody=${awsEncode(messageBody)}&Version=2012-11-05`;
   const headers: Record<string, string> = {
     'content-type': 'application/x-www-form-urlencoded; charset=utf-8',
     host: new URL(queueUrl).host,
     'x-amz-date': amzDate(opts.now),
   };
-  const { authorization } = await sign({ method: 'POST', url: queueUrl, headers, body, region: opts.region, service: 'sqs', amzDate: headers['x-amz-date']! }, creds);
+  const { authorization } = await sign(
+    {
+      method: 'POST',
+      url: queueUrl,
+      headers,
+      body,
+      region: opts.region,
+      service: 'sqs',
+      amzDate: headers['x-amz-date']!,
+    },
+    creds,
+  );
   return { headers: { ...headers, authorization }, body };
 }

@@ -24,7 +24,10 @@ export function parseRetryAfter(value: string | undefined, nowMs = Date.now()): 
 
 /** The retry delay after a failed attempt: the backoff, or the receiver's Retry-After when longer. */
 export function retryDelayWithRetryAfter(
-  backoffSeconds: number, status: number, headers: Record<string, string>, nowMs = Date.now(),
+  backoffSeconds: number,
+  status: number,
+  headers: Record<string, string>,
+  nowMs = Date.now(),
 ): number {
   if (!RETRY_AFTER_STATUSES.has(status)) return backoffSeconds;
   const asked = parseRetryAfter(headers['retry-after'], nowMs);

@@ -9,7 +9,11 @@ import type { attemptView, eventView, statsView } from './views-attempts.ts';
 import type { WebhookRow } from './queries.ts';
 
 export const STATUS_PAGE_CSP = [
-  "default-src 'none'", "style-src 'unsafe-inline'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "style-src 'unsafe-inline'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 type Stats = ReturnType<typeof statsView>;
@@ -36,23 +40,48 @@ export function renderStatusPage(w: WebhookRow, stats: Stats, attempts: Attempt[
     ['state', w.disabled ? '<span class="fail">disabled</span>' : '<span class="ok">enabled</span>'],
     ['pending events', e(stats.events_pending)],
     ['delivered events', e(stats.events_delivered)],
-    ['attempts', `${e(stats.attempts)} (${e(stats.successful_attempts)} successful, `
-      + `<span id="success-rate">${e(rate)}</span>)`],
+    [
+      'attempts',
+      `${e(stats.attempts)} (${e(stats.successful_attempts)} successful, ` +
+        `<span id="success-rate">${e(rate)}</span>)`,
+    ],
     ['consecutive failures', e(w.consecutive_failures)],
     ['next retry after', e(w.next_retry_after ? new Date(w.next_retry_after).toISOString() : null)],
-    ['oldest undelivered event', oldest
-      ? `<span id="oldest">${e(oldest.event_name)} #${e(oldest.event_id ?? `q${oldest.queue_id}`)}, `
-        + `queued ${e(oldest.queued_dts)} (${e(oldest.age_seconds)} s ago)</span>`
-      : '<span id="oldest">none</span>'],
-  ].map(([k, v]) => row([k!, v!])).join('\n');
-  const attemptRows = attempts.map((a) => row([
-    e(a.attempt_dts), `<span class="${a.success ? 'ok' : 'fail'}">${e(a.status_code)}</span>`, e(a.latency_ms),
-    e(a.event_count), `<code>${e(a.webhook_id)}</code>`, `<code>${e(a.response_excerpt)}</code>`,
-  ])).join('\n');
-  const eventRows = events.map((x) => row([
-    e(x.event_id ?? '–'), e(x.event_name), e(x.state), e(x.attempts), e(x.last_status_code),
-    e(x.replay ? 'replay' : ''), e(x.queued_dts),
-  ])).join('\n');
+    [
+      'oldest undelivered event',
+      oldest
+        ? `<span id="oldest">${e(oldest.event_name)} #${e(oldest.event_id ?? `q${oldest.queue_id}`)}, ` +
+          `queued ${e(oldest.queued_dts)} (${e(oldest.age_seconds)} s ago)</span>`
+        : '<span id="oldest">none</span>',
+    ],
+  ]
+    .map(([k, v]) => row([k!, v!]))
+    .join('\n');
+  const attemptRows = attempts
+    .map((a) =>
+      row([
+        e(a.attempt_dts),
+        `<span class="${a.success ? 'ok' : 'fail'}">${e(a.status_code)}</span>`,
+        e(a.latency_ms),
+        e(a.event_count),
+        `<code>${e(a.webhook_id)}</code>`,
+        `<code>${e(a.response_excerpt)}</code>`,
+      ]),
+    )
+    .join('\n');
+  const eventRows = events
+    .map((x) =>
+      row([
+        e(x.event_id ?? '–'),
+        e(x.event_name),
+        e(x.state),
+        e(x.attempts),
+        e(x.last_status_code),
+        e(x.replay ? 'replay' : ''),
+        e(x.queued_dts),
+      ]),
+    )
+    .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Webhook ${e(w.webhook_oid)} status</title>
 <style>${STYLE}</style></head>

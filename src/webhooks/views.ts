@@ -94,7 +94,10 @@ export function logView(l: LogRow) {
 
 export function resultSet(payloadName: string, count: number, limit: number, offset: number, total: number) {
   const more = offset + count < total;
-  return { payload_name: payloadName, result_set: { count, limit, more, next_offset: more ? offset + count : null, offset, total_records: total } };
+  return {
+    payload_name: payloadName,
+    result_set: { count, limit, more, next_offset: more ? offset + count : null, offset, total_records: total },
+  };
 }
 
 /**

@@ -23,20 +23,46 @@ let site: Served;
 let api: ReturnType<typeof adminClient>;
 let reportId: string;
 
-const EVIL = 'TL;DR: <script>window.__pwned = 1</script> digest\n\n## <img src=x onerror="window.__pwned = 2">Items\n\n- [run](javascript:window.__pwned=3) and [safe](https://example.org/)';
+const EVIL =
+  'TL;DR: <script>window.__pwned = 1</script> digest\n\n## <img src=x onerror="window.__pwned = 2">Items\n\n- [run](javascript:window.__pwned=3) and [safe](https://example.org/)';
 
 beforeAll(async () => {
   await resetPipeline();
   [feeds, llm] = await Promise.all([startFeedServer(), startChatServer()]);
   ({ served: delivery, api } = await withQueue());
   site = await serveWorker(pipeline, () => testEnv({ DELIVERY_URL: delivery.url }));
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
 
-  const source = (await (await api.post('/api/v1/sources', { name: 'Hostile feed', category: 'blog', collect_method: 'rss', config: { feed_url: `${feeds.url}/rss.xml` } })).json()) as any;
-  await api.patch('/api/v1/providers/llm_alpha', { enabled: true, config: { base_url: `${llm.url}/v1`, api_key: llm.key } });
+  const source = (await (
+    await api.post('/api/v1/sources', {
+      name: 'Hostile feed',
+      category: 'blog',
+      collect_method: 'rss',
+      config: { feed_url: `${feeds.url}/rss.xml` },
+    })
+  ).json()) as any;
+  await api.patch('/api/v1/providers/llm_alpha', {
+    enabled: true,
+    config: { base_url: `${llm.url}/v1`, api_key: llm.key },
+  });
   llm.replies.report = () => EVIL;
-  llm.replies.keywords = () => JSON.stringify({ items: [{ index: 0, keywords: ['<script>window.__pwned = 4</script>', '<b onmouseover="window.__pwned = 5">bold</b>'] }] });
-  const monitor = (await (await api.post('/api/v1/monitors', { name: 'Browser digest', source_ids: [source.id], destination_ids: ['rss'], ai_routing: { stages: { keywords: { primary: 'llm_alpha' }, report: { primary: 'llm_alpha' } } } })).json()) as any;
+  llm.replies.keywords = () =>
+    JSON.stringify({
+      items: [
+        { index: 0, keywords: ['<script>window.__pwned = 4</script>', '<b onmouseover="window.__pwned = 5">bold</b>'] },
+      ],
+    });
+  const monitor = (await (
+    await api.post('/api/v1/monitors', {
+      name: 'Browser digest',
+      source_ids: [source.id],
+      destination_ids: ['rss'],
+      ai_routing: { stages: { keywords: { primary: 'llm_alpha' }, report: { primary: 'llm_alpha' } } },
+    })
+  ).json()) as any;
   const run = (await (await api.post(`/api/v1/monitors/${monitor.id}/run`)).json()) as any;
   expect((await waitForTask(api, run.run_id)).status).toBe('success');
   reportId = ((await (await api.get('/api/v1/reports')).json()) as any[])[0].id;
@@ -72,14 +98,25 @@ describe('report pages in Chromium', () => {
     await page.goto(`${site.url}/reports/${reportId}`);
     await page.waitForLoadState('load');
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
-    expect(await page.locator('#report-content script, #report-content img, #report-content [onerror]').count()).toBe(0);
-    expect(await page.locator('#report-content p').first().textContent()).toBe('TL;DR: <script>window.__pwned = 1</script> digest');
-    expect(await page.locator('#report-content h2').textContent()).toBe('<img src=x onerror="window.__pwned = 2">Items');
+    expect(await page.locator('#report-content script, #report-content img, #report-content [onerror]').count()).toBe(
+      0,
+    );
+    expect(await page.locator('#report-content p').first().textContent()).toBe(
+      'TL;DR: <script>window.__pwned = 1</script> digest',
+    );
+    expect(await page.locator('#report-content h2').textContent()).toBe(
+      '<img src=x onerror="window.__pwned = 2">Items',
+    );
     const hrefs = await page.locator('#report-content a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     expect(hrefs).toEqual(['https://example.org/']);
     // The model's keywords of the first article lead; the two it left out got rule keywords.
-    expect((await page.locator('#report-topics li').allTextContents()).slice(0, 2)).toEqual(['<script>window.__pwned = 4</script> 1', '<b onmouseover="window.__pwned = 5">bold</b> 1']);
-    expect(await page.locator('#report-topics *').evaluateAll((els) => [...new Set(els.map((e) => e.tagName))])).toEqual(['LI', 'SPAN']);
+    expect((await page.locator('#report-topics li').allTextContents()).slice(0, 2)).toEqual([
+      '<script>window.__pwned = 4</script> 1',
+      '<b onmouseover="window.__pwned = 5">bold</b> 1',
+    ]);
+    expect(
+      await page.locator('#report-topics *').evaluateAll((els) => [...new Set(els.map((e) => e.tagName))]),
+    ).toEqual(['LI', 'SPAN']);
     expect(dialogs).toEqual([]);
     await page.close();
   });
@@ -92,19 +129,38 @@ describe('report pages in Chromium', () => {
     const parsed = await page.evaluate((text) => {
       const doc = new DOMParser().parseFromString(text, 'application/xml');
       const channel = doc.querySelector('rss > channel');
-      const child = (el: Element | null | undefined, name: string) => [...(el?.children ?? [])].find((c) => c.tagName === name)?.textContent ?? null;
+      const child = (el: Element | null | undefined, name: string) =>
+        [...(el?.children ?? [])].find((c) => c.tagName === name)?.textContent ?? null;
       return {
         errors: doc.getElementsByTagName('parsererror').length,
         root: doc.documentElement.tagName,
         version: doc.documentElement.getAttribute('version'),
         channel: ['title', 'link', 'description'].map((n) => child(channel, n) !== null),
         self: channel?.getElementsByTagNameNS('http://www.w3.org/2005/Atom', 'link')[0]?.getAttribute('rel') ?? null,
-        items: [...(channel?.querySelectorAll(':scope > item') ?? [])].map((i) => ({ title: child(i, 'title'), link: child(i, 'link'), guid: child(i, 'guid'), date: !Number.isNaN(Date.parse(child(i, 'pubDate') ?? '')), description: child(i, 'description') })),
+        items: [...(channel?.querySelectorAll(':scope > item') ?? [])].map((i) => ({
+          title: child(i, 'title'),
+          link: child(i, 'link'),
+          guid: child(i, 'guid'),
+          date: !Number.isNaN(Date.parse(child(i, 'pubDate') ?? '')),
+          description: child(i, 'description'),
+        })),
       };
     }, xml);
     expect(parsed).toEqual({
-      errors: 0, root: 'rss', version: '2.0', channel: [true, true, true], self: 'self',
-      items: [{ title: expect.stringMatching(/^Browser digest — \d{4}-\d{2}-\d{2}$/), link: `${String(testEnv().PIPELINE_URL).replace(/\/+$/, '')}/reports/${reportId}`, guid: reportId, date: true, description: '<script>window.__pwned = 1</script> digest' }],
+      errors: 0,
+      root: 'rss',
+      version: '2.0',
+      channel: [true, true, true],
+      self: 'self',
+      items: [
+        {
+          title: expect.stringMatching(/^Browser digest — \d{4}-\d{2}-\d{2}$/),
+          link: `${String(testEnv().PIPELINE_URL).replace(/\/+$/, '')}/reports/${reportId}`,
+          guid: reportId,
+          date: true,
+          description: '<script>window.__pwned = 1</script> digest',
+        },
+      ],
     });
     await page.close();
   });

@@ -29,7 +29,10 @@ afterAll(async () => {
 });
 
 function runStart(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['tools/start.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['tools/start.ts'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -65,17 +68,25 @@ describe('npm start with a taken port', () => {
 
   it('refuses an unknown function name in one line', async () => {
     const out = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['tools/start.ts', 'billing'], { env: { ...process.env, LOCAL_DATA_DIR: dataDir }, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, ['tools/start.ts', 'billing'], {
+        env: { ...process.env, LOCAL_DATA_DIR: dataDir },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       child.on('exit', (code) => resolve({ code, stderr }));
     });
     expect(out.code).toBe(1);
-    expect(out.stderr.trim()).toBe('npm start: unknown function billing: choose among insights, marketplace, pipeline, delivery');
+    expect(out.stderr.trim()).toBe(
+      'npm start: unknown function billing: choose among insights, marketplace, pipeline, delivery',
+    );
   });
 
   it('the embedded database started on a port taken after the check rejects with PortInUseError', async () => {
-    const err = await startPglite(held, undefined, () => {}).then(() => undefined, (e: unknown) => e);
+    const err = await startPglite(held, undefined, () => {}).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(PortInUseError);
     expect((err as PortInUseError).variable).toBe('PGLITE_PORT');
   });

@@ -20,13 +20,25 @@ import { freePort } from '../../tools/stack/index.ts';
 import { extractExamples, placeholder, retarget, type Example } from '../../tools/readme/examples.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const FILES = ['README.md', ...(await readdir(join(ROOT, 'docs'))).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const FILES = [
+  'README.md',
+  ...(await readdir(join(ROOT, 'docs')))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 const EXAMPLES: Example[] = [];
 for (const f of FILES) EXAMPLES.push(...extractExamples(await readFile(join(ROOT, f), 'utf8'), f));
 const RUNNABLE = EXAMPLES.filter((e) => e.kind !== 'other');
 
 /** Commands that start, test or deploy the project: .ci/run runs them (npm install, npm test, bundles). */
-const RUN_BY_CI = [/^npm install\b/, /^npm start\b/, /^npm test\b/, /^npm run (test|bench|bundle)/, /^npx wrangler deploy\b/];
+const RUN_BY_CI = [
+  /^npm install\b/,
+  /^npm start\b/,
+  /^npm test\b/,
+  /^npm run (test|bench|bundle)/,
+  /^npx wrangler deploy\b/,
+];
 
 let stack: ChildProcess | undefined;
 let dir: string;
@@ -35,7 +47,11 @@ const ports: Record<number, number> = {};
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'readme-test-'));
-  const env: Record<string, string> = { LOCAL_DATA_DIR: join(dir, 'data'), DATABASE_URL: '', QSTASH_RETRY_DELAY: '500' };
+  const env: Record<string, string> = {
+    LOCAL_DATA_DIR: join(dir, 'data'),
+    DATABASE_URL: '',
+    QSTASH_RETRY_DELAY: '500',
+  };
   for (const name of Object.keys(DEFAULT_PORTS) as PortName[]) {
     const p = await freePort();
     env[PORT_VARIABLES[name]] = String(p);
@@ -43,7 +59,12 @@ beforeAll(async () => {
   }
   // Four inspector ports in a row from INSPECTOR_PORT: take a free one high enough to leave room.
   env.INSPECTOR_PORT = String(await freePort());
-  stack = spawn(process.execPath, ['tools/start.ts'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  stack = spawn(process.execPath, ['tools/start.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the stack did not start within 200 s:\n${output}`)), 200_000);
     const take = (d: Buffer) => {
@@ -117,7 +138,8 @@ describe('README and docs examples', () => {
       expect(bad, `unexpected HTTP status (declare it with # → NNN if intended)\n${r.out}`).toEqual([]);
       if (e.kind === 'curl') expect(r.statuses.length, `no request was made\n${r.out}`).toBeGreaterThan(0);
       expect(r.rc, r.out).toBe(0);
-      if (e.variable) expect(r.out.trim().split('\n').pop(), `${e.variable} is empty or null\n${r.out}`).not.toMatch(/^\[(null)?\]$/);
+      if (e.variable)
+        expect(r.out.trim().split('\n').pop(), `${e.variable} is empty or null\n${r.out}`).not.toMatch(/^\[(null)?\]$/);
     });
   }
 });

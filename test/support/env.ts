@@ -18,13 +18,17 @@ export function stackInfo() {
 /** The bindings a function receives on the test stack; `overrides` replace single values. */
 export function testEnv(overrides: Record<string, string> = {}): Env {
   const s = inject('stack');
-  return workerVars(s.databaseUrl, {
-    NEON_LOCAL_PROXY: s.neonProxy,
-    QSTASH_URL: s.qstashUrl,
-    MAIL_API_URL: s.mailUrl,
-    DELIVERY_URL: s.deliveryUrl,
-    ...overrides,
-  }, LINK_URLS) as unknown as Env;
+  return workerVars(
+    s.databaseUrl,
+    {
+      NEON_LOCAL_PROXY: s.neonProxy,
+      QSTASH_URL: s.qstashUrl,
+      MAIL_API_URL: s.mailUrl,
+      DELIVERY_URL: s.deliveryUrl,
+      ...overrides,
+    },
+    LINK_URLS,
+  ) as unknown as Env;
 }
 
 /** Anything with a Workers-style fetch (the ctx type is loose: Hono types it as ExecutionContext). */
@@ -47,11 +51,15 @@ export async function callWorker(worker: Worker, req: Request, env: Env = testEn
 /** A small client for a worker: `api.get(path)`, `api.post(path, json, headers)`, ... */
 export function workerClient(worker: Worker, env: Env = testEnv(), base = 'http://localhost') {
   const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    callWorker(worker, new Request(base + path, {
-      method,
-      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    }), env);
+    callWorker(
+      worker,
+      new Request(base + path, {
+        method,
+        headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+      env,
+    );
   return {
     env,
     get: (path: string, headers?: Record<string, string>) => call('GET', path, undefined, headers),

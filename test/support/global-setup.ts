@@ -43,8 +43,13 @@ export default async function setup(project: TestProject) {
   await new Promise<void>((r) => sink.listen(0, '127.0.0.1', () => r()));
   const deliveryUrl = `http://127.0.0.1:${(sink.address() as { port: number }).port}`;
   project.provide('stack', {
-    databaseUrl: stack.databaseUrl, neonProxy: stack.neonProxy, qstashUrl: stack.qstashUrl, mailUrl: stack.mailUrl,
-    sampleUrl: stack.sampleUrl, deliveryUrl, embedded: stack.embedded,
+    databaseUrl: stack.databaseUrl,
+    neonProxy: stack.neonProxy,
+    qstashUrl: stack.qstashUrl,
+    mailUrl: stack.mailUrl,
+    sampleUrl: stack.sampleUrl,
+    deliveryUrl,
+    embedded: stack.embedded,
   });
   return async () => {
     await new Promise((r) => sink.close(r));

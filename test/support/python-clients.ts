@@ -15,7 +15,10 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 export const CLIENTS_DIR = join(ROOT, '..', 'shared', 'clients');
 const VENV = join(ROOT, '.tmp', 'clients-venv');
 
-export interface PythonClients { python: string; versions: Record<string, string> }
+export interface PythonClients {
+  python: string;
+  versions: Record<string, string>;
+}
 
 export function pythonMissing(): string | null {
   const r = spawnSync('python3', ['-c', 'import venv, ensurepip'], { encoding: 'utf8' });
@@ -26,11 +29,17 @@ export function pythonMissing(): string | null {
 
 function pipEnv(): NodeJS.ProcessEnv {
   const local = '/opt/pypi/simple';
-  return { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: '1', ...(existsSync(local) ? { PIP_INDEX_URL: `file://${local}` } : {}) };
+  return {
+    ...process.env,
+    PIP_DISABLE_PIP_VERSION_CHECK: '1',
+    ...(existsSync(local) ? { PIP_INDEX_URL: `file://${local}` } : {}),
+  };
 }
 
 /** Installs (once) the given archives of ../shared/clients (or a plain dependency by name) into the venv. */
-export async function pythonClients(archives: { file: string; module: string; args?: string[]; env?: Record<string, string> }[]): Promise<PythonClients> {
+export async function pythonClients(
+  archives: { file: string; module: string; args?: string[]; env?: Record<string, string> }[],
+): Promise<PythonClients> {
   const python = join(VENV, 'bin', 'python');
   if (!existsSync(python)) await run('python3', ['-m', 'venv', VENV]);
   const versions: Record<string, string> = {};
@@ -38,8 +47,11 @@ export async function pythonClients(archives: { file: string; module: string; ar
     const has = spawnSync(python, ['-c', `import ${a.module}`]).status === 0;
     if (!has) {
       const target = a.file.endsWith('.tar.gz') ? join(CLIENTS_DIR, a.file) : a.file; // else a dependency by name
-      await run(python, ['-m', 'pip', 'install', '-q', ...(a.args ?? []), target],
-        { env: { ...pipEnv(), ...(a.env ?? {}) }, maxBuffer: 1 << 24, timeout: 300_000 });
+      await run(python, ['-m', 'pip', 'install', '-q', ...(a.args ?? []), target], {
+        env: { ...pipEnv(), ...(a.env ?? {}) },
+        maxBuffer: 1 << 24,
+        timeout: 300_000,
+      });
     }
     versions[a.file] = a.file.replace(/\.tar\.gz$/, '');
   }
@@ -47,16 +59,27 @@ export async function pythonClients(archives: { file: string; module: string; ar
 }
 
 /** Runs a driver script with the venv's python; stdout lines of JSON become records. */
-export async function runDriver(python: string, script: string, args: string[]): Promise<{ code: number; records: { op: string; ok: boolean; detail: unknown }[]; stderr: string }> {
+export async function runDriver(
+  python: string,
+  script: string,
+  args: string[],
+): Promise<{ code: number; records: { op: string; ok: boolean; detail: unknown }[]; stderr: string }> {
   try {
     const { stdout, stderr } = await run(python, [script, ...args], { maxBuffer: 1 << 24, timeout: 120_000 });
     return { code: 0, records: parse(stdout), stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : 1, records: parse(e.stdout ?? ''), stderr: e.stderr ?? String(err) };
+    return {
+      code: typeof e.code === 'number' ? e.code : 1,
+      records: parse(e.stdout ?? ''),
+      stderr: e.stderr ?? String(err),
+    };
   }
 }
 
 function parse(stdout: string) {
-  return stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { op: string; ok: boolean; detail: unknown });
+  return stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as { op: string; ok: boolean; detail: unknown });
 }

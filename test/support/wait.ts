@@ -9,12 +9,19 @@ export interface WaitOptions {
   explain?: () => Promise<unknown>;
 }
 
-export async function waitFor<T>(what: string, fn: () => T | undefined | false | Promise<T | undefined | false>, opts: WaitOptions = {}): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  fn: () => T | undefined | false | Promise<T | undefined | false>,
+  opts: WaitOptions = {},
+): Promise<T> {
   const end = Date.now() + (opts.timeoutMs ?? 15_000);
   for (;;) {
     const v = await fn();
     if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${opts.explain ? `: ${JSON.stringify(await opts.explain())}` : ''}`);
+    if (Date.now() > end)
+      throw new Error(
+        `timed out waiting for ${what}${opts.explain ? `: ${JSON.stringify(await opts.explain())}` : ''}`,
+      );
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 100));
   }
 }

@@ -37,10 +37,19 @@ describe('SigV4 under workerd', () => {
       const headers: [string, string][] = [...c.headers, ['X-Amz-Date', c.amzDate]];
       if (c.signBody) headers.push(['X-Amz-Content-Sha256', await sha256Hex(c.body)]);
       if (c.token && !c.omitToken) headers.push(['X-Amz-Security-Token', c.token]);
-      const r = await sign({
-        method: c.method, url: `https://${c.host}${c.target}`, headers, body: c.body, region: c.region,
-        service: c.service, amzDate: c.amzDate, normalizePath: c.normalize,
-      }, c);
+      const r = await sign(
+        {
+          method: c.method,
+          url: `https://${c.host}${c.target}`,
+          headers,
+          body: c.body,
+          region: c.region,
+          service: c.service,
+          amzDate: c.amzDate,
+          normalizePath: c.normalize,
+        },
+        c,
+      );
       if (r.canonical !== c.canonicalRequest || r.signature !== c.signature) wrong.push(c.name);
     }
     expect(wrong).toEqual([]);
@@ -49,8 +58,10 @@ describe('SigV4 under workerd', () => {
 
 describe('XML reader under workerd', () => {
   it('reads declared entities, CDATA, comments and a quoted > in an attribute', () => {
-    const doc = parseXml('<?xml version="1.0"?><!DOCTYPE p [<!ENTITY v "1.2.3">]><!-- <x> --><p a="1 > 0">'
-      + '<v>&v;</v><d><![CDATA[<b>]]></d></p>');
+    const doc = parseXml(
+      '<?xml version="1.0"?><!DOCTYPE p [<!ENTITY v "1.2.3">]><!-- <x> --><p a="1 > 0">' +
+        '<v>&v;</v><d><![CDATA[<b>]]></d></p>',
+    );
     const p = doc.children[0]!;
     expect([p.attrs.a, p.children[0]!.text, p.children[1]!.text]).toEqual(['1 > 0', '1.2.3', '<b>']);
   });
@@ -58,29 +69,41 @@ describe('XML reader under workerd', () => {
 
 describe('pipeline feed and page parsing under workerd', () => {
   it('reads an RSS feed on the XML reader and a page with htmlparser2', () => {
-    const rss = '<rss><channel><title>F</title><item><title>A &amp; B</title><link>https://x.example/a</link></item>'
-      + '</channel></rss>';
+    const rss =
+      '<rss><channel><title>F</title><item><title>A &amp; B</title><link>https://x.example/a</link></item>' +
+      '</channel></rss>';
     const feed = parseFeed(rss, 'https://x.example/');
     expect([feed.title, feed.items.map((i) => [i.title, i.url])]).toEqual(['F', [['A & B', 'https://x.example/a']]]);
-    const page = parseHtml('<base href="https://y.example/d/"><title>P</title>'
-      + '<!-- <article><a href="/no">x</a></article> --><article><h2><a href=p1>One</a></h2><p>Lead</article>', 'https://x.example/');
-    expect([page.title, page.items.map((i) => [i.title, i.url, i.summary])])
-      .toEqual(['P', [['One', 'https://y.example/d/p1', 'Lead']]]);
+    const page = parseHtml(
+      '<base href="https://y.example/d/"><title>P</title>' +
+        '<!-- <article><a href="/no">x</a></article> --><article><h2><a href=p1>One</a></h2><p>Lead</article>',
+      'https://x.example/',
+    );
+    expect([page.title, page.items.map((i) => [i.title, i.url, i.summary])]).toEqual([
+      'P',
+      [['One', 'https://y.example/d/p1', 'Lead']],
+    ]);
   });
 });
 
 describe('report Markdown (marked) under workerd', () => {
   it('renders escaped titles as text, raw HTML as text and drops javascript: hrefs', () => {
-    expect(renderMarkdown('- [A \\[b\\]](https://x.example/a) <img src=x onerror=alert(1)> [c](javascript:alert(1))'))
-      .toBe('<ul>\n<li><a href="https://x.example/a" rel="nofollow noopener noreferrer">A [b]</a> '
-        + '&lt;img src=x onerror=alert(1)&gt; c</li>\n</ul>');
+    expect(
+      renderMarkdown('- [A \\[b\\]](https://x.example/a) <img src=x onerror=alert(1)> [c](javascript:alert(1))'),
+    ).toBe(
+      '<ul>\n<li><a href="https://x.example/a" rel="nofollow noopener noreferrer">A [b]</a> ' +
+        '&lt;img src=x onerror=alert(1)&gt; c</li>\n</ul>',
+    );
   });
 });
 
 describe('ZIP reader (fflate inflate) under workerd', () => {
   it('reads deflated and stored entries and rejects a corrupted one', async () => {
     const enc = new TextEncoder();
-    const zip = zipSync({ 'A-1.json': [enc.encode('{"id":"A-1"}'.repeat(50)), { level: 9 }], 'B.txt': [enc.encode('b'), { level: 0 }] });
+    const zip = zipSync({
+      'A-1.json': [enc.encode('{"id":"A-1"}'.repeat(50)), { level: 9 }],
+      'B.txt': [enc.encode('b'), { level: 0 }],
+    });
     const entries = zipEntries(zip);
     const texts = await Promise.all(entries.map(async (e) => new TextDecoder().decode(await readZipEntry(zip, e))));
     expect(entries.map((e) => e.method)).toEqual([8, 0]);

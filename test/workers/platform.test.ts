@@ -15,11 +15,18 @@ const bindings = env as unknown as Env;
 
 async function qstashSignature(url: string, body: string, key: string, exp = 300): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body)));
-  const hash = btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  const hash = btoa(String.fromCharCode(...digest))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ body: hash })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuer('Upstash').setSubject(url).setIssuedAt(now).setNotBefore(now).setExpirationTime(now + exp)
+    .setIssuer('Upstash')
+    .setSubject(url)
+    .setIssuedAt(now)
+    .setNotBefore(now)
+    .setExpirationTime(now + exp)
     .sign(new TextEncoder().encode(key));
 }
 
@@ -55,16 +62,38 @@ describe('platform inside workerd', () => {
     const id = `workerd-${crypto.randomUUID()}`;
     const send = async (signature: string) => {
       const c = ctx();
-      const res = await worker.fetch(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'upstash-signature': signature, 'upstash-message-id': id }, body }), bindings, c as never);
+      const res = await worker.fetch(
+        new Request(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'upstash-signature': signature, 'upstash-message-id': id },
+          body,
+        }),
+        bindings,
+        c as never,
+      );
       await Promise.all(c.pending);
       return res.status;
     };
     expect(await send(await qstashSignature(url, body, 'sig_forgedKey000000000000000000'))).toBe(401);
-    expect(await send(await qstashSignature(url, body, queueReceiverConfig(bindings).QSTASH_CURRENT_SIGNING_KEY, -60))).toBe(401);
-    expect(await send(await qstashSignature('http://elsewhere.test/platform/echo', body, queueReceiverConfig(bindings).QSTASH_CURRENT_SIGNING_KEY))).toBe(401);
-    expect(await send(await qstashSignature(url, body, queueReceiverConfig(bindings).QSTASH_CURRENT_SIGNING_KEY))).toBe(200);
+    expect(
+      await send(await qstashSignature(url, body, queueReceiverConfig(bindings).QSTASH_CURRENT_SIGNING_KEY, -60)),
+    ).toBe(401);
+    expect(
+      await send(
+        await qstashSignature(
+          'http://elsewhere.test/platform/echo',
+          body,
+          queueReceiverConfig(bindings).QSTASH_CURRENT_SIGNING_KEY,
+        ),
+      ),
+    ).toBe(401);
+    expect(await send(await qstashSignature(url, body, queueReceiverConfig(bindings).QSTASH_CURRENT_SIGNING_KEY))).toBe(
+      200,
+    );
     const db = createDb(bindings);
-    expect(await db.query('SELECT payload FROM platform.queue_echoes WHERE message_id = $1', [id])).toEqual([{ payload: { from: 'workerd' } }]);
+    expect(await db.query('SELECT payload FROM platform.queue_echoes WHERE message_id = $1', [id])).toEqual([
+      { payload: { from: 'workerd' } },
+    ]);
     await db.close();
   });
 

@@ -25,7 +25,9 @@ export function latencyLine(t: Tally): string {
 
 function roundLines(r: RoundResult): string[] {
   const rate = r.tally.published / Math.max(r.seconds, 0.001);
-  const answers = Object.entries(r.statuses).map(([b, s]) => `${b} ${JSON.stringify(s)}`).join('; ');
+  const answers = Object.entries(r.statuses)
+    .map(([b, s]) => `${b} ${JSON.stringify(s)}`)
+    .join('; ');
   return [
     `${r.label}: ${r.tally.published} events in ${r.seconds.toFixed(1)} s = ${rate.toFixed(0)} events/s; ` +
       `${latencyLine(r.tally)}` +
@@ -40,16 +42,22 @@ function roundLines(r: RoundResult): string[] {
 export async function ledgerMain(args: string[]): Promise<number> {
   const events = option(args, '--events', 10_000);
   const result = await runLedger({
-    events, batch: option(args, '--batch', 100), databaseUrl: process.env.DATABASE_URL,
-    downMs: option(args, '--down-ms', 2_000), outageMs: option(args, '--outage-ms', 3_000),
-    retryBaseSeconds: option(args, '--retry-base', 0), retryMaxSeconds: option(args, '--retry-base', 0),
-    leaseSeconds: option(args, '--lease', 8), chunk: Math.max(1, option(args, '--chunk', 50)),
+    events,
+    batch: option(args, '--batch', 100),
+    databaseUrl: process.env.DATABASE_URL,
+    downMs: option(args, '--down-ms', 2_000),
+    outageMs: option(args, '--outage-ms', 3_000),
+    retryBaseSeconds: option(args, '--retry-base', 0),
+    retryMaxSeconds: option(args, '--retry-base', 0),
+    leaseSeconds: option(args, '--lease', 8),
+    chunk: Math.max(1, option(args, '--chunk', 50)),
     log: (l) => console.log(l),
   });
   for (const r of result.rounds) for (const l of roundLines(r)) console.log(l);
   const t = result.total;
-  console.log(`all rounds: ${latencyLine(t)}; duplicates ${t.duplicates} ` +
-    `(same webhook-id: ${t.duplicatesSameWebhookId})`);
+  console.log(
+    `all rounds: ${latencyLine(t)}; duplicates ${t.duplicates} ` + `(same webhook-id: ${t.duplicatesSameWebhookId})`,
+  );
   console.log(ledgerLine(t));
   return balanced(t) ? 0 : 1;
 }

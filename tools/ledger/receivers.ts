@@ -80,15 +80,17 @@ export async function startReceiver(o: ReceiverOptions): Promise<LedgerReceiver>
   };
 
   let server: Server;
-  const listen = (port: number) => new Promise<void>((resolve, reject) => {
-    server = createServer((req, res) => void handle(req, res));
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  const stop = () => new Promise<void>((r) => {
-    server.close(() => r());
-    server.closeAllConnections();
-  });
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server = createServer((req, res) => void handle(req, res));
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+  const stop = () =>
+    new Promise<void>((r) => {
+      server.close(() => r());
+      server.closeAllConnections();
+    });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const text = await bodyOf(req);

@@ -87,7 +87,8 @@ interface ApiAnswer {
 
 async function api(ctx: Ctx, method: string, path: string, body?: unknown): Promise<ApiAnswer> {
   const req = new Request(`http://ledger${path}`, {
-    method, body: body === undefined ? undefined : JSON.stringify(body),
+    method,
+    body: body === undefined ? undefined : JSON.stringify(body),
     headers: { 'X-UltraCart-Simple-Key': ctx.key, 'content-type': 'application/json' },
   });
   const res = await pipeline.fetch(req, ctx.env, { waitUntil: () => {}, passThroughOnException: () => {} } as never);
@@ -110,14 +111,19 @@ async function dbState(ctx: Ctx, oids: number[], roundTag: string) {
   const queue = new Map<string, QueueState>();
   const rows = await ctx.db.query<{ id: string; delivered: boolean }>(
     `SELECT payload->>'ledger_id' AS id, delivered_at IS NOT NULL AS delivered FROM webhooks.queue
-     WHERE webhook_oid = ANY($1::bigint[])`, [oidList(oids)]);
+     WHERE webhook_oid = ANY($1::bigint[])`,
+    [oidList(oids)],
+  );
   for (const r of rows) queue.set(r.id, { queued: true, deliveredInDb: r.delivered });
   const fanned = await ctx.db.query<{ id: string }>(
     `SELECT payload->>'ledger_id' AS id FROM webhooks.outbox
      WHERE fanned_out_at IS NOT NULL AND payload->>'ledger_round' = $1`,
-    [roundTag]);
+    [roundTag],
+  );
   const disabled = await ctx.db.query<{ webhook_oid: number }>(
-    'SELECT webhook_oid FROM webhooks.webhooks WHERE webhook_oid = ANY($1::bigint[]) AND disabled', [oidList(oids)]);
+    'SELECT webhook_oid FROM webhooks.webhooks WHERE webhook_oid = ANY($1::bigint[]) AND disabled',
+    [oidList(oids)],
+  );
   const disabledOids = new Set(disabled.map((r) => Number(r.webhook_oid)));
   return { queue, fannedOut: new Set(fanned.map((r) => r.id)), disabled: disabledOids };
 }
@@ -131,16 +137,28 @@ async function round(ctx: Ctx, no: number, maximumEvents: number, n: number): Pr
   const hangMs = (o.leaseSeconds - 5) * 1000 + 1500;
   // The ledger owns the database: older webhooks (earlier rounds, demo data) must not take these events.
   await ctx.db.query('UPDATE webhooks.webhooks SET disabled = true WHERE NOT disabled');
-  const receivers: LedgerReceiver[] = await Promise.all(HOOKS.map((h, i) => startReceiver({
-    behaviour: h.behaviour, failRate: o.failRate, seed: no * 100 + i + 1,
-    hangEvery: Math.max(2, Math.floor(requestsExpected / 4)), maxHangs: 3, hangMs,
-    goneAfter: Math.floor(share * 0.4), outageAfter: Math.floor(share * 0.3), outageMs: o.outageMs,
-  })));
+  const receivers: LedgerReceiver[] = await Promise.all(
+    HOOKS.map((h, i) =>
+      startReceiver({
+        behaviour: h.behaviour,
+        failRate: o.failRate,
+        seed: no * 100 + i + 1,
+        hangEvery: Math.max(2, Math.floor(requestsExpected / 4)),
+        maxHangs: 3,
+        hangMs,
+        goneAfter: Math.floor(share * 0.4),
+        outageAfter: Math.floor(share * 0.3),
+        outageMs: o.outageMs,
+      }),
+    ),
+  );
   const oids: number[] = [];
   try {
     for (const [i, h] of HOOKS.entries()) {
       const created = await api(ctx, 'POST', '/rest/v2/webhook/webhooks', {
-        webhook_url: receivers[i]!.url, maximum_events: maximumEvents, maximum_size: 5_242_880,
+        webhook_url: receivers[i]!.url,
+        maximum_events: maximumEvents,
+        maximum_size: 5_242_880,
         event_categories: [{ event_category: h.category, events: [{ event_name: h.event, subscribed: true }] }],
       });
       if (!created.success) throw new Error(`could not create a ledger webhook: ${JSON.stringify(created.error)}`);
@@ -155,8 +173,10 @@ async function round(ctx: Ctx, no: number, maximumEvents: number, n: number): Pr
         await sleep(100);
         if (received() < o.killAt * n) continue;
         await ctx.child.kill();
-        o.log(`  killed the delivery process (SIGKILL) after ${received()} of ${n} events arrived; ` +
-          `down ${o.downMs} ms`);
+        o.log(
+          `  killed the delivery process (SIGKILL) after ${received()} of ${n} events arrived; ` +
+            `down ${o.downMs} ms`,
+        );
         await sleep(o.downMs);
         await ctx.child.start();
         killed = true;
@@ -175,12 +195,13 @@ async function round(ctx: Ctx, no: number, maximumEvents: number, n: number): Pr
     // also published after the 410 (disabled-skipped) and publish-to-delivery times are those of a
     // system keeping up.
     const window = Math.max(o.chunk, 2 * maximumEvents * HOOKS.length);
-    const outstanding = () => published.filter((_p, k) => {
-      const r = receivers[k % HOOKS.length]!;
-      return !(r.behaviour === 'gone' && r.statuses[410]);
-    }).length - receivers.reduce((s, r) => s + (r.behaviour === 'gone' && r.statuses[410] ? 0 : distinct(r)), 0);
+    const outstanding = () =>
+      published.filter((_p, k) => {
+        const r = receivers[k % HOOKS.length]!;
+        return !(r.behaviour === 'gone' && r.statuses[410]);
+      }).length - receivers.reduce((s, r) => s + (r.behaviour === 'gone' && r.statuses[410] ? 0 : distinct(r)), 0);
     for (let i = 0; i < n; i += o.chunk) {
-      for (const waitUntil = Date.now() + 10_000; outstanding() > window && Date.now() < waitUntil;) await sleep(20);
+      for (const waitUntil = Date.now() + 10_000; outstanding() > window && Date.now() < waitUntil; ) await sleep(20);
       const batch: Omit<Published, 'at'>[] = [];
       await ctx.db.transaction(async (tx) => {
         for (let j = i; j < Math.min(n, i + o.chunk); j++) {
@@ -224,23 +245,36 @@ async function round(ctx: Ctx, no: number, maximumEvents: number, n: number): Pr
 
 export async function runLedger(opts: LedgerOptions): Promise<LedgerResult> {
   const o: Ctx['o'] = {
-    events: opts.events, batch: opts.batch, failRate: opts.failRate ?? 0.3, killAt: opts.killAt ?? 0.4,
-    downMs: opts.downMs ?? 2_000, outageMs: opts.outageMs ?? 3_000, retryBaseSeconds: opts.retryBaseSeconds ?? 0,
-    retryMaxSeconds: opts.retryMaxSeconds ?? 0, leaseSeconds: opts.leaseSeconds ?? 8, chunk: opts.chunk ?? 50,
-    settleTimeoutMs: opts.settleTimeoutMs ?? 600_000, log: opts.log ?? (() => {}),
+    events: opts.events,
+    batch: opts.batch,
+    failRate: opts.failRate ?? 0.3,
+    killAt: opts.killAt ?? 0.4,
+    downMs: opts.downMs ?? 2_000,
+    outageMs: opts.outageMs ?? 3_000,
+    retryBaseSeconds: opts.retryBaseSeconds ?? 0,
+    retryMaxSeconds: opts.retryMaxSeconds ?? 0,
+    leaseSeconds: opts.leaseSeconds ?? 8,
+    chunk: opts.chunk ?? 50,
+    settleTimeoutMs: opts.settleTimeoutMs ?? 600_000,
+    log: opts.log ?? (() => {}),
   };
   // A PostgreSQL server gets a fresh database, dropped afterwards: the run disables every webhook it finds.
   const fresh = opts.databaseUrl ? await freshDatabase(opts.databaseUrl, 'edge_ledger') : undefined;
   const stack = await startStack({
-    databaseUrl: fresh?.url, qstashRetryBaseMs: 250,
+    databaseUrl: fresh?.url,
+    qstashRetryBaseMs: 250,
     ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0, sample: 0 },
   });
   const port = await freePort();
   const vars = workerVars(stack.databaseUrl, {
-    NEON_LOCAL_PROXY: stack.neonProxy, QSTASH_URL: stack.qstashUrl, MAIL_API_URL: stack.mailUrl,
+    NEON_LOCAL_PROXY: stack.neonProxy,
+    QSTASH_URL: stack.qstashUrl,
+    MAIL_API_URL: stack.mailUrl,
     DELIVERY_URL: `http://127.0.0.1:${port}`,
-    WEBHOOK_RETRY_BASE_SECONDS: String(o.retryBaseSeconds), WEBHOOK_RETRY_MAX_SECONDS: String(o.retryMaxSeconds),
-    WEBHOOK_DISABLE_AFTER_FAILURES: '1000000', WEBHOOK_LEASE_SECONDS: String(o.leaseSeconds),
+    WEBHOOK_RETRY_BASE_SECONDS: String(o.retryBaseSeconds),
+    WEBHOOK_RETRY_MAX_SECONDS: String(o.retryMaxSeconds),
+    WEBHOOK_DISABLE_AFTER_FAILURES: '1000000',
+    WEBHOOK_LEASE_SECONDS: String(o.leaseSeconds),
   });
   const env = vars as unknown as Env;
   const db = createDb(env);
@@ -251,7 +285,10 @@ export async function runLedger(opts: LedgerOptions): Promise<LedgerResult> {
     const ctx: Ctx = { env, db, key, child, runId: crypto.randomUUID().slice(0, 8), o };
     const off = Math.floor(o.events / 2);
     const rounds: RoundResult[] = [];
-    for (const [no, [max, n]] of [[1, off], [o.batch, o.events - off]].entries()) {
+    for (const [no, [max, n]] of [
+      [1, off],
+      [o.batch, o.events - off],
+    ].entries()) {
       o.log(`round ${no + 1}: ${n} events, maximum_events=${max}`);
       rounds.push(await round(ctx, no + 1, max!, n!));
     }

@@ -54,8 +54,16 @@ export interface TallyInput {
 
 export function emptyTally(): Tally {
   return {
-    published: 0, delivered: 0, deadLettered: 0, disabledSkipped: 0, lost: 0, duplicates: 0,
-    duplicatesSameWebhookId: 0, fifoViolations: 0, latencies: [], lostIds: [],
+    published: 0,
+    delivered: 0,
+    deadLettered: 0,
+    disabledSkipped: 0,
+    lost: 0,
+    duplicates: 0,
+    duplicatesSameWebhookId: 0,
+    fifoViolations: 0,
+    latencies: [],
+    lostIds: [],
   };
 }
 
@@ -125,7 +133,9 @@ export function balanced(t: Tally): boolean {
 
 /** The last line of the run, for scripts. */
 export function ledgerLine(t: Tally): string {
-  return `ledger: published ${t.published}, delivered ${t.delivered}, dead-lettered ${t.deadLettered}, ` +
+  return (
+    `ledger: published ${t.published}, delivered ${t.delivered}, dead-lettered ${t.deadLettered}, ` +
     `disabled-skipped ${t.disabledSkipped}, lost ${t.lost}, duplicates ${t.duplicates}, ` +
-    `fifo-violations ${t.fifoViolations}`;
+    `fifo-violations ${t.fifoViolations}`
+  );
 }

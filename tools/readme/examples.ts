@@ -31,7 +31,12 @@ function classify(file: string, line: number, raw: string): Example | undefined 
   const command = raw.trim();
   if (!command || command.startsWith('#')) return undefined;
   const declared = DECLARED.exec(command);
-  const expect = declared ? declared[1]!.split(',').map((s) => Number(s.trim())).filter((n) => n >= 100 && n <= 599) : undefined;
+  const expect = declared
+    ? declared[1]!
+        .split(',')
+        .map((s) => Number(s.trim()))
+        .filter((n) => n >= 100 && n <= 599)
+    : undefined;
   const assign = ASSIGN.exec(command);
   if (assign) return { file, line, command, kind: 'assign', variable: assign[1], expect };
   if (/^curl\s/.test(command)) return { file, line, command, kind: 'curl', expect };
@@ -103,5 +108,6 @@ export function placeholder(command: string): string | undefined {
 /** Points the documented default addresses at the ports of the stack the test started. */
 export function retarget(command: string, ports: Record<number, number>): string {
   return command.replace(/\b(127\.0\.0\.1|localhost):(\d{4,5})\b/g, (m, _host: string, port: string) =>
-    ports[Number(port)] !== undefined ? `127.0.0.1:${ports[Number(port)]}` : m);
+    ports[Number(port)] !== undefined ? `127.0.0.1:${ports[Number(port)]}` : m,
+  );
 }

@@ -49,12 +49,23 @@ export function indexLine(name: string, vers: string, s: CargoVersionSpec): stri
   }
   const v2 = Object.keys(features2).length > 0;
   return JSON.stringify({
-    name, vers, deps: (s.deps ?? []).map(indexDep), cksum: ZERO, features, yanked: s.yanked === true,
-    links: s.links ?? null, ...(v2 ? { features2, v: 2 } : {}),
+    name,
+    vers,
+    deps: (s.deps ?? []).map(indexDep),
+    cksum: ZERO,
+    features,
+    yanked: s.yanked === true,
+    links: s.links ?? null,
+    ...(v2 ? { features2, v: 2 } : {}),
   });
 }
 
-export interface LockGraph { ok: boolean; nodes: string[]; edges: string[]; stderr: string }
+export interface LockGraph {
+  ok: boolean;
+  nodes: string[];
+  edges: string[];
+  stderr: string;
+}
 
 /** Runs cargo over the universe for `root@version`; nodes `name@version`, edges `a@1 -> b@2`, sorted. */
 export async function cargoLock(u: CargoUniverse, root: string, version: string): Promise<LockGraph> {
@@ -63,16 +74,31 @@ export async function cargoLock(u: CargoUniverse, root: string, version: string)
     for (const [name, versions] of Object.entries(u)) {
       const file = join(dir, 'registry/index', indexPath(name));
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, `${Object.entries(versions).map(([v, s]) => indexLine(name, v, s)).join('\n')}\n`);
+      writeFileSync(
+        file,
+        `${Object.entries(versions)
+          .map(([v, s]) => indexLine(name, v, s))
+          .join('\n')}\n`,
+      );
     }
     mkdirSync(join(dir, 'ws/.cargo'), { recursive: true });
     mkdirSync(join(dir, 'ws/src'), { recursive: true });
     writeFileSync(join(dir, 'ws/src/lib.rs'), '');
-    writeFileSync(join(dir, 'ws/.cargo/config.toml'), `[source.crates-io]\nreplace-with = "local"\n[source.local]\nlocal-registry = ${JSON.stringify(join(dir, 'registry'))}\n`);
-    writeFileSync(join(dir, 'ws/Cargo.toml'), `[package]\nname = "${WRAPPER}"\nversion = "0.0.0"\nedition = "2021"\n[dependencies]\n${root} = "=${version}"\n`);
+    writeFileSync(
+      join(dir, 'ws/.cargo/config.toml'),
+      `[source.crates-io]\nreplace-with = "local"\n[source.local]\nlocal-registry = ${JSON.stringify(join(dir, 'registry'))}\n`,
+    );
+    writeFileSync(
+      join(dir, 'ws/Cargo.toml'),
+      `[package]\nname = "${WRAPPER}"\nversion = "0.0.0"\nedition = "2021"\n[dependencies]\n${root} = "=${version}"\n`,
+    );
     const stderr = await new Promise<string | null>((resolve) => {
-      execFile('cargo', ['generate-lockfile', '--offline'], { cwd: join(dir, 'ws'), env: { ...process.env, CARGO_HOME: join(dir, 'home') } },
-        (err, _out, errText) => resolve(err ? errText : null));
+      execFile(
+        'cargo',
+        ['generate-lockfile', '--offline'],
+        { cwd: join(dir, 'ws'), env: { ...process.env, CARGO_HOME: join(dir, 'home') } },
+        (err, _out, errText) => resolve(err ? errText : null),
+      );
     });
     if (stderr !== null) return { ok: false, nodes: [], edges: [], stderr };
     return { ok: true, ...parseLock(readFileSync(join(dir, 'ws/Cargo.lock'), 'utf8')), stderr: '' };
@@ -113,21 +139,33 @@ const POOL = ['0.1.0', '0.1.3', '0.2.0', '1.0.0', '1.1.0', '1.2.5', '2.0.0', '2.
 export function randomUniverse(seed: number): CargoUniverse {
   const r = seededRandom(seed);
   const int = (n: number) => Math.floor(r() * n);
-  const pick = <T,>(xs: readonly T[]): T => xs[int(xs.length)]!;
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
   const n = 5 + int(5);
   const names = Array.from({ length: n }, (_, i) => `c${i}`);
   const versions = new Map<string, string[]>();
-  for (const name of names) versions.set(name, POOL.filter(() => r() < 0.4).concat(pick(POOL)).filter((v, i, a) => a.indexOf(v) === i));
+  for (const name of names)
+    versions.set(
+      name,
+      POOL.filter(() => r() < 0.4)
+        .concat(pick(POOL))
+        .filter((v, i, a) => a.indexOf(v) === i),
+    );
   const req = (target: string): string => {
     const v = pick(versions.get(target)!);
     const [maj, min] = v.split('.');
     switch (int(7)) {
-      case 0: return `=${v}`;
-      case 1: return `~${maj}.${min}`;
-      case 2: return `>=${v}`;
-      case 3: return `>=${maj}.${min}, <${Number(maj) + 1}`;
-      case 4: return '*';
-      default: return v.includes('-') ? `^${v}` : `^${maj}.${min}`;
+      case 0:
+        return `=${v}`;
+      case 1:
+        return `~${maj}.${min}`;
+      case 2:
+        return `>=${v}`;
+      case 3:
+        return `>=${maj}.${min}, <${Number(maj) + 1}`;
+      case 4:
+        return '*';
+      default:
+        return v.includes('-') ? `^${v}` : `^${maj}.${min}`;
     }
   };
   const u: Record<string, Record<string, CargoVersionSpec>> = {};
@@ -147,7 +185,8 @@ export function randomUniverse(seed: number): CargoUniverse {
       else if (kind < 0.25) attrs.scope = 'dev';
       if (r() < 0.2) attrs.nodefault = '';
       if (r() < 0.3) attrs.features = pick(['std', 'fast', 'std,fast']);
-      if (r() < 0.1) attrs.environment = pick(['cfg(windows)', 'cfg(unix)', 'cfg(not(unix))', 'x86_64-pc-windows-msvc']);
+      if (r() < 0.1)
+        attrs.environment = pick(['cfg(windows)', 'cfg(unix)', 'cfg(not(unix))', 'x86_64-pc-windows-msvc']);
       if (attrs.scope !== 'dev' && r() < 0.35) {
         attrs.opt = '';
         const how = int(4);
@@ -166,7 +205,9 @@ export function randomUniverse(seed: number): CargoUniverse {
     u[name] = Object.fromEntries(versions.get(name)!.map((v) => [v, mkVersion(i)]));
   });
   const rootDeps = names.filter(() => r() < 0.5).slice(0, 4);
-  const rootReqs: CargoDepSpec[] = (rootDeps.length ? rootDeps : [names[0]!]).map((t): CargoDepSpec => [t, req(t), r() < 0.2 ? { features: 'fast' } : {}]);
+  const rootReqs: CargoDepSpec[] = (rootDeps.length ? rootDeps : [names[0]!]).map(
+    (t): CargoDepSpec => [t, req(t), r() < 0.2 ? { features: 'fast' } : {}],
+  );
   u.root = { '1.0.0': { deps: rootReqs, features: { default: [] } } };
   return u;
 }

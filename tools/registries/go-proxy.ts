@@ -49,7 +49,12 @@ const PSEUDO = 'v0.0.0-20200102030405-abcdefabcdef';
 export function proxyRoutes(u: GoUniverse, into = new Map<string, string>()): Map<string, string> {
   for (const [path, versions] of Object.entries(u)) {
     const base = `/${escapeModulePath(path)}/@v`;
-    into.set(`${base}/list`, `${Object.keys(versions).filter((v) => !v.includes('-2020')).join('\n')}\n`);
+    into.set(
+      `${base}/list`,
+      `${Object.keys(versions)
+        .filter((v) => !v.includes('-2020'))
+        .join('\n')}\n`,
+    );
     for (const [v, s] of Object.entries(versions)) {
       into.set(`${base}/${escapeModulePath(v)}.info`, JSON.stringify({ Version: v, Time: '2020-01-02T03:04:05Z' }));
       into.set(`${base}/${escapeModulePath(v)}.mod`, goModText(path, s));
@@ -106,7 +111,13 @@ export function randomGoUniverse(seed: number, missing = false): { root: string;
   return { root: `${pre}/root`, u };
 }
 
-export interface GoGraph { ok: boolean; nodes: string[]; edges: string[]; stderr: string; listed: string[] | null }
+export interface GoGraph {
+  ok: boolean;
+  nodes: string[];
+  edges: string[];
+  stderr: string;
+  listed: string[] | null;
+}
 function run(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ ok: boolean; out: string; err: string }> {
   return new Promise((resolve) => {
     execFile('go', args, { cwd, env, maxBuffer: 1 << 24 }, (e, out, err) => resolve({ ok: !e, out, err }));
@@ -116,10 +127,21 @@ function run(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ ok:
 /** The environment that keeps `go` offline: the loopback proxy only, no checksum database, private caches. */
 export function goEnv(proxy: string, home: string): NodeJS.ProcessEnv {
   return {
-    PATH: process.env.PATH, HOME: home, GOPATH: join(home, 'gopath'), GOMODCACHE: join(home, 'modcache'),
-    GOCACHE: join(home, 'cache'), GOPROXY: proxy, GOSUMDB: 'off', GONOSUMDB: '', GOPRIVATE: '', GONOPROXY: '',
-    GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local',
-    GO111MODULE: 'on', GOWORK: 'off', GOENV: 'off',
+    PATH: process.env.PATH,
+    HOME: home,
+    GOPATH: join(home, 'gopath'),
+    GOMODCACHE: join(home, 'modcache'),
+    GOCACHE: join(home, 'cache'),
+    GOPROXY: proxy,
+    GOSUMDB: 'off',
+    GONOSUMDB: '',
+    GOPRIVATE: '',
+    GONOPROXY: '',
+    GOFLAGS: '-mod=mod',
+    GOTOOLCHAIN: 'local',
+    GO111MODULE: 'on',
+    GOWORK: 'off',
+    GOENV: 'off',
   };
 }
 
@@ -138,10 +160,15 @@ export async function goModGraph(proxy: string, root: string, version: string, h
     const graph = await run(['mod', 'graph'], dir, env);
     if (!graph.ok) return { ok: false, nodes: [], edges: [], stderr: graph.err, listed: null };
     const list = await run(['list', '-m', 'all'], dir, env);
-    const lines = graph.out.trim().split('\n').map((l) => l.split(' ').map((m) => {
-      const at = m.lastIndexOf('@');
-      return at < 0 ? { path: m, v: '' } : { path: m.slice(0, at), v: m.slice(at + 1) };
-    }));
+    const lines = graph.out
+      .trim()
+      .split('\n')
+      .map((l) =>
+        l.split(' ').map((m) => {
+          const at = m.lastIndexOf('@');
+          return at < 0 ? { path: m, v: '' } : { path: m.slice(0, at), v: m.slice(at + 1) };
+        }),
+      );
     const selected = new Map<string, string>();
     for (const m of lines.flat()) {
       const cur = selected.get(m.path);
@@ -153,7 +180,14 @@ export async function goModGraph(proxy: string, root: string, version: string, h
       if (!from!.v || selected.get(from!.path) !== from!.v) continue;
       edges.add(`${from!.path}@${from!.v} -> ${to!.path}@${selected.get(to!.path)}`);
     }
-    const listed = list.ok ? list.out.trim().split('\n').slice(1).map((l) => l.replace(' ', '@')).sort() : null;
+    const listed = list.ok
+      ? list.out
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((l) => l.replace(' ', '@'))
+          .sort()
+      : null;
     return { ok: true, nodes, edges: [...edges].sort(), stderr: '', listed };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -85,7 +85,11 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 
 function depXml(d: MavenDep, indent: string): string {
   const i2 = `${indent}  `;
-  const lines = [`${indent}<dependency>`, `${i2}<groupId>${esc(d.g)}</groupId>`, `${i2}<artifactId>${esc(d.a)}</artifactId>`];
+  const lines = [
+    `${indent}<dependency>`,
+    `${i2}<groupId>${esc(d.g)}</groupId>`,
+    `${i2}<artifactId>${esc(d.a)}</artifactId>`,
+  ];
   if (d.v !== undefined) lines.push(`${i2}<version>${esc(d.v)}</version>`);
   if (d.type) lines.push(`${i2}<type>${d.type}</type>`);
   if (d.scope) lines.push(`${i2}<scope>${d.scope}</scope>`);
@@ -94,7 +98,12 @@ function depXml(d: MavenDep, indent: string): string {
     lines.push(`${i2}<exclusions>`);
     for (const e of d.exclusions) {
       const [g, a] = e.split(':');
-      lines.push(`${i2}  <exclusion>`, `${i2}    <groupId>${esc(g!)}</groupId>`, `${i2}    <artifactId>${esc(a!)}</artifactId>`, `${i2}  </exclusion>`);
+      lines.push(
+        `${i2}  <exclusion>`,
+        `${i2}    <groupId>${esc(g!)}</groupId>`,
+        `${i2}    <artifactId>${esc(a!)}</artifactId>`,
+        `${i2}  </exclusion>`,
+      );
     }
     lines.push(`${i2}</exclusions>`);
   }
@@ -110,7 +119,12 @@ export function renderPom(p: MavenPom, opts: { emptyRelativePath?: boolean } = {
     '  <modelVersion>4.0.0</modelVersion>',
   ];
   if (p.parent) {
-    out.push('  <parent>', `    <groupId>${esc(p.parent.g)}</groupId>`, `    <artifactId>${esc(p.parent.a)}</artifactId>`, `    <version>${esc(p.parent.v)}</version>`);
+    out.push(
+      '  <parent>',
+      `    <groupId>${esc(p.parent.g)}</groupId>`,
+      `    <artifactId>${esc(p.parent.a)}</artifactId>`,
+      `    <version>${esc(p.parent.v)}</version>`,
+    );
     if (opts.emptyRelativePath) out.push('    <relativePath/>');
     out.push('  </parent>');
   }
@@ -126,8 +140,16 @@ export function renderPom(p: MavenPom, opts: { emptyRelativePath?: boolean } = {
     out.push('    </relocation>', '  </distributionManagement>');
   }
   const props = Object.entries(p.properties ?? {});
-  if (props.length) out.push('  <properties>', ...props.map(([k, v]) => `    <${k}>${esc(v)}</${k}>`), '  </properties>');
-  if (p.managed?.length) out.push('  <dependencyManagement>', '    <dependencies>', ...p.managed.map((d) => depXml(d, '      ')), '    </dependencies>', '  </dependencyManagement>');
+  if (props.length)
+    out.push('  <properties>', ...props.map(([k, v]) => `    <${k}>${esc(v)}</${k}>`), '  </properties>');
+  if (p.managed?.length)
+    out.push(
+      '  <dependencyManagement>',
+      '    <dependencies>',
+      ...p.managed.map((d) => depXml(d, '      ')),
+      '    </dependencies>',
+      '  </dependencyManagement>',
+    );
   if (p.deps?.length) out.push('  <dependencies>', ...p.deps.map((d) => depXml(d, '    ')), '  </dependencies>');
   out.push('</project>', '');
   return out.join('\n');
@@ -221,7 +243,10 @@ export async function startMavenRepo(
     const text = opts.extra?.(path) ?? files.get(path);
     if (text !== undefined) {
       const body = Buffer.from(text);
-      res.writeHead(200, { 'content-type': path.endsWith('.json') || text.startsWith('{') ? 'application/json' : 'text/xml', 'content-length': body.length });
+      res.writeHead(200, {
+        'content-type': path.endsWith('.json') || text.startsWith('{') ? 'application/json' : 'text/xml',
+        'content-length': body.length,
+      });
       res.end(head ? undefined : body);
       return;
     }
@@ -238,7 +263,9 @@ export async function startMavenRepo(
         try {
           const st = statSync(file);
           if (st.isFile()) size = st.size;
-        } catch { /* absent */ }
+        } catch {
+          /* absent */
+        }
         if (size >= 0) {
           fromFallback++;
           res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': size });
@@ -266,171 +293,390 @@ export async function startMavenRepo(
 // ---------------------------------------------------------------------------------------------
 // Hand-written universes
 
-const dep = (g: string, a: string, v?: string, more: Omit<MavenDep, 'g' | 'a' | 'v'> = {}): MavenDep => ({ g, a, ...(v !== undefined ? { v } : {}), ...more });
+const dep = (g: string, a: string, v?: string, more: Omit<MavenDep, 'g' | 'a' | 'v'> = {}): MavenDep => ({
+  g,
+  a,
+  ...(v !== undefined ? { v } : {}),
+  ...more,
+});
 const bomImport = (g: string, a: string, v: string): MavenDep => ({ g, a, v, type: 'pom', scope: 'import' });
 const leaf = (g: string, a: string, ...vs: string[]): MavenPom[] => vs.map((v) => ({ g, a, v }));
 
-function hand(n: number, label: string, features: string[], build: (G: string, G2: string) => MavenPom[], expectFailure = false): MavenUniverse {
+function hand(
+  n: number,
+  label: string,
+  features: string[],
+  build: (G: string, G2: string) => MavenPom[],
+  expectFailure = false,
+): MavenUniverse {
   const prefix = `h${n}`;
   const G = `${prefix}.org.example`;
-  return { label: `hand ${n}: ${label}`, prefix, root: `${G}:root`, poms: build(G, `${prefix}.net.other`), features, ...(expectFailure ? { expectFailure } : {}) };
+  return {
+    label: `hand ${n}: ${label}`,
+    prefix,
+    root: `${G}:root`,
+    poms: build(G, `${prefix}.net.other`),
+    features,
+    ...(expectFailure ? { expectFailure } : {}),
+  };
 }
 
 export const MAVEN_HAND: readonly MavenUniverse[] = [
-  hand(1, 'parent chain, inherited coordinates and properties', ['parent chain 3', 'inherited groupId', 'inherited version', 'property override', 'nested property', '${project.version}', '${project.groupId}', '${project.parent.version}', 'parent dependencyManagement', 'property in parent management overridden by child', 'dependency inherited from parent', 'transitive parent'], (G) => [
-    {
-      g: G, a: 'grandparent', v: '3', packaging: 'pom',
-      properties: { 'lib.version': '1.0', 'nested.version': '${nested.base}', 'nested.base': '1.0', 'managed.version': '1.0' },
-      managed: [dep(G, 'managed', '${managed.version}'), dep(G, 'sibling', '${project.version}')],
-    },
-    {
-      g: G, a: 'parent', v: '1.0.0', packaging: 'pom', parent: { g: G, a: 'grandparent', v: '3' }, inheritGroup: true,
-      properties: { 'lib.version': '1.1', 'nested.base': '2.0-beta-1' },
-      deps: [dep(G, 'inherited', '4.0.0')],
-    },
-    {
-      g: G, a: 'root', v: ROOT_VERSION, parent: { g: G, a: 'parent', v: '1.0.0' }, inheritGroup: true, inheritVersion: true,
-      properties: { 'managed.version': '1.1' },
-      deps: [
-        dep(G, 'lib', '${lib.version}'),
-        dep(G, 'nested', '${nested.version}'),
-        dep(G, 'managed'),
-        dep(G, 'sibling'),
-        dep('${project.groupId}', 'companion', '${project.parent.version}'),
-        dep(G, 'withparent', '2.0'),
-      ],
-    },
-    ...leaf(G, 'lib', '1.0', '1.1'),
-    ...leaf(G, 'nested', '1.0', '2.0-beta-1'),
-    ...leaf(G, 'managed', '1.0', '1.1'),
-    // the versions a wrong context would give: the grandparent's (3)
-    ...leaf(G, 'sibling', '1.0.0', '3'),
-    ...leaf(G, 'companion', '1.0.0', '3'),
-    ...leaf(G, 'inherited', '4.0.0'),
-    // a dependency whose own versions and groupId come from its parent
-    { g: G, a: 'lib-parent', v: '7', packaging: 'pom', properties: { 'deep.version': '3.0.0' }, managed: [dep(G, 'deep2', '1.0')] },
-    { g: G, a: 'withparent', v: '2.0', parent: { g: G, a: 'lib-parent', v: '7' }, inheritGroup: true, deps: [dep(G, 'deep', '${deep.version}'), dep(G, 'deep2')] },
-    ...leaf(G, 'deep', '1.0', '3.0.0'),
-    ...leaf(G, 'deep2', '1.0', '2.0'),
-  ]),
-  hand(2, 'imported BOMs', ['import BOM', 'BOM importing BOM', 'first BOM wins', 'own management beats BOM', 'BOM property in BOM context', 'management in parent imports BOM', 'version from management'], (G, G2) => [
-    { g: G, a: 'bom-base', v: '1.0', packaging: 'pom', managed: [dep(G, 'x', '9.9'), dep(G, 'z', '3.0.0')] },
-    { g: G, a: 'bom-a', v: '1.0', packaging: 'pom', properties: { 'v.y': '2.0' }, managed: [dep(G, 'x', '1.0'), dep(G, 'y', '${v.y}'), bomImport(G, 'bom-base', '1.0')] },
-    { g: G2, a: 'bom-b', v: '2.0-beta-1', packaging: 'pom', managed: [dep(G, 'y', '1.0'), dep(G, 'w', '1.0'), dep(G, 'v', '1.0')] },
-    { g: G, a: 'parent', v: '3', packaging: 'pom', managed: [bomImport(G2, 'bom-b', '2.0-beta-1')] },
-    {
-      g: G, a: 'root', v: ROOT_VERSION, parent: { g: G, a: 'parent', v: '3' }, inheritGroup: true,
-      properties: { 'v.y': '1.0' },
-      managed: [bomImport(G, 'bom-a', '1.0'), dep(G, 'w', '2.0')],
-      deps: [dep(G, 'x'), dep(G, 'y'), dep(G, 'z'), dep(G, 'w'), dep(G, 'v')],
-    },
-    ...leaf(G, 'x', '1.0', '9.9'),
-    ...leaf(G, 'y', '1.0', '2.0'),
-    ...leaf(G, 'z', '3.0.0'),
-    ...leaf(G, 'w', '1.0', '2.0'),
-    ...leaf(G, 'v', '1.0'),
-  ]),
-  hand(3, 'version ranges', ['version range [a,b)', 'version range [a,)', 'prerelease inside a range', 'transitive range', 'range against soft version', 'hard pin [v]'], (G) => [
-    { g: G, a: 'root', v: ROOT_VERSION, deps: [dep(G, 'a', '[1.0,2.0)'), dep(G, 'b', '[1.2,)'), dep(G, 'c', '1.0'), dep(G, 'd', '[1.1]')] },
-    ...leaf(G, 'a', '1.0', '1.1', '1.5', '2.0-beta-1', '2.0', '2.1'),
-    ...leaf(G, 'b', '1.0', '1.2.0', '1.10', '3.0.0'),
-    { g: G, a: 'c', v: '1.0', deps: [dep(G, 'e', '[1.0,2.0)'), dep(G, 'f', '1.0')] },
-    { g: G, a: 'd', v: '1.0' },
-    { g: G, a: 'd', v: '1.1', deps: [dep(G, 'f', '[2.0,3.0)')] },
-    ...leaf(G, 'e', '0.9', '1.0', '1.9.9', '2.0'),
-    ...leaf(G, 'f', '1.0', '2.0', '2.5', '3.0'),
-  ]),
-  hand(4, 'version conflicts', ['nearest wins', 'first declaration wins', 'loser subtree dropped', 'root management overrides transitive', 'root management does not override direct'], (G) => [
-    { g: G, a: 'root', v: ROOT_VERSION, managed: [dep(G, 'm', '1.0'), dep(G, 'c', '3.0')], deps: [dep(G, 'a', '1.0'), dep(G, 'b', '1.0'), dep(G, 'c', '1.0')] },
-    { g: G, a: 'a', v: '1.0', deps: [dep(G, 'd', '1.0'), dep(G, 'c', '2.0'), dep(G, 'm', '2.0')] },
-    { g: G, a: 'b', v: '1.0', deps: [dep(G, 'd', '2.0')] },
-    ...leaf(G, 'c', '1.0', '2.0', '3.0'),
-    { g: G, a: 'd', v: '1.0', deps: [dep(G, 'e', '1.0')] },
-    { g: G, a: 'd', v: '2.0', deps: [dep(G, 'only-under-d2', '1.0')] },
-    { g: G, a: 'e', v: '1.0', deps: [dep(G, 'c', '2.0')] },
-    ...leaf(G, 'only-under-d2', '1.0'),
-    { g: G, a: 'm', v: '1.0', deps: [dep(G, 'under-m1', '1.0')] },
-    { g: G, a: 'm', v: '2.0', deps: [dep(G, 'under-m2', '1.0')] },
-    ...leaf(G, 'under-m1', '1.0'),
-    ...leaf(G, 'under-m2', '1.0'),
-  ]),
-  hand(5, 'scopes and optional', ['test scope', 'provided scope', 'runtime scope', 'optional', 'root keeps its own test/provided/optional', 'transitive test/provided/optional dropped', 'pom-type dependency'], (G) => [
-    {
-      g: G, a: 'root', v: ROOT_VERSION, deps: [
-        dep(G, 'a', '1.0'), dep(G, 't', '1.0', { scope: 'test' }), dep(G, 'p', '1.0', { scope: 'provided' }),
-        dep(G, 'r', '1.0', { scope: 'runtime' }), dep(G, 'o', '1.0', { optional: true }), dep(G, 'agg', '1.0', { type: 'pom' }),
-      ],
-    },
-    {
-      g: G, a: 'a', v: '1.0', deps: [
-        dep(G, 'a-test', '1.0', { scope: 'test' }), dep(G, 'a-prov', '1.0', { scope: 'provided' }), dep(G, 'a-run', '1.0', { scope: 'runtime' }),
-        dep(G, 'a-opt', '1.0', { optional: true }), dep(G, 'a-comp', '1.0', { scope: 'compile' }),
-      ],
-    },
-    ...leaf(G, 'a-test', '1.0'), ...leaf(G, 'a-prov', '1.0'), ...leaf(G, 'a-opt', '1.0'), ...leaf(G, 'a-comp', '1.0'),
-    { g: G, a: 'a-run', v: '1.0', deps: [dep(G, 'run-child', '1.0')] },
-    ...leaf(G, 'run-child', '1.0'),
-    { g: G, a: 't', v: '1.0', deps: [dep(G, 't-comp', '1.0')] },
-    { g: G, a: 'p', v: '1.0', deps: [dep(G, 'p-comp', '1.0')] },
-    { g: G, a: 'r', v: '1.0', deps: [dep(G, 'r-comp', '1.0')] },
-    { g: G, a: 'o', v: '1.0', deps: [dep(G, 'o-comp', '1.0')] },
-    ...leaf(G, 't-comp', '1.0'), ...leaf(G, 'p-comp', '1.0'), ...leaf(G, 'r-comp', '1.0'), ...leaf(G, 'o-comp', '1.0'),
-    { g: G, a: 'agg', v: '1.0', packaging: 'pom', deps: [dep(G, 'agg-child', '1.0')] },
-    ...leaf(G, 'agg-child', '1.0'),
-  ]),
-  hand(6, 'exclusions', ['exclusion g:a', 'exclusion *:*', 'exclusion g:*', 'exclusion *:a', 'exclusions accumulate down a path', 'exclusion in a transitive POM', 'exclusion from root management'], (G, G2) => [
-    {
-      g: G, a: 'root', v: ROOT_VERSION,
-      managed: [dep(G, 'k', '1.0', { exclusions: [`${G}:k-child`] })],
-      deps: [
-        dep(G, 'a', '1.0', { exclusions: [`${G}:b`] }), dep(G, 'c', '1.0', { exclusions: ['*:*'] }),
-        dep(G, 'd', '1.0', { exclusions: [`${G2}:*`] }), dep(G, 'e', '1.0', { exclusions: ['*:f'] }), dep(G, 'j', '1.0'),
-      ],
-    },
-    { g: G, a: 'a', v: '1.0', deps: [dep(G, 'b', '1.0'), dep(G, 'n', '1.0')] },
-    { g: G, a: 'n', v: '1.0', deps: [dep(G, 'b', '1.0'), dep(G, 'x', '1.0')] },
-    ...leaf(G, 'b', '1.0'),
-    { g: G, a: 'c', v: '1.0', deps: [dep(G, 'c-child', '1.0')] },
-    ...leaf(G, 'c-child', '1.0'),
-    { g: G, a: 'd', v: '1.0', deps: [dep(G2, 'o1', '1.0'), dep(G, 'd-child', '1.0')] },
-    ...leaf(G2, 'o1', '1.0'), ...leaf(G, 'd-child', '1.0'),
-    { g: G, a: 'e', v: '1.0', deps: [dep(G, 'f', '1.0'), dep(G, 'g', '1.0', { exclusions: [`${G}:h`] })] },
-    ...leaf(G, 'f', '1.0'),
-    { g: G, a: 'g', v: '1.0', deps: [dep(G, 'h', '1.0'), dep(G, 'i', '1.0')] },
-    ...leaf(G, 'h', '1.0'), ...leaf(G, 'i', '1.0'),
-    { g: G, a: 'x', v: '1.0' },
-    { g: G, a: 'j', v: '1.0', deps: [dep(G, 'k', '1.0')] },
-    { g: G, a: 'k', v: '1.0', deps: [dep(G, 'k-child', '1.0'), dep(G, 'k-other', '1.0')] },
-    ...leaf(G, 'k-child', '1.0'), ...leaf(G, 'k-other', '1.0'),
-  ]),
-  hand(7, 'relocations', ['relocation to groupId+artifactId', 'relocation to version', 'relocation to artifactId', 'relocated target dependencies', 'relocation of a transitive dependency'], (G, G2) => [
-    { g: G, a: 'root', v: ROOT_VERSION, deps: [dep(G, 'old', '1.0'), dep(G, 'bumped', '1.0'), dep(G, 'renamed', '2.0'), dep(G, 'user', '1.0')] },
-    { g: G, a: 'old', v: '1.0', relocation: { g: G2, a: 'new' } },
-    { g: G2, a: 'new', v: '1.0', deps: [dep(G2, 'new-child', '1.0')] },
-    ...leaf(G2, 'new-child', '1.0'),
-    { g: G, a: 'bumped', v: '1.0', relocation: { v: '2.0' } },
-    { g: G, a: 'bumped', v: '2.0', deps: [dep(G, 'bumped-child', '1.0')] },
-    ...leaf(G, 'bumped-child', '1.0'),
-    { g: G, a: 'renamed', v: '2.0', relocation: { a: 'renamed-core' } },
-    { g: G, a: 'renamed-core', v: '2.0' },
-    { g: G, a: 'user', v: '1.0', deps: [dep(G, 'legacy', '4.0.0')] },
-    { g: G, a: 'legacy', v: '4.0.0', relocation: { g: G2, a: 'modern', v: '5.0' } },
-    ...leaf(G2, 'modern', '5.0'),
-  ]),
-  hand(8, 'a range nothing satisfies (Maven fails)', ['unsatisfiable range'], (G) => [
-    { g: G, a: 'root', v: ROOT_VERSION, deps: [dep(G, 'a', '1.0'), dep(G, 'lib', '[5.0,)')] },
-    ...leaf(G, 'a', '1.0'),
-    ...leaf(G, 'lib', '1.0', '2.0'),
-  ], true),
-  hand(9, 'a transitive range nothing satisfies (Maven fails)', ['unsatisfiable transitive range'], (G) => [
-    { g: G, a: 'root', v: ROOT_VERSION, deps: [dep(G, 'a', '1.0')] },
-    { g: G, a: 'a', v: '1.0', deps: [dep(G, 'lib', '[3.0,4.0)')] },
-    ...leaf(G, 'lib', '1.0', '2.0', '4.0'),
-  ], true),
-  hand(10, 'an imported BOM that does not exist (Maven fails)', ['missing imported BOM'], (G) => [
-    { g: G, a: 'root', v: ROOT_VERSION, managed: [bomImport(G, 'bom', '1.0')], deps: [dep(G, 'a')] },
-    ...leaf(G, 'a', '1.0'),
-  ], true),
+  hand(
+    1,
+    'parent chain, inherited coordinates and properties',
+    [
+      'parent chain 3',
+      'inherited groupId',
+      'inherited version',
+      'property override',
+      'nested property',
+      '${project.version}',
+      '${project.groupId}',
+      '${project.parent.version}',
+      'parent dependencyManagement',
+      'property in parent management overridden by child',
+      'dependency inherited from parent',
+      'transitive parent',
+    ],
+    (G) => [
+      {
+        g: G,
+        a: 'grandparent',
+        v: '3',
+        packaging: 'pom',
+        properties: {
+          'lib.version': '1.0',
+          'nested.version': '${nested.base}',
+          'nested.base': '1.0',
+          'managed.version': '1.0',
+        },
+        managed: [dep(G, 'managed', '${managed.version}'), dep(G, 'sibling', '${project.version}')],
+      },
+      {
+        g: G,
+        a: 'parent',
+        v: '1.0.0',
+        packaging: 'pom',
+        parent: { g: G, a: 'grandparent', v: '3' },
+        inheritGroup: true,
+        properties: { 'lib.version': '1.1', 'nested.base': '2.0-beta-1' },
+        deps: [dep(G, 'inherited', '4.0.0')],
+      },
+      {
+        g: G,
+        a: 'root',
+        v: ROOT_VERSION,
+        parent: { g: G, a: 'parent', v: '1.0.0' },
+        inheritGroup: true,
+        inheritVersion: true,
+        properties: { 'managed.version': '1.1' },
+        deps: [
+          dep(G, 'lib', '${lib.version}'),
+          dep(G, 'nested', '${nested.version}'),
+          dep(G, 'managed'),
+          dep(G, 'sibling'),
+          dep('${project.groupId}', 'companion', '${project.parent.version}'),
+          dep(G, 'withparent', '2.0'),
+        ],
+      },
+      ...leaf(G, 'lib', '1.0', '1.1'),
+      ...leaf(G, 'nested', '1.0', '2.0-beta-1'),
+      ...leaf(G, 'managed', '1.0', '1.1'),
+      // the versions a wrong context would give: the grandparent's (3)
+      ...leaf(G, 'sibling', '1.0.0', '3'),
+      ...leaf(G, 'companion', '1.0.0', '3'),
+      ...leaf(G, 'inherited', '4.0.0'),
+      // a dependency whose own versions and groupId come from its parent
+      {
+        g: G,
+        a: 'lib-parent',
+        v: '7',
+        packaging: 'pom',
+        properties: { 'deep.version': '3.0.0' },
+        managed: [dep(G, 'deep2', '1.0')],
+      },
+      {
+        g: G,
+        a: 'withparent',
+        v: '2.0',
+        parent: { g: G, a: 'lib-parent', v: '7' },
+        inheritGroup: true,
+        deps: [dep(G, 'deep', '${deep.version}'), dep(G, 'deep2')],
+      },
+      ...leaf(G, 'deep', '1.0', '3.0.0'),
+      ...leaf(G, 'deep2', '1.0', '2.0'),
+    ],
+  ),
+  hand(
+    2,
+    'imported BOMs',
+    [
+      'import BOM',
+      'BOM importing BOM',
+      'first BOM wins',
+      'own management beats BOM',
+      'BOM property in BOM context',
+      'management in parent imports BOM',
+      'version from management',
+    ],
+    (G, G2) => [
+      { g: G, a: 'bom-base', v: '1.0', packaging: 'pom', managed: [dep(G, 'x', '9.9'), dep(G, 'z', '3.0.0')] },
+      {
+        g: G,
+        a: 'bom-a',
+        v: '1.0',
+        packaging: 'pom',
+        properties: { 'v.y': '2.0' },
+        managed: [dep(G, 'x', '1.0'), dep(G, 'y', '${v.y}'), bomImport(G, 'bom-base', '1.0')],
+      },
+      {
+        g: G2,
+        a: 'bom-b',
+        v: '2.0-beta-1',
+        packaging: 'pom',
+        managed: [dep(G, 'y', '1.0'), dep(G, 'w', '1.0'), dep(G, 'v', '1.0')],
+      },
+      { g: G, a: 'parent', v: '3', packaging: 'pom', managed: [bomImport(G2, 'bom-b', '2.0-beta-1')] },
+      {
+        g: G,
+        a: 'root',
+        v: ROOT_VERSION,
+        parent: { g: G, a: 'parent', v: '3' },
+        inheritGroup: true,
+        properties: { 'v.y': '1.0' },
+        managed: [bomImport(G, 'bom-a', '1.0'), dep(G, 'w', '2.0')],
+        deps: [dep(G, 'x'), dep(G, 'y'), dep(G, 'z'), dep(G, 'w'), dep(G, 'v')],
+      },
+      ...leaf(G, 'x', '1.0', '9.9'),
+      ...leaf(G, 'y', '1.0', '2.0'),
+      ...leaf(G, 'z', '3.0.0'),
+      ...leaf(G, 'w', '1.0', '2.0'),
+      ...leaf(G, 'v', '1.0'),
+    ],
+  ),
+  hand(
+    3,
+    'version ranges',
+    [
+      'version range [a,b)',
+      'version range [a,)',
+      'prerelease inside a range',
+      'transitive range',
+      'range against soft version',
+      'hard pin [v]',
+    ],
+    (G) => [
+      {
+        g: G,
+        a: 'root',
+        v: ROOT_VERSION,
+        deps: [dep(G, 'a', '[1.0,2.0)'), dep(G, 'b', '[1.2,)'), dep(G, 'c', '1.0'), dep(G, 'd', '[1.1]')],
+      },
+      ...leaf(G, 'a', '1.0', '1.1', '1.5', '2.0-beta-1', '2.0', '2.1'),
+      ...leaf(G, 'b', '1.0', '1.2.0', '1.10', '3.0.0'),
+      { g: G, a: 'c', v: '1.0', deps: [dep(G, 'e', '[1.0,2.0)'), dep(G, 'f', '1.0')] },
+      { g: G, a: 'd', v: '1.0' },
+      { g: G, a: 'd', v: '1.1', deps: [dep(G, 'f', '[2.0,3.0)')] },
+      ...leaf(G, 'e', '0.9', '1.0', '1.9.9', '2.0'),
+      ...leaf(G, 'f', '1.0', '2.0', '2.5', '3.0'),
+    ],
+  ),
+  hand(
+    4,
+    'version conflicts',
+    [
+      'nearest wins',
+      'first declaration wins',
+      'loser subtree dropped',
+      'root management overrides transitive',
+      'root management does not override direct',
+    ],
+    (G) => [
+      {
+        g: G,
+        a: 'root',
+        v: ROOT_VERSION,
+        managed: [dep(G, 'm', '1.0'), dep(G, 'c', '3.0')],
+        deps: [dep(G, 'a', '1.0'), dep(G, 'b', '1.0'), dep(G, 'c', '1.0')],
+      },
+      { g: G, a: 'a', v: '1.0', deps: [dep(G, 'd', '1.0'), dep(G, 'c', '2.0'), dep(G, 'm', '2.0')] },
+      { g: G, a: 'b', v: '1.0', deps: [dep(G, 'd', '2.0')] },
+      ...leaf(G, 'c', '1.0', '2.0', '3.0'),
+      { g: G, a: 'd', v: '1.0', deps: [dep(G, 'e', '1.0')] },
+      { g: G, a: 'd', v: '2.0', deps: [dep(G, 'only-under-d2', '1.0')] },
+      { g: G, a: 'e', v: '1.0', deps: [dep(G, 'c', '2.0')] },
+      ...leaf(G, 'only-under-d2', '1.0'),
+      { g: G, a: 'm', v: '1.0', deps: [dep(G, 'under-m1', '1.0')] },
+      { g: G, a: 'm', v: '2.0', deps: [dep(G, 'under-m2', '1.0')] },
+      ...leaf(G, 'under-m1', '1.0'),
+      ...leaf(G, 'under-m2', '1.0'),
+    ],
+  ),
+  hand(
+    5,
+    'scopes and optional',
+    [
+      'test scope',
+      'provided scope',
+      'runtime scope',
+      'optional',
+      'root keeps its own test/provided/optional',
+      'transitive test/provided/optional dropped',
+      'pom-type dependency',
+    ],
+    (G) => [
+      {
+        g: G,
+        a: 'root',
+        v: ROOT_VERSION,
+        deps: [
+          dep(G, 'a', '1.0'),
+          dep(G, 't', '1.0', { scope: 'test' }),
+          dep(G, 'p', '1.0', { scope: 'provided' }),
+          dep(G, 'r', '1.0', { scope: 'runtime' }),
+          dep(G, 'o', '1.0', { optional: true }),
+          dep(G, 'agg', '1.0', { type: 'pom' }),
+        ],
+      },
+      {
+        g: G,
+        a: 'a',
+        v: '1.0',
+        deps: [
+          dep(G, 'a-test', '1.0', { scope: 'test' }),
+          dep(G, 'a-prov', '1.0', { scope: 'provided' }),
+          dep(G, 'a-run', '1.0', { scope: 'runtime' }),
+          dep(G, 'a-opt', '1.0', { optional: true }),
+          dep(G, 'a-comp', '1.0', { scope: 'compile' }),
+        ],
+      },
+      ...leaf(G, 'a-test', '1.0'),
+      ...leaf(G, 'a-prov', '1.0'),
+      ...leaf(G, 'a-opt', '1.0'),
+      ...leaf(G, 'a-comp', '1.0'),
+      { g: G, a: 'a-run', v: '1.0', deps: [dep(G, 'run-child', '1.0')] },
+      ...leaf(G, 'run-child', '1.0'),
+      { g: G, a: 't', v: '1.0', deps: [dep(G, 't-comp', '1.0')] },
+      { g: G, a: 'p', v: '1.0', deps: [dep(G, 'p-comp', '1.0')] },
+      { g: G, a: 'r', v: '1.0', deps: [dep(G, 'r-comp', '1.0')] },
+      { g: G, a: 'o', v: '1.0', deps: [dep(G, 'o-comp', '1.0')] },
+      ...leaf(G, 't-comp', '1.0'),
+      ...leaf(G, 'p-comp', '1.0'),
+      ...leaf(G, 'r-comp', '1.0'),
+      ...leaf(G, 'o-comp', '1.0'),
+      { g: G, a: 'agg', v: '1.0', packaging: 'pom', deps: [dep(G, 'agg-child', '1.0')] },
+      ...leaf(G, 'agg-child', '1.0'),
+    ],
+  ),
+  hand(
+    6,
+    'exclusions',
+    [
+      'exclusion g:a',
+      'exclusion *:*',
+      'exclusion g:*',
+      'exclusion *:a',
+      'exclusions accumulate down a path',
+      'exclusion in a transitive POM',
+      'exclusion from root management',
+    ],
+    (G, G2) => [
+      {
+        g: G,
+        a: 'root',
+        v: ROOT_VERSION,
+        managed: [dep(G, 'k', '1.0', { exclusions: [`${G}:k-child`] })],
+        deps: [
+          dep(G, 'a', '1.0', { exclusions: [`${G}:b`] }),
+          dep(G, 'c', '1.0', { exclusions: ['*:*'] }),
+          dep(G, 'd', '1.0', { exclusions: [`${G2}:*`] }),
+          dep(G, 'e', '1.0', { exclusions: ['*:f'] }),
+          dep(G, 'j', '1.0'),
+        ],
+      },
+      { g: G, a: 'a', v: '1.0', deps: [dep(G, 'b', '1.0'), dep(G, 'n', '1.0')] },
+      { g: G, a: 'n', v: '1.0', deps: [dep(G, 'b', '1.0'), dep(G, 'x', '1.0')] },
+      ...leaf(G, 'b', '1.0'),
+      { g: G, a: 'c', v: '1.0', deps: [dep(G, 'c-child', '1.0')] },
+      ...leaf(G, 'c-child', '1.0'),
+      { g: G, a: 'd', v: '1.0', deps: [dep(G2, 'o1', '1.0'), dep(G, 'd-child', '1.0')] },
+      ...leaf(G2, 'o1', '1.0'),
+      ...leaf(G, 'd-child', '1.0'),
+      { g: G, a: 'e', v: '1.0', deps: [dep(G, 'f', '1.0'), dep(G, 'g', '1.0', { exclusions: [`${G}:h`] })] },
+      ...leaf(G, 'f', '1.0'),
+      { g: G, a: 'g', v: '1.0', deps: [dep(G, 'h', '1.0'), dep(G, 'i', '1.0')] },
+      ...leaf(G, 'h', '1.0'),
+      ...leaf(G, 'i', '1.0'),
+      { g: G, a: 'x', v: '1.0' },
+      { g: G, a: 'j', v: '1.0', deps: [dep(G, 'k', '1.0')] },
+      { g: G, a: 'k', v: '1.0', deps: [dep(G, 'k-child', '1.0'), dep(G, 'k-other', '1.0')] },
+      ...leaf(G, 'k-child', '1.0'),
+      ...leaf(G, 'k-other', '1.0'),
+    ],
+  ),
+  hand(
+    7,
+    'relocations',
+    [
+      'relocation to groupId+artifactId',
+      'relocation to version',
+      'relocation to artifactId',
+      'relocated target dependencies',
+      'relocation of a transitive dependency',
+    ],
+    (G, G2) => [
+      {
+        g: G,
+        a: 'root',
+        v: ROOT_VERSION,
+        deps: [dep(G, 'old', '1.0'), dep(G, 'bumped', '1.0'), dep(G, 'renamed', '2.0'), dep(G, 'user', '1.0')],
+      },
+      { g: G, a: 'old', v: '1.0', relocation: { g: G2, a: 'new' } },
+      { g: G2, a: 'new', v: '1.0', deps: [dep(G2, 'new-child', '1.0')] },
+      ...leaf(G2, 'new-child', '1.0'),
+      { g: G, a: 'bumped', v: '1.0', relocation: { v: '2.0' } },
+      { g: G, a: 'bumped', v: '2.0', deps: [dep(G, 'bumped-child', '1.0')] },
+      ...leaf(G, 'bumped-child', '1.0'),
+      { g: G, a: 'renamed', v: '2.0', relocation: { a: 'renamed-core' } },
+      { g: G, a: 'renamed-core', v: '2.0' },
+      { g: G, a: 'user', v: '1.0', deps: [dep(G, 'legacy', '4.0.0')] },
+      { g: G, a: 'legacy', v: '4.0.0', relocation: { g: G2, a: 'modern', v: '5.0' } },
+      ...leaf(G2, 'modern', '5.0'),
+    ],
+  ),
+  hand(
+    8,
+    'a range nothing satisfies (Maven fails)',
+    ['unsatisfiable range'],
+    (G) => [
+      { g: G, a: 'root', v: ROOT_VERSION, deps: [dep(G, 'a', '1.0'), dep(G, 'lib', '[5.0,)')] },
+      ...leaf(G, 'a', '1.0'),
+      ...leaf(G, 'lib', '1.0', '2.0'),
+    ],
+    true,
+  ),
+  hand(
+    9,
+    'a transitive range nothing satisfies (Maven fails)',
+    ['unsatisfiable transitive range'],
+    (G) => [
+      { g: G, a: 'root', v: ROOT_VERSION, deps: [dep(G, 'a', '1.0')] },
+      { g: G, a: 'a', v: '1.0', deps: [dep(G, 'lib', '[3.0,4.0)')] },
+      ...leaf(G, 'lib', '1.0', '2.0', '4.0'),
+    ],
+    true,
+  ),
+  hand(
+    10,
+    'an imported BOM that does not exist (Maven fails)',
+    ['missing imported BOM'],
+    (G) => [
+      { g: G, a: 'root', v: ROOT_VERSION, managed: [bomImport(G, 'bom', '1.0')], deps: [dep(G, 'a')] },
+      ...leaf(G, 'a', '1.0'),
+    ],
+    true,
+  ),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -461,7 +707,7 @@ interface Lib {
 export function randomMavenUniverse(seed: number): MavenUniverse {
   const r = seededRandom(seed);
   const int = (n: number) => Math.floor(r() * n);
-  const pick = <T,>(xs: readonly T[]): T => xs[int(xs.length)]!;
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
   const chance = (p: number) => r() < p;
   const prefix = `r${seed}`;
   const G = `${prefix}.org.example`;
@@ -475,7 +721,12 @@ export function randomMavenUniverse(seed: number): MavenUniverse {
     const k = 1 + int(3);
     const idxs = new Set<number>();
     while (idxs.size < k) idxs.add(int(POOL.length));
-    return { g: i > 0 && chance(0.25) ? G2 : G, a: `lib${i}`, idx: i, versions: [...idxs].sort((a, b) => a - b).map((x) => POOL[x]!) };
+    return {
+      g: i > 0 && chance(0.25) ? G2 : G,
+      a: `lib${i}`,
+      idx: i,
+      versions: [...idxs].sort((a, b) => a - b).map((x) => POOL[x]!),
+    };
   });
   const propName = (l: Lib, kind: 'version' | 'base') => `${l.a}.${kind}`;
 
@@ -488,7 +739,11 @@ export function randomMavenUniverse(seed: number): MavenUniverse {
       const others = l.versions.filter((x) => x !== v);
       const roll = r();
       if (roll < 0.06 && others.length) relocs.set(`${l.a}@${v}`, { v: pick(others) });
-      else if (roll < 0.14) relocs.set(`${l.a}@${v}`, chance(0.5) ? { g: l.g === G ? G2 : G } : { g: l.g === G ? G2 : G, a: `${l.a}-moved` });
+      else if (roll < 0.14)
+        relocs.set(
+          `${l.a}@${v}`,
+          chance(0.5) ? { g: l.g === G ? G2 : G } : { g: l.g === G ? G2 : G, a: `${l.a}-moved` },
+        );
     }
   }
   // a version relocated to a version that is relocated itself goes to a plain artifact instead
@@ -624,7 +879,8 @@ export function randomMavenUniverse(seed: number): MavenUniverse {
     boms.push({ pom, keys });
     poms.push(pom);
   }
-  if (boms.some((x, i) => boms.some((y, j) => i < j && [...x.keys].some((k) => y.keys.has(k))))) features.add('two BOMs managing one artifact');
+  if (boms.some((x, i) => boms.some((y, j) => i < j && [...x.keys].some((k) => y.keys.has(k)))))
+    features.add('two BOMs managing one artifact');
 
   const importInto = (ctx: Ctx, managed: MavenDep[]) => {
     for (const b of boms) {
@@ -658,11 +914,18 @@ export function randomMavenUniverse(seed: number): MavenUniverse {
   const libPom = (l: Lib, v: string, a = l.a, g = l.g): MavenPom => {
     const withParent = libParent && chance(0.5);
     const ctx: Ctx = {
-      props: {}, inheritedProps: new Set(withParent ? libParent!.props : []), managedKeys: new Set(withParent ? libParent!.keys : []), g, v,
+      props: {},
+      inheritedProps: new Set(withParent ? libParent!.props : []),
+      managedKeys: new Set(withParent ? libParent!.keys : []),
+      g,
+      v,
     };
     const managed: MavenDep[] = [];
     if (chance(0.15)) importInto(ctx, managed);
-    const targets = libs.slice(l.idx + 1).filter(() => chance(0.45)).slice(0, 3);
+    const targets = libs
+      .slice(l.idx + 1)
+      .filter(() => chance(0.45))
+      .slice(0, 3);
     const deps = targets.map((t) => decorate(dep(t.g, t.a, requirement(ctx, t)), ctx, libs.slice(t.idx + 1), true));
     const pom: MavenPom = { g, a, v, properties: ctx.props, managed, deps };
     if (withParent) {
@@ -788,7 +1051,13 @@ export function randomMavenUniverse(seed: number): MavenUniverse {
   poms.push(root);
   if (sibling) poms.push({ g: G, a: 'sibling', v: '0.9' }, { g: G, a: 'sibling', v: ROOT_VERSION });
   poms.push(...companion);
-  return { label: `random universe ${seed}`, prefix, root: `${G}:root`, poms: orderVersions(poms), features: [...features].sort() };
+  return {
+    label: `random universe ${seed}`,
+    prefix,
+    root: `${G}:root`,
+    poms: orderVersions(poms),
+    features: [...features].sort(),
+  };
 }
 
 /** POMs grouped per artifact (first appearance order), versions in POOL order where known (the metadata lists them so). */
@@ -799,7 +1068,12 @@ function orderVersions(poms: MavenPom[]): MavenPom[] {
   };
   const groups = new Map<string, MavenPom[]>();
   for (const p of poms) groups.set(`${p.g}:${p.a}`, [...(groups.get(`${p.g}:${p.a}`) ?? []), p]);
-  return [...groups.values()].flatMap((ps) => ps.map((p, i) => ({ p, i })).sort((x, y) => rank(x.p.v) - rank(y.p.v) || x.i - y.i).map((x) => x.p));
+  return [...groups.values()].flatMap((ps) =>
+    ps
+      .map((p, i) => ({ p, i }))
+      .sort((x, y) => rank(x.p.v) - rank(y.p.v) || x.i - y.i)
+      .map((x) => x.p),
+  );
 }
 
 /** The hand cases and `count` seeded random universes (seeds 7000…). */

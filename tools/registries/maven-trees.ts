@@ -26,21 +26,33 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_M2, mavenLayout, renderPom, rootPom, startMavenRepo, ROOT_VERSION, type MavenUniverse } from './maven-repo.ts';
+import {
+  DEFAULT_M2,
+  mavenLayout,
+  renderPom,
+  rootPom,
+  startMavenRepo,
+  ROOT_VERSION,
+  type MavenUniverse,
+} from './maven-repo.ts';
 
 export const MVN = process.env.MVN ?? 'mvn';
 const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 const probe = spawnSync(MVN, ['-v'], { encoding: 'utf8', env: { ...process.env, MAVEN_OPTS: '' } });
 /** A goal making Maven resolve test-scope dependencies; its plugin must be resolvable from ~/.m2/repository. */
-export const RESOLVING_GOAL = process.env.MVN_RESOLVING_GOAL ?? 'org.apache.maven.plugins:maven-compiler-plugin:3.13.0:testCompile';
+export const RESOLVING_GOAL =
+  process.env.MVN_RESOLVING_GOAL ?? 'org.apache.maven.plugins:maven-compiler-plugin:3.13.0:testCompile';
 const [goalGroup, goalArtifact, goalVersion] = RESOLVING_GOAL.split(':');
 const goalPlugin = join(DEFAULT_M2, ...goalGroup!.split('.'), goalArtifact!, goalVersion!);
 const pluginThere = process.env.MVN_RESOLVING_GOAL !== undefined || existsSync(goalPlugin);
 export const HAS_MVN = probe.status === 0 && pluginThere;
 /** First line of `mvn -v`, or why mvn is unusable. */
-export const MVN_VERSION = probe.status !== 0 ? `mvn unusable: ${probe.error?.message ?? probe.stderr}`
-  : !pluginThere ? `the plugin Maven runs offline is not in ${goalPlugin} (no network to fetch it)`
-  : strip(probe.stdout).split('\n')[0]!.trim();
+export const MVN_VERSION =
+  probe.status !== 0
+    ? `mvn unusable: ${probe.error?.message ?? probe.stderr}`
+    : !pluginThere
+      ? `the plugin Maven runs offline is not in ${goalPlugin} (no network to fetch it)`
+      : strip(probe.stdout).split('\n')[0]!.trim();
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const GRAPH_LOGGER = 'org.apache.maven.project.DefaultProjectDependenciesResolver';
@@ -142,7 +154,8 @@ export function loggedGraphs(log: string): Map<string, string> {
 }
 
 function settingsXml(repoUrl: string, localRepo: string): string {
-  const repo = (tag: string) => `<${tag}><id>central</id><url>${repoUrl}</url><releases><checksumPolicy>ignore</checksumPolicy></releases><snapshots><enabled>false</enabled></snapshots></${tag}>`;
+  const repo = (tag: string) =>
+    `<${tag}><id>central</id><url>${repoUrl}</url><releases><checksumPolicy>ignore</checksumPolicy></releases><snapshots><enabled>false</enabled></snapshots></${tag}>`;
   return `<?xml version="1.0" encoding="UTF-8"?>
 <settings xmlns="http://maven.apache.org/SETTINGS/1.0.0">
   <localRepository>${localRepo}</localRepository>
@@ -185,16 +198,26 @@ function runMvn(cwd: string, args: string[]): Promise<{ status: number | null; l
   const t0 = performance.now();
   return new Promise((resolve) => {
     // async: the loopback repository answering Maven lives in this process
-    const child = spawn(MVN, args, { cwd, env: { ...process.env, MAVEN_OPTS, MAVEN_ARGS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(MVN, args, {
+      cwd,
+      env: { ...process.env, MAVEN_OPTS, MAVEN_ARGS: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => out.push(b));
     child.on('error', (err) => resolve({ status: -1, log: String(err), millis: performance.now() - t0 }));
-    child.on('close', (status) => resolve({ status, log: strip(Buffer.concat(out).toString('utf8')), millis: performance.now() - t0 }));
+    child.on('close', (status) =>
+      resolve({ status, log: strip(Buffer.concat(out).toString('utf8')), millis: performance.now() - t0 }),
+    );
   });
 }
 
-const errorLines = (log: string) => log.split('\n').filter((l) => l.startsWith('[ERROR]')).map((l) => l.slice(7).trim());
+const errorLines = (log: string) =>
+  log
+    .split('\n')
+    .filter((l) => l.startsWith('[ERROR]'))
+    .map((l) => l.slice(7).trim());
 
 /** Failures a log reports per project id `g:a:version`: dependency collection/resolution, model building. */
 export function loggedFailures(log: string): Map<string, string> {
@@ -206,7 +229,8 @@ export function loggedFailures(log: string): Map<string, string> {
     const model = /^The project ([^:\s]+):([^:\s]+):(\S+) \(.*\) has \d+ errors?$/.exec(l);
     if (model) {
       const detail = [];
-      for (let j = i + 1; j < lines.length && lines[j] !== '' && !lines[j]!.startsWith('The project '); j++) detail.push(lines[j]);
+      for (let j = i + 1; j < lines.length && lines[j] !== '' && !lines[j]!.startsWith('The project '); j++)
+        detail.push(lines[j]);
       out.set(`${model[1]}:${model[2]}:${model[3]}`, `${l}: ${detail.join(' ')}`);
     }
   }
@@ -219,11 +243,17 @@ export function loggedFailures(log: string): Map<string, string> {
  * from `mavenLayout(universes)` and stopped at the end); `keep` leaves the working directory
  * (`.tmp/maven-trees-*`) in place.
  */
-export async function mavenTrees(universes: readonly MavenUniverse[], opts: {
-  repoUrl?: string; keep?: boolean; log?: (s: string) => void;
-  /** a local repository to use (and leave) instead of a fresh one; with `offline`, Maven runs `-o` on it (the benchmark's warm runs) */
-  localRepo?: string; offline?: boolean;
-} = {}): Promise<MavenRun> {
+export async function mavenTrees(
+  universes: readonly MavenUniverse[],
+  opts: {
+    repoUrl?: string;
+    keep?: boolean;
+    log?: (s: string) => void;
+    /** a local repository to use (and leave) instead of a fresh one; with `offline`, Maven runs `-o` on it (the benchmark's warm runs) */
+    localRepo?: string;
+    offline?: boolean;
+  } = {},
+): Promise<MavenRun> {
   const t0 = performance.now();
   mkdirSync(join(REPO_ROOT, '.tmp'), { recursive: true });
   const dir = mkdtempSync(join(REPO_ROOT, '.tmp', 'maven-trees-'));
@@ -239,7 +269,17 @@ export async function mavenTrees(universes: readonly MavenUniverse[], opts: {
       mkdirSync(join(proj, modules[i]!), { recursive: true });
       writeFileSync(join(proj, modules[i]!, 'pom.xml'), renderPom(rootPom(u), { emptyRelativePath: true }));
     });
-    const args = ['-B', '-ntp', '-fae', ...(opts.offline ? ['-o'] : []), '-s', settings, '-Dstyle.color=never', '-Dmaven.test.skip=true', RESOLVING_GOAL];
+    const args = [
+      '-B',
+      '-ntp',
+      '-fae',
+      ...(opts.offline ? ['-o'] : []),
+      '-s',
+      settings,
+      '-Dstyle.color=never',
+      '-Dmaven.test.skip=true',
+      RESOLVING_GOAL,
+    ];
     const outcomes: (MavenOutcome | undefined)[] = universes.map(() => undefined);
     const collect = (pending: number[], log: string) => {
       const graphs = loggedGraphs(log);
@@ -269,10 +309,20 @@ export async function mavenTrees(universes: readonly MavenUniverse[], opts: {
       const run = await runMvn(join(proj, modules[i]!), args);
       invocations.push({ modules: 1, millis: run.millis, status: run.status });
       if (collect([i], run.log).length) {
-        outcomes[i] = { ok: false, error: errorLines(run.log).filter(Boolean).slice(0, 6).join(' | ') || `mvn exited ${run.status} without a dependency graph` };
+        outcomes[i] = {
+          ok: false,
+          error:
+            errorLines(run.log).filter(Boolean).slice(0, 6).join(' | ') ||
+            `mvn exited ${run.status} without a dependency graph`,
+        };
       }
     }
-    return { outcomes: outcomes as MavenOutcome[], millis: performance.now() - t0, invocations, fallbackHits: server?.fallbackHits() ?? 0 };
+    return {
+      outcomes: outcomes as MavenOutcome[],
+      millis: performance.now() - t0,
+      invocations,
+      fallbackHits: server?.fallbackHits() ?? 0,
+    };
   } finally {
     await server?.close();
     if (!opts.keep) rmSync(dir, { recursive: true, force: true });

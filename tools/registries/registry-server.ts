@@ -26,7 +26,9 @@ export interface RegistryServer {
 }
 
 /** `route` answers a body (text or JSON), a status code (an error with no body), or undefined (404). */
-export async function startRegistry(route: (path: string) => string | object | number | undefined): Promise<RegistryServer> {
+export async function startRegistry(
+  route: (path: string) => string | object | number | undefined,
+): Promise<RegistryServer> {
   const hits = new Map<string, number>();
   const server = createServer((req, res) => {
     const path = countedPath(req, res, hits);

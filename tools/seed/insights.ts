@@ -15,13 +15,22 @@ import type { System } from '../../src/versions/index.ts';
 import { startFixtureServer } from '../insights-upstream/server.ts';
 
 export const DEMO: [System, string][] = [
-  ['NPM', 'lodash'], ['NPM', 'pino'], ['NPM', '@colors/colors'], ['PYPI', 'django'], ['CARGO', 'openssl'],
-  ['MAVEN', 'org.apache.logging.log4j:log4j-core'], ['NUGET', 'Newtonsoft.Json'], ['RUBYGEMS', 'rack'], ['GO', 'github.com/BurntSushi/toml'],
+  ['NPM', 'lodash'],
+  ['NPM', 'pino'],
+  ['NPM', '@colors/colors'],
+  ['PYPI', 'django'],
+  ['CARGO', 'openssl'],
+  ['MAVEN', 'org.apache.logging.log4j:log4j-core'],
+  ['NUGET', 'Newtonsoft.Json'],
+  ['RUBYGEMS', 'rack'],
+  ['GO', 'github.com/BurntSushi/toml'],
   ['GO', 'example.com/capdemo'],
 ];
 
 export function pgDb(client: pg.Client): Db {
-  const q: Queryable = { query: async (text, params = []) => (await client.query(text, params as unknown[])).rows as never };
+  const q: Queryable = {
+    query: async (text, params = []) => (await client.query(text, params as unknown[])).rows as never,
+  };
   return {
     ...q,
     async transaction(fn) {

@@ -22,8 +22,18 @@ export async function seed(ctx: { databaseUrl: string; env: Record<string, strin
   try {
     const upsert = `INSERT INTO pipeline.sources (id, name, category, collect_method, config) VALUES ($1, $2, 'blog', $3, $4::jsonb)
       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, collect_method = EXCLUDED.collect_method, config = EXCLUDED.config`;
-    await client.query(upsert, [DEMO_SOURCE_ID, 'Harbor Lane Engineering (RSS)', 'rss', JSON.stringify({ feed_url: `${sample}/feed.xml`, max_items: 20 })]);
-    await client.query(upsert, [DEMO_SITE_SOURCE_ID, 'Harbor Lane Engineering (blog page)', 'blog_scraper', JSON.stringify({ url: `${sample}/`, max_items: 20 })]);
+    await client.query(upsert, [
+      DEMO_SOURCE_ID,
+      'Harbor Lane Engineering (RSS)',
+      'rss',
+      JSON.stringify({ feed_url: `${sample}/feed.xml`, max_items: 20 }),
+    ]);
+    await client.query(upsert, [
+      DEMO_SITE_SOURCE_ID,
+      'Harbor Lane Engineering (blog page)',
+      'blog_scraper',
+      JSON.stringify({ url: `${sample}/`, max_items: 20 }),
+    ]);
     await client.query(
       `INSERT INTO pipeline.monitors (id, name, time_period, report_type, source_ids, destination_ids, window_hours, enabled)
        VALUES ($1, 'Demo digest', 'custom', 'research', $2::jsonb, '["rss"]', 168, true) ON CONFLICT (id) DO NOTHING`,

@@ -17,7 +17,10 @@ export async function seed(ctx: { databaseUrl: string; env: Record<string, strin
   const client = new pg.Client({ connectionString: ctx.databaseUrl });
   await client.connect();
   try {
-    const q = { query: async <T>(text: string, params: readonly unknown[] = []) => (await client.query(text, params as unknown[])).rows as T[] };
+    const q = {
+      query: async <T>(text: string, params: readonly unknown[] = []) =>
+        (await client.query(text, params as unknown[])).rows as T[],
+    };
     await createMerchantKey(q, encryptionKey, DEMO_MERCHANT, 'demo (npm start)', demoKey);
   } finally {
     await client.end();

@@ -45,7 +45,8 @@ export function portsFrom(env: Record<string, string | undefined>): Record<PortN
   for (const name of Object.keys(DEFAULT_PORTS) as PortName[]) {
     const raw = env[PORT_VARIABLES[name]];
     const n = raw === undefined || raw === '' ? DEFAULT_PORTS[name] : Number(raw);
-    if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`${PORT_VARIABLES[name]}=${raw} is not a port number (1-65535)`);
+    if (!Number.isInteger(n) || n < 1 || n > 65535)
+      throw new Error(`${PORT_VARIABLES[name]}=${raw} is not a port number (1-65535)`);
     out[name] = n;
   }
   return out;
@@ -105,7 +106,11 @@ export const PASS_THROUGH_VARS: string[] = VARIABLES.filter((k) => !(k in worker
  * Variables every function receives on a stack at `urls` (default: `npm start`'s). Tests pass their
  * own stack's addresses (test/support/env.ts) so nothing points at a running `npm start`.
  */
-export function workerVars(databaseUrl: string, overrides: Record<string, string> = {}, urls = LOCAL): Record<string, string> {
+export function workerVars(
+  databaseUrl: string,
+  overrides: Record<string, string> = {},
+  urls = LOCAL,
+): Record<string, string> {
   const stack: { [K in keyof Env]?: string } = {
     DATABASE_URL: databaseUrl,
     NEON_LOCAL_PROXY: urls.neonProxy,

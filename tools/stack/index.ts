@@ -48,8 +48,10 @@ export class PortInUseError extends Error {
   readonly port: number;
   readonly variable: string;
   constructor(port: number, variable: string) {
-    super(`port ${port} is already in use (set by ${variable}): find the process with \`ss -ltnp 'sport = :${port}'\` ` +
-      `or \`lsof -i :${port}\`, stop it, or choose another port with ${variable}=<port>`);
+    super(
+      `port ${port} is already in use (set by ${variable}): find the process with \`ss -ltnp 'sport = :${port}'\` ` +
+        `or \`lsof -i :${port}\`, stop it, or choose another port with ${variable}=<port>`,
+    );
     this.port = port;
     this.variable = variable;
   }
@@ -60,7 +62,8 @@ export async function assertPortFree(port: number, name: PortName): Promise<void
   await new Promise<void>((resolve, reject) => {
     const s = createServer();
     s.once('error', (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'EADDRINUSE' || err.code === 'EACCES' ? new PortInUseError(port, PORT_VARIABLES[name]) : err));
+      reject(err.code === 'EADDRINUSE' || err.code === 'EACCES' ? new PortInUseError(port, PORT_VARIABLES[name]) : err),
+    );
     s.listen(port, '127.0.0.1', () => s.close(() => resolve()));
   });
 }
@@ -76,9 +79,17 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startPglite(port: number, dataDir: string | undefined, log: (l: string) => void): Promise<ChildProcess> {
+export async function startPglite(
+  port: number,
+  dataDir: string | undefined,
+  log: (l: string) => void,
+): Promise<ChildProcess> {
   const script = fileURLToPath(new URL('./pglite-server.ts', import.meta.url));
-  const child = spawn(process.execPath, [script, '--port', String(port), ...(dataDir ? ['--data', dataDir] : ['--memory'])], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [script, '--port', String(port), ...(dataDir ? ['--data', dataDir] : ['--memory'])],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   await new Promise<void>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`PGlite did not start within 60 s: ${out}`)), 60_000);
@@ -94,7 +105,11 @@ export async function startPglite(port: number, dataDir: string | undefined, log
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(out.includes('EADDRINUSE') ? new PortInUseError(port, PORT_VARIABLES.postgres) : new Error(`PGlite exited with ${code}: ${out}`));
+      reject(
+        out.includes('EADDRINUSE')
+          ? new PortInUseError(port, PORT_VARIABLES.postgres)
+          : new Error(`PGlite exited with ${code}: ${out}`),
+      );
     });
   });
   child.stderr!.on('data', (d: Buffer) => log(`[pglite] ${d.toString().trim()}`));
@@ -136,8 +151,11 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     const proxy = await startNeonProxy(await port('neonProxy'));
     closers.unshift(() => proxy.close());
     const qstash = await startQstashServer({
-      port: await port('qstash'), retryBaseMs: opts.qstashRetryBaseMs, retryDelay: opts.qstashRetryDelay,
-      defaultRetries: opts.qstashRetries, log: (l) => log(`[qstash] ${l}`),
+      port: await port('qstash'),
+      retryBaseMs: opts.qstashRetryBaseMs,
+      retryDelay: opts.qstashRetryDelay,
+      defaultRetries: opts.qstashRetries,
+      log: (l) => log(`[qstash] ${l}`),
     });
     closers.unshift(() => qstash.close());
     const mail = await startMailCatcher(await port('mail'), { apiKey: DEV_SECRETS.MAIL_API_KEY });

@@ -51,16 +51,25 @@ function withLinkTarget(html: string): string {
 }
 
 function page(messages: CaughtMail[]): string {
-  const rows = messages.map((m) => `<article><h2>${esc(m.subject)}</h2><p class="meta">${esc(m.receivedAt)} · from ${esc(m.from)} · to ${esc(m.to.join(', '))}</p>
+  const rows = messages
+    .map(
+      (
+        m,
+      ) => `<article><h2>${esc(m.subject)}</h2><p class="meta">${esc(m.receivedAt)} · from ${esc(m.from)} · to ${esc(m.to.join(', '))}</p>
 <p class="views"><a href="/messages/${esc(m.id)}">HTML</a> · <a href="/messages/${esc(m.id)}.txt">plain text</a></p>
-${m.html ? `<iframe sandbox="${SANDBOX}" srcdoc="${esc(withLinkTarget(m.html))}"></iframe>` : ''}<details${m.html ? '' : ' open'}><summary>text</summary><pre>${esc(m.text)}</pre></details></article>`).join('\n');
+${m.html ? `<iframe sandbox="${SANDBOX}" srcdoc="${esc(withLinkTarget(m.html))}"></iframe>` : ''}<details${m.html ? '' : ' open'}><summary>text</summary><pre>${esc(m.text)}</pre></details></article>`,
+    )
+    .join('\n');
   return `<!doctype html><html><head><meta charset="utf-8"><title>Mail catcher (${messages.length})</title>
 <meta http-equiv="refresh" content="10"><style>body{font:15px system-ui;margin:2rem;max-width:60rem}article{border:1px solid #ccc;border-radius:6px;padding:1rem;margin:1rem 0}
 .meta{color:#555}iframe{width:100%;height:14rem;border:1px solid #eee}</style></head>
 <body><h1>Mail catcher</h1><p>${messages.length} message(s), newest first. JSON at <a href="/api/messages">/api/messages</a>.</p>${rows || '<p>No mail yet.</p>'}</body></html>`;
 }
 
-export async function startMailCatcher(port: number, opts: { apiKey?: string; host?: string } = {}): Promise<MailCatcher> {
+export async function startMailCatcher(
+  port: number,
+  opts: { apiKey?: string; host?: string } = {},
+): Promise<MailCatcher> {
   const messages: CaughtMail[] = [];
   const waiters = new Set<() => void>();
   let closed = false;
@@ -71,7 +80,8 @@ export async function startMailCatcher(port: number, opts: { apiKey?: string; ho
     };
     const path = (req.url ?? '/').split('?')[0]!;
     if (req.method === 'POST' && path === '/emails') {
-      if (opts.apiKey && req.headers.authorization !== `Bearer ${opts.apiKey}`) return send(401, { statusCode: 401, name: 'missing_api_key', message: 'Missing or invalid API key' });
+      if (opts.apiKey && req.headers.authorization !== `Bearer ${opts.apiKey}`)
+        return send(401, { statusCode: 401, name: 'missing_api_key', message: 'Missing or invalid API key' });
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
       let body: Partial<{ from: string; to: string | string[]; subject: string; text: string; html: string }>;
@@ -82,9 +92,22 @@ export async function startMailCatcher(port: number, opts: { apiKey?: string; ho
       }
       const to = Array.isArray(body.to) ? body.to : body.to ? [body.to] : [];
       if (!body.from || !to.length || !body.subject || (!body.text && !body.html)) {
-        return send(422, { statusCode: 422, name: 'validation_error', message: 'from, to, subject and text or html are required' });
+        return send(422, {
+          statusCode: 422,
+          name: 'validation_error',
+          message: 'from, to, subject and text or html are required',
+        });
       }
-      const mail: CaughtMail = { id: randomUUID(), from: body.from, to, subject: body.subject, text: body.text ?? '', html: body.html ?? '', links: mailLinks(body.text ?? '', body.html ?? ''), receivedAt: new Date().toISOString() };
+      const mail: CaughtMail = {
+        id: randomUUID(),
+        from: body.from,
+        to,
+        subject: body.subject,
+        text: body.text ?? '',
+        html: body.html ?? '',
+        links: mailLinks(body.text ?? '', body.html ?? ''),
+        receivedAt: new Date().toISOString(),
+      };
       messages.unshift(mail);
       for (const w of [...waiters]) w();
       return send(200, { id: mail.id });
@@ -93,7 +116,12 @@ export async function startMailCatcher(port: number, opts: { apiKey?: string; ho
       const q = new URL(req.url ?? '/', 'http://x').searchParams;
       const to = q.get('to')?.toLowerCase();
       const subject = q.get('subject')?.toLowerCase();
-      const match = () => messages.filter((m) => (!to || m.to.some((t) => t.toLowerCase().includes(to))) && (!subject || m.subject.toLowerCase().includes(subject)));
+      const match = () =>
+        messages.filter(
+          (m) =>
+            (!to || m.to.some((t) => t.toLowerCase().includes(to))) &&
+            (!subject || m.subject.toLowerCase().includes(subject)),
+        );
       const waitMs = Math.min(30, Math.max(0, Number(q.get('wait')) || 0)) * 1000;
       if (waitMs && !match().length) {
         await new Promise<void>((resolve) => {
@@ -126,7 +154,8 @@ export async function startMailCatcher(port: number, opts: { apiKey?: string; ho
     if (req.method === 'GET' && view) {
       const m = messages.find((x) => x.id === view[1]);
       if (!m) return send(404, 'no such message\n', 'text/plain; charset=utf-8');
-      if (view[2] || !m.html) return send(200, m.text || '(this message has no plain-text part)\n', 'text/plain; charset=utf-8');
+      if (view[2] || !m.html)
+        return send(200, m.text || '(this message has no plain-text part)\n', 'text/plain; charset=utf-8');
       res.setHeader('content-security-policy', `sandbox ${SANDBOX}`);
       return send(200, withLinkTarget(m.html), 'text/html; charset=utf-8');
     }

@@ -16,7 +16,24 @@ import pg from 'pg';
 import { WebSocketServer, type WebSocket } from 'ws';
 
 const RAW_TEXT = { getTypeParser: () => (v: string) => v };
-const ERROR_FIELDS = ['code', 'detail', 'hint', 'position', 'internalPosition', 'internalQuery', 'where', 'schema', 'table', 'column', 'dataType', 'constraint', 'file', 'line', 'routine', 'severity'] as const;
+const ERROR_FIELDS = [
+  'code',
+  'detail',
+  'hint',
+  'position',
+  'internalPosition',
+  'internalQuery',
+  'where',
+  'schema',
+  'table',
+  'column',
+  'dataType',
+  'constraint',
+  'file',
+  'line',
+  'routine',
+  'severity',
+] as const;
 const ISOLATION: Record<string, string> = {
   ReadUncommitted: 'READ UNCOMMITTED',
   ReadCommitted: 'READ COMMITTED',
@@ -52,9 +69,22 @@ export async function startNeonProxy(port: number, host = '127.0.0.1'): Promise<
   };
 
   async function runOne(client: pg.PoolClient, q: SqlQuery) {
-    const res = await client.query({ text: q.query, values: (q.params ?? []) as unknown[], rowMode: 'array', types: RAW_TEXT });
+    const res = await client.query({
+      text: q.query,
+      values: (q.params ?? []) as unknown[],
+      rowMode: 'array',
+      types: RAW_TEXT,
+    });
     return {
-      fields: res.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID, tableID: f.tableID, columnID: f.columnID, dataTypeSize: f.dataTypeSize, dataTypeModifier: f.dataTypeModifier, format: 'text' })),
+      fields: res.fields.map((f) => ({
+        name: f.name,
+        dataTypeID: f.dataTypeID,
+        tableID: f.tableID,
+        columnID: f.columnID,
+        dataTypeSize: f.dataTypeSize,
+        dataTypeModifier: f.dataTypeModifier,
+        format: 'text',
+      })),
       rows: res.rows,
       command: res.command,
       rowCount: res.rowCount,
@@ -121,7 +151,11 @@ export async function startNeonProxy(port: number, host = '127.0.0.1'): Promise<
 
   const server = createServer((req, res) => {
     if (req.method === 'OPTIONS') {
-      res.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST' });
+      res.writeHead(204, {
+        'access-control-allow-origin': '*',
+        'access-control-allow-headers': '*',
+        'access-control-allow-methods': 'POST',
+      });
       return res.end();
     }
     if (req.method === 'POST' && req.url?.split('?')[0] === '/sql') {

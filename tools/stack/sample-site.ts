@@ -19,16 +19,41 @@ export interface SamplePost {
 export const SAMPLE_TITLE = 'Harbor Lane Engineering';
 
 export const SAMPLE_POSTS: SamplePost[] = [
-  { slug: 'lockfile-drift', title: 'Lockfile drift: what we found auditing 212 services', author: 'Priya Natarajan',
-    summary: 'We compared every service\'s lockfile with what its CI actually installed. 31 services resolved a different minor version of at least one direct dependency, and 4 of those pulled a version with a published advisory. Pinning ranges was not the fix; regenerating lockfiles weekly and failing CI on drift was.' },
-  { slug: 'pnpm-migration', title: 'Moving our monorepo from npm workspaces to pnpm', author: 'Tomás Ferreira',
-    summary: 'Install time fell from 4 min 10 s to 58 s on a cold cache, and the store saved 9 GB per build agent. The strict node_modules layout exposed 23 phantom dependencies that only worked because npm hoisted them; each was a real bug waiting for a hoisting change.' },
-  { slug: 'yanked-releases', title: 'What happens when a dependency is yanked', author: 'Priya Natarajan',
-    summary: 'A transitive crate we build on was yanked on a Friday evening. Cargo kept our lockfile\'s version, new checkouts without a lockfile failed to resolve, and our Python services pinned to the same library through a wheel were unaffected. We now alert on yanks of anything in our graph.' },
-  { slug: 'sbom-in-ci', title: 'Generating an SBOM on every build, in 6 seconds', author: 'Lena Okafor',
-    summary: 'Our release pipeline now writes a CycloneDX SBOM for each artifact. Reading the resolved graph from the lockfile instead of scanning node_modules made it 20 times faster, and diffing two SBOMs turned out to be the most useful review tool we have added this year.' },
-  { slug: 'maven-ranges', title: 'Maven version ranges considered harmful (mostly)', author: 'Tomás Ferreira',
-    summary: 'Three of our Java services declared [1.2,2.0) ranges. Maven picked the newest matching release at build time, so two builds of the same commit a week apart shipped different libraries. We replaced ranges with dependencyManagement pins and a bot that proposes upgrades.' },
+  {
+    slug: 'lockfile-drift',
+    title: 'Lockfile drift: what we found auditing 212 services',
+    author: 'Priya Natarajan',
+    summary:
+      "We compared every service's lockfile with what its CI actually installed. 31 services resolved a different minor version of at least one direct dependency, and 4 of those pulled a version with a published advisory. Pinning ranges was not the fix; regenerating lockfiles weekly and failing CI on drift was.",
+  },
+  {
+    slug: 'pnpm-migration',
+    title: 'Moving our monorepo from npm workspaces to pnpm',
+    author: 'Tomás Ferreira',
+    summary:
+      'Install time fell from 4 min 10 s to 58 s on a cold cache, and the store saved 9 GB per build agent. The strict node_modules layout exposed 23 phantom dependencies that only worked because npm hoisted them; each was a real bug waiting for a hoisting change.',
+  },
+  {
+    slug: 'yanked-releases',
+    title: 'What happens when a dependency is yanked',
+    author: 'Priya Natarajan',
+    summary:
+      "A transitive crate we build on was yanked on a Friday evening. Cargo kept our lockfile's version, new checkouts without a lockfile failed to resolve, and our Python services pinned to the same library through a wheel were unaffected. We now alert on yanks of anything in our graph.",
+  },
+  {
+    slug: 'sbom-in-ci',
+    title: 'Generating an SBOM on every build, in 6 seconds',
+    author: 'Lena Okafor',
+    summary:
+      'Our release pipeline now writes a CycloneDX SBOM for each artifact. Reading the resolved graph from the lockfile instead of scanning node_modules made it 20 times faster, and diffing two SBOMs turned out to be the most useful review tool we have added this year.',
+  },
+  {
+    slug: 'maven-ranges',
+    title: 'Maven version ranges considered harmful (mostly)',
+    author: 'Tomás Ferreira',
+    summary:
+      'Three of our Java services declared [1.2,2.0) ranges. Maven picked the newest matching release at build time, so two builds of the same commit a week apart shipped different libraries. We replaced ranges with dependencyManagement pins and a bot that proposes upgrades.',
+  },
 ];
 
 const HOURS_APART = 19;
@@ -38,14 +63,16 @@ function postDate(i: number, startedAt: number): Date {
 }
 
 function feed(base: string, startedAt: number): string {
-  const items = SAMPLE_POSTS.map((p, i) => `  <item>
+  const items = SAMPLE_POSTS.map(
+    (p, i) => `  <item>
     <title>${esc(p.title)}</title>
     <link>${base}/posts/${p.slug}</link>
     <guid>${base}/posts/${p.slug}</guid>
     <dc:creator>${esc(p.author)}</dc:creator>
     <pubDate>${postDate(i, startedAt).toUTCString()}</pubDate>
     <description>${esc(p.summary)}</description>
-  </item>`).join('\n');
+  </item>`,
+  ).join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/">
 <channel>
@@ -66,10 +93,15 @@ function layout(title: string, body: string): string {
 }
 
 function index(startedAt: number): string {
-  const articles = SAMPLE_POSTS.map((p, i) => `<article><h2><a href="/posts/${p.slug}">${esc(p.title)}</a></h2>
+  const articles = SAMPLE_POSTS.map(
+    (p, i) => `<article><h2><a href="/posts/${p.slug}">${esc(p.title)}</a></h2>
 <p><time datetime="${postDate(i, startedAt).toISOString()}">${postDate(i, startedAt).toDateString()}</time> · ${esc(p.author)}</p>
-<p>${esc(p.summary)}</p></article>`).join('\n');
-  return layout(SAMPLE_TITLE, `<header><h1>${SAMPLE_TITLE}</h1><p><a href="/feed.xml">RSS</a></p></header>\n${articles}`);
+<p>${esc(p.summary)}</p></article>`,
+  ).join('\n');
+  return layout(
+    SAMPLE_TITLE,
+    `<header><h1>${SAMPLE_TITLE}</h1><p><a href="/feed.xml">RSS</a></p></header>\n${articles}`,
+  );
 }
 
 export interface SampleSite {
@@ -93,9 +125,16 @@ export async function startSampleSite(port: number, host = '127.0.0.1'): Promise
     const i = SAMPLE_POSTS.findIndex((p) => path === `/posts/${p.slug}`);
     if (i >= 0) {
       const p = SAMPLE_POSTS[i]!;
-      return send(200, 'text/html; charset=utf-8', layout(p.title, `<article><h1>${esc(p.title)}</h1>
+      return send(
+        200,
+        'text/html; charset=utf-8',
+        layout(
+          p.title,
+          `<article><h1>${esc(p.title)}</h1>
 <p><time datetime="${postDate(i, startedAt).toISOString()}">${postDate(i, startedAt).toDateString()}</time> · ${esc(p.author)}</p>
-<p>${esc(p.summary)}</p><p><a href="/">← ${SAMPLE_TITLE}</a></p></article>`));
+<p>${esc(p.summary)}</p><p><a href="/">← ${SAMPLE_TITLE}</a></p></article>`,
+        ),
+      );
     }
     return send(404, 'text/plain; charset=utf-8', 'not found\n');
   });

@@ -27,10 +27,18 @@ export async function serveWorker(worker: Worker, env: (url: string) => Env, por
       for await (const c of req) chunks.push(c as Buffer);
       const body = Buffer.concat(chunks);
       const headers = new Headers();
-      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-      const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body: ['GET', 'HEAD'].includes(req.method!) ? undefined : new Uint8Array(body) });
+      for (const [k, v] of Object.entries(req.headers))
+        if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+      const request = new Request(`http://${req.headers.host}${req.url}`, {
+        method: req.method,
+        headers,
+        body: ['GET', 'HEAD'].includes(req.method!) ? undefined : new Uint8Array(body),
+      });
       const pending: Promise<unknown>[] = [];
-      const response = await worker.fetch(request, boundEnv!, { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException: () => {} });
+      const response = await worker.fetch(request, boundEnv!, {
+        waitUntil: (p: Promise<unknown>) => void pending.push(p),
+        passThroughOnException: () => {},
+      });
       const out = Buffer.from(await response.arrayBuffer());
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(out);

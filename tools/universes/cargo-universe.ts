@@ -24,7 +24,10 @@ export function cargoClient(u: CargoUniverse): MemoryClient {
       if (spec.yanked) attrs.blocked = '';
       if (spec.links) attrs.links = spec.links;
       if (spec.features) attrs.features = JSON.stringify(spec.features);
-      c.addVersion({ name, version, attrs }, (spec.deps ?? []).map(([n, r, a]) => ({ name: n, requirement: r, attrs: a ?? {} })));
+      c.addVersion(
+        { name, version, attrs },
+        (spec.deps ?? []).map(([n, r, a]) => ({ name: n, requirement: r, attrs: a ?? {} })),
+      );
     }
   }
   return c;
@@ -35,7 +38,10 @@ export function describeGraph(g: Graph): string[] {
   const c = canon(g);
   const id = (i: number) => `${c.nodes[i]!.name}@${c.nodes[i]!.version}`;
   const out = c.edges.map((e) => {
-    const a = Object.keys(e.attrs).sort().map((k) => (e.attrs[k] ? `${k}=${e.attrs[k]}` : k)).join(' ');
+    const a = Object.keys(e.attrs)
+      .sort()
+      .map((k) => (e.attrs[k] ? `${k}=${e.attrs[k]}` : k))
+      .join(' ');
     return `${id(e.from)} -> ${id(e.to)} ${e.requirement}${a ? ` [${a}]` : ''}`;
   });
   for (const [i, n] of c.nodes.entries()) {

@@ -9,13 +9,37 @@ import { packumentRows, type Packument } from '../../src/resolve/npm-packument.t
 
 export const CORPUS_DIR = new URL('./npm-corpus/', import.meta.url).pathname;
 
-export interface CorpusRoot { manifest: { name: string; version: string } & Record<string, unknown>; npmColdMs: number }
-export interface LockEntry { version: string; name?: string; optional?: boolean; peer?: boolean; dev?: boolean; inBundle?: boolean; os?: string[]; cpu?: string[]; libc?: string[]; engines?: Record<string, string> }
+export interface CorpusRoot {
+  manifest: { name: string; version: string } & Record<string, unknown>;
+  npmColdMs: number;
+}
+export interface LockEntry {
+  version: string;
+  name?: string;
+  optional?: boolean;
+  peer?: boolean;
+  dev?: boolean;
+  inBundle?: boolean;
+  os?: string[];
+  cpu?: string[];
+  libc?: string[];
+  engines?: Record<string, string>;
+}
 
 export function loadCorpus() {
-  const meta = JSON.parse(readFileSync(`${CORPUS_DIR}roots.json`, 'utf8')) as { npmVersion: string; nodeVersion: string; roots: CorpusRoot[] };
-  const packuments = JSON.parse(gunzipSync(readFileSync(`${CORPUS_DIR}packuments.json.gz`)).toString('utf8')) as Record<string, Packument>;
-  const lockfiles = JSON.parse(gunzipSync(readFileSync(`${CORPUS_DIR}lockfiles.json.gz`)).toString('utf8')) as Record<string, Record<string, LockEntry>>;
+  const meta = JSON.parse(readFileSync(`${CORPUS_DIR}roots.json`, 'utf8')) as {
+    npmVersion: string;
+    nodeVersion: string;
+    roots: CorpusRoot[];
+  };
+  const packuments = JSON.parse(gunzipSync(readFileSync(`${CORPUS_DIR}packuments.json.gz`)).toString('utf8')) as Record<
+    string,
+    Packument
+  >;
+  const lockfiles = JSON.parse(gunzipSync(readFileSync(`${CORPUS_DIR}lockfiles.json.gz`)).toString('utf8')) as Record<
+    string,
+    Record<string, LockEntry>
+  >;
   const client = new MemoryClient();
   for (const p of Object.values(packuments)) for (const r of packumentRows(p)) client.addVersion(r.info, r.deps);
   return { meta, client, lockfiles, packuments };
@@ -34,8 +58,16 @@ export function lockResolve(lock: Record<string, LockEntry>, from: string, dep: 
 
 /** A lockfile entry as a resolver VersionInfo (name, version, os/cpu/engines attrs). */
 export function lockInfo(p: string, e: LockEntry) {
-  return { name: e.name ?? folder(p), version: e.version,
-    attrs: { ...(e.os ? { os: e.os.join(',') } : {}), ...(e.cpu ? { cpu: e.cpu.join(',') } : {}), ...(e.libc ? { libc: e.libc.join(',') } : {}), ...(e.engines ? { engines: JSON.stringify(e.engines) } : {}) } };
+  return {
+    name: e.name ?? folder(p),
+    version: e.version,
+    attrs: {
+      ...(e.os ? { os: e.os.join(',') } : {}),
+      ...(e.cpu ? { cpu: e.cpu.join(',') } : {}),
+      ...(e.libc ? { libc: e.libc.join(',') } : {}),
+      ...(e.engines ? { engines: JSON.stringify(e.engines) } : {}),
+    },
+  };
 }
 const info = lockInfo;
 
@@ -44,7 +76,13 @@ const info = lockInfo;
  * left out) and the package-to-package edges (`a@1 -> b@2`) of the tree left after the optional
  * sets npm drops (lockDropped).
  */
-export async function lockInstalled(client: Client, env: NpmEnv, lock: Record<string, LockEntry>, name: string, version: string) {
+export async function lockInstalled(
+  client: Client,
+  env: NpmEnv,
+  lock: Record<string, LockEntry>,
+  name: string,
+  version: string,
+) {
   const dropped = new Set(await lockDropped(client, env, lock, name, version));
   const id = (p: string) => (p === '' ? `${name}@${version}` : `${info(p, lock[p]!).name}@${lock[p]!.version}`);
   const paths = ['', ...Object.keys(lock).filter((p) => p !== '' && !lock[p]!.inBundle && !dropped.has(p))];
@@ -64,18 +102,32 @@ export async function lockInstalled(client: Client, env: NpmEnv, lock: Record<st
 // arborist optional-set.js): optional entries whose os/cpu/engines fail linux/x64/node, then every
 // entry that the root no longer reaches through the dependencies (packuments) of what is left,
 // resolved by walking up the lockfile's node_modules paths.
-export async function lockDropped(client: Client, env: NpmEnv, lock: Record<string, LockEntry>, name: string, version: string): Promise<string[]> {
+export async function lockDropped(
+  client: Client,
+  env: NpmEnv,
+  lock: Record<string, LockEntry>,
+  name: string,
+  version: string,
+): Promise<string[]> {
   const resolve = (from: string, dep: string) => lockResolve(lock, from, dep);
-  const failing = new Set(Object.entries(lock).filter(([p, e]) => p !== '' && e.optional && !(platformOk(info(p, e), env) && engineOk(info(p, e), env))).map(([p]) => p));
+  const failing = new Set(
+    Object.entries(lock)
+      .filter(([p, e]) => p !== '' && e.optional && !(platformOk(info(p, e), env) && engineOk(info(p, e), env)))
+      .map(([p]) => p),
+  );
   const reached = new Set<string>(['']);
-  for (const q = ['']; q.length > 0;) {
+  for (const q = ['']; q.length > 0; ) {
     const p = q.shift()!;
     const i = p === '' ? { name, version } : info(p, lock[p]!);
     for (const e of buildEdges((await client.requirements(i.name, i.version)) ?? []).values()) {
       const t = resolve(p, e.name);
-      if (t && !failing.has(t) && !reached.has(t)) { reached.add(t); q.push(t); }
+      if (t && !failing.has(t) && !reached.has(t)) {
+        reached.add(t);
+        q.push(t);
+      }
     }
   }
-  return Object.keys(lock).filter((p) => p !== '' && !lock[p]!.inBundle && !reached.has(p)).sort();
+  return Object.keys(lock)
+    .filter((p) => p !== '' && !lock[p]!.inBundle && !reached.has(p))
+    .sort();
 }
-

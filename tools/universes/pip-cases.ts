@@ -13,19 +13,41 @@ export const PIP_CASES: { name: string; u: PipUniverse }[] = [
   {
     name: 'highest version; yanked and Requires-Python-excluded versions are skipped',
     u: {
-      root: { '1.0.0': { deps: [['a', '>=1'], ['b', '']] } },
+      root: {
+        '1.0.0': {
+          deps: [
+            ['a', '>=1'],
+            ['b', ''],
+          ],
+        },
+      },
       a: { '1.0.0': leaf, '1.1.0': leaf, '1.2.0': { yanked: true } },
-      b: { '1.0.0': leaf, '2.0.0': { requiresPython: '>=3.7' }, '3.0.0': { requiresPython: '>=3.99' }, '3.1.0': { requiresPython: '<3' } },
+      b: {
+        '1.0.0': leaf,
+        '2.0.0': { requiresPython: '>=3.7' },
+        '3.0.0': { requiresPython: '>=3.99' },
+        '3.1.0': { requiresPython: '<3' },
+      },
     },
   },
   {
     name: 'an exact pin takes a yanked version (PEP 592)',
-    u: { root: { '1.0.0': { deps: [['a', '==1.5.0']] } }, a: { '1.0.0': leaf, '1.5.0': { yanked: true }, '2.0.0': leaf } },
+    u: {
+      root: { '1.0.0': { deps: [['a', '==1.5.0']] } },
+      a: { '1.0.0': leaf, '1.5.0': { yanked: true }, '2.0.0': leaf },
+    },
   },
   {
     name: 'backtracking: the newest parent conflicts, an older one fits',
     u: {
-      root: { '1.0.0': { deps: [['a', ''], ['b', '']] } },
+      root: {
+        '1.0.0': {
+          deps: [
+            ['a', ''],
+            ['b', ''],
+          ],
+        },
+      },
       a: { '1.0.0': { deps: [['c', '>=1']] }, '2.0.0': { deps: [['c', '==1.0.0']] } },
       b: { '1.0.0': { deps: [['c', '>=2']] } },
       c: { '1.0.0': leaf, '2.0.0': leaf, '2.1.0': leaf },
@@ -34,9 +56,20 @@ export const PIP_CASES: { name: string; u: PipUniverse }[] = [
   {
     name: 'backtracking through two levels',
     u: {
-      root: { '1.0.0': { deps: [['a', ''], ['d', '']] } },
+      root: {
+        '1.0.0': {
+          deps: [
+            ['a', ''],
+            ['d', ''],
+          ],
+        },
+      },
       a: { '1.0.0': { deps: [['b', '<2']] }, '2.0.0': { deps: [['b', '>=2']] } },
-      b: { '1.0.0': { deps: [['c', '==1.0.0']] }, '2.0.0': { deps: [['c', '==2.0.0']] }, '2.1.0': { deps: [['c', '==2.0.0']] } },
+      b: {
+        '1.0.0': { deps: [['c', '==1.0.0']] },
+        '2.0.0': { deps: [['c', '==2.0.0']] },
+        '2.1.0': { deps: [['c', '==2.0.0']] },
+      },
       c: { '1.0.0': leaf, '2.0.0': leaf },
       d: { '1.0.0': { deps: [['c', '<2']] } },
     },
@@ -52,48 +85,112 @@ export const PIP_CASES: { name: string; u: PipUniverse }[] = [
   {
     name: 'extras: requested extras add dependencies, the union over dependents',
     u: {
-      root: { '1.0.0': { deps: [['a', '', { extras: 'x' }], ['b', '']] } },
-      a: { '1.0.0': { deps: [['c', '', { marker: 'extra == "x"' }], ['d', '', { marker: 'extra == "y"' }], ['e', '', { marker: 'extra == "z"' }]] } },
+      root: {
+        '1.0.0': {
+          deps: [
+            ['a', '', { extras: 'x' }],
+            ['b', ''],
+          ],
+        },
+      },
+      a: {
+        '1.0.0': {
+          deps: [
+            ['c', '', { marker: 'extra == "x"' }],
+            ['d', '', { marker: 'extra == "y"' }],
+            ['e', '', { marker: 'extra == "z"' }],
+          ],
+        },
+      },
       b: { '1.0.0': { deps: [['a', '>=1', { extras: 'y' }]] } },
-      c: { '1.0.0': leaf }, d: { '1.0.0': leaf }, e: { '1.0.0': leaf },
+      c: { '1.0.0': leaf },
+      d: { '1.0.0': leaf },
+      e: { '1.0.0': leaf },
     },
   },
   {
     name: 'extras combined with markers and with a version constraint from the extra',
     u: {
-      root: { '1.0.0': { deps: [['a', '', { extras: 'fast' }], ['c', '']] } },
-      a: { '1.0.0': { deps: [['c', '<2', { marker: 'extra == "fast" and sys_platform == "linux"' }], ['d', '', { marker: 'extra == "fast" and sys_platform == "win32"' }]] } },
-      c: { '1.0.0': leaf, '2.0.0': leaf }, d: { '1.0.0': leaf },
+      root: {
+        '1.0.0': {
+          deps: [
+            ['a', '', { extras: 'fast' }],
+            ['c', ''],
+          ],
+        },
+      },
+      a: {
+        '1.0.0': {
+          deps: [
+            ['c', '<2', { marker: 'extra == "fast" and sys_platform == "linux"' }],
+            ['d', '', { marker: 'extra == "fast" and sys_platform == "win32"' }],
+          ],
+        },
+      },
+      c: { '1.0.0': leaf, '2.0.0': leaf },
+      d: { '1.0.0': leaf },
     },
   },
   {
     name: 'markers: platform, machine, implementation, os',
     u: {
-      root: { '1.0.0': { deps: [
-        ['a', '', { marker: 'sys_platform == "linux"' }], ['b', '', { marker: 'sys_platform == "win32"' }],
-        ['c', '', { marker: 'platform_machine == "x86_64"' }], ['d', '', { marker: 'platform_machine == "aarch64"' }],
-        ['e', '', { marker: 'implementation_name == "cpython"' }], ['f', '', { marker: 'implementation_name == "pypy"' }],
-        ['g', '', { marker: 'os_name == "nt" or platform_system == "Linux"' }], ['h', '', { marker: '"linux" in sys_platform and os_name != "posix"' }],
-      ] } },
-      a: { '1.0.0': leaf }, b: { '1.0.0': leaf }, c: { '1.0.0': leaf }, d: { '1.0.0': leaf },
-      e: { '1.0.0': leaf }, f: { '1.0.0': leaf }, g: { '1.0.0': leaf }, h: { '1.0.0': leaf },
+      root: {
+        '1.0.0': {
+          deps: [
+            ['a', '', { marker: 'sys_platform == "linux"' }],
+            ['b', '', { marker: 'sys_platform == "win32"' }],
+            ['c', '', { marker: 'platform_machine == "x86_64"' }],
+            ['d', '', { marker: 'platform_machine == "aarch64"' }],
+            ['e', '', { marker: 'implementation_name == "cpython"' }],
+            ['f', '', { marker: 'implementation_name == "pypy"' }],
+            ['g', '', { marker: 'os_name == "nt" or platform_system == "Linux"' }],
+            ['h', '', { marker: '"linux" in sys_platform and os_name != "posix"' }],
+          ],
+        },
+      },
+      a: { '1.0.0': leaf },
+      b: { '1.0.0': leaf },
+      c: { '1.0.0': leaf },
+      d: { '1.0.0': leaf },
+      e: { '1.0.0': leaf },
+      f: { '1.0.0': leaf },
+      g: { '1.0.0': leaf },
+      h: { '1.0.0': leaf },
     },
   },
   {
     name: 'markers: python_version and python_full_version of the compared interpreter',
     u: {
-      root: { '1.0.0': { deps: [
-        ['a', '', { marker: 'python_version < "3.12"' }], ['b', '', { marker: 'python_version >= "3.12"' }],
-        ['c', '', { marker: 'python_full_version >= "3.8.1"' }], ['d', '', { marker: 'python_version == "2.7"' }],
-        ['e', '<2', { marker: 'python_version < "3.12"' }], ['e', '>=2', { marker: 'python_version >= "3.12"' }],
-      ] } },
-      a: { '1.0.0': leaf }, b: { '1.0.0': leaf }, c: { '1.0.0': leaf }, d: { '1.0.0': leaf }, e: { '1.0.0': leaf, '2.0.0': leaf },
+      root: {
+        '1.0.0': {
+          deps: [
+            ['a', '', { marker: 'python_version < "3.12"' }],
+            ['b', '', { marker: 'python_version >= "3.12"' }],
+            ['c', '', { marker: 'python_full_version >= "3.8.1"' }],
+            ['d', '', { marker: 'python_version == "2.7"' }],
+            ['e', '<2', { marker: 'python_version < "3.12"' }],
+            ['e', '>=2', { marker: 'python_version >= "3.12"' }],
+          ],
+        },
+      },
+      a: { '1.0.0': leaf },
+      b: { '1.0.0': leaf },
+      c: { '1.0.0': leaf },
+      d: { '1.0.0': leaf },
+      e: { '1.0.0': leaf, '2.0.0': leaf },
     },
   },
   {
     name: 'Requires-Python excludes the newest versions, the parent backtracks when none is left',
     u: {
-      root: { '1.0.0': { deps: [['a', ''], ['b', '']] } },
+      root: {
+        '1.0.0': {
+          deps: [
+            ['a', ''],
+            ['b', ''],
+          ],
+        },
+      },
       a: { '1.0.0': { deps: [['c', '']] }, '2.0.0': { deps: [['c', '>=2']] } },
       b: { '1.0.0': { requiresPython: '>=3' }, '2.0.0': { requiresPython: '>=3.99' } },
       c: { '1.0.0': leaf, '2.0.0': { requiresPython: '<3' }, '2.1.0': { requiresPython: '>=4' } },
@@ -102,7 +199,16 @@ export const PIP_CASES: { name: string; u: PipUniverse }[] = [
   {
     name: 'prereleases: only when no final release matches, or when the specifier names one',
     u: {
-      root: { '1.0.0': { deps: [['a', ''], ['b', '>=1'], ['c', '>=2.0b1'], ['d', '']] } },
+      root: {
+        '1.0.0': {
+          deps: [
+            ['a', ''],
+            ['b', '>=1'],
+            ['c', '>=2.0b1'],
+            ['d', ''],
+          ],
+        },
+      },
       a: { '1.0.0': leaf, '2.0b1': leaf },
       b: { '1.0a1': leaf, '1.0b2': leaf },
       c: { '1.0.0': leaf, '2.0b1': leaf, '2.0rc1': leaf },
@@ -113,8 +219,16 @@ export const PIP_CASES: { name: string; u: PipUniverse }[] = [
   {
     name: 'impossible: two dependents need disjoint versions',
     u: {
-      root: { '1.0.0': { deps: [['a', ''], ['b', '']] } },
-      a: { '1.0.0': { deps: [['c', '<2']] } }, b: { '1.0.0': { deps: [['c', '>=2']] } },
+      root: {
+        '1.0.0': {
+          deps: [
+            ['a', ''],
+            ['b', ''],
+          ],
+        },
+      },
+      a: { '1.0.0': { deps: [['c', '<2']] } },
+      b: { '1.0.0': { deps: [['c', '>=2']] } },
       c: { '1.0.0': leaf, '2.0.0': leaf },
     },
   },
@@ -134,14 +248,34 @@ export const PIP_CASES: { name: string; u: PipUniverse }[] = [
     name: 'two requirements of one version on one project both count (resolvelib 1.0)',
     u: {
       root: { '1.0.0': { deps: [['a', '']] } },
-      a: { '1.0.0': { deps: [['b', '>=1'], ['b', '<2']] }, '2.0.0': { deps: [['b', '==1.0.0'], ['b', '==2.0.0']] } },
+      a: {
+        '1.0.0': {
+          deps: [
+            ['b', '>=1'],
+            ['b', '<2'],
+          ],
+        },
+        '2.0.0': {
+          deps: [
+            ['b', '==1.0.0'],
+            ['b', '==2.0.0'],
+          ],
+        },
+      },
       b: { '1.0.0': leaf, '1.5.0': leaf, '2.0.0': leaf },
     },
   },
   {
     name: 'an extras identifier is held to the version its project is pinned at',
     u: {
-      root: { '1.0.0': { deps: [['a', '>=1', { extras: 'x' }], ['b', '']] } },
+      root: {
+        '1.0.0': {
+          deps: [
+            ['a', '>=1', { extras: 'x' }],
+            ['b', ''],
+          ],
+        },
+      },
       a: { '1.0.0': { deps: [['c', '', { marker: 'extra == "y"' }]] }, '2.0.0': leaf },
       b: { '1.0.0': { deps: [['a', '<2', { extras: 'y' }]] }, '2.0.0': { deps: [['a', '<2', { extras: 'x,y' }]] } },
       c: { '1.0.0': leaf },
@@ -160,10 +294,20 @@ export const PIP_CASES: { name: string; u: PipUniverse }[] = [
 const POOL = ['0.9', '1.0', '1.1', '1.1.1', '1.5', '2.0', '2.1', '3.0b1', '3.0'];
 const FINALS = POOL.filter((v) => !/[a-z]/.test(v));
 const MARKERS = [
-  'sys_platform == "linux"', 'sys_platform == "win32"', 'sys_platform != "darwin"', 'platform_machine == "x86_64"',
-  'platform_machine == "aarch64"', 'implementation_name == "cpython"', 'implementation_name == "pypy"',
-  'python_version < "3.12"', 'python_version >= "3.12"', 'python_full_version >= "3.11.2"', 'os_name == "nt"',
-  'platform_system == "Linux" and python_version > "3.6"', 'extra == "fast"', 'extra == "fast" and sys_platform == "linux"',
+  'sys_platform == "linux"',
+  'sys_platform == "win32"',
+  'sys_platform != "darwin"',
+  'platform_machine == "x86_64"',
+  'platform_machine == "aarch64"',
+  'implementation_name == "cpython"',
+  'implementation_name == "pypy"',
+  'python_version < "3.12"',
+  'python_version >= "3.12"',
+  'python_full_version >= "3.11.2"',
+  'os_name == "nt"',
+  'platform_system == "Linux" and python_version > "3.6"',
+  'extra == "fast"',
+  'extra == "fast" and sys_platform == "linux"',
   'extra == "cli"',
 ];
 const PYTHONS = ['>=3.8', '>=3.12', '<3.11', '>=3.7,<4', '>=3.99'];
@@ -177,11 +321,17 @@ const PYTHONS = ['>=3.8', '>=3.12', '<3.11', '>=3.7,<4', '>=3.99'];
 export function randomPipUniverse(seed: number): PipUniverse {
   const r = seededRandom(seed);
   const int = (n: number) => Math.floor(r() * n);
-  const pick = <T,>(xs: readonly T[]): T => xs[int(xs.length)]!;
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
   const n = 4 + int(5);
   const names = Array.from({ length: n }, (_, i) => `p${i}`);
   const versions = new Map<string, string[]>();
-  for (const name of names) versions.set(name, POOL.filter(() => r() < 0.35).concat(pick(FINALS), pick(FINALS)).filter((v, i, a) => a.indexOf(v) === i));
+  for (const name of names)
+    versions.set(
+      name,
+      POOL.filter(() => r() < 0.35)
+        .concat(pick(FINALS), pick(FINALS))
+        .filter((v, i, a) => a.indexOf(v) === i),
+    );
   const req = (target: string): string => {
     const v = pick(versions.get(target)!);
     const [maj, min] = v.split('.');
@@ -218,6 +368,12 @@ export function randomPipUniverse(seed: number): PipUniverse {
     u[name] = Object.fromEntries(versions.get(name)!.map((v) => [v, mkVersion(i)]));
   });
   const rootDeps = names.filter(() => r() < 0.5).slice(0, 4);
-  u.root = { '1.0.0': { deps: (rootDeps.length ? rootDeps : [names[0]!]).map((t): PipDepSpec => (r() < 0.2 ? [t, req(t), { extras: 'fast' }] : [t, req(t)])) } };
+  u.root = {
+    '1.0.0': {
+      deps: (rootDeps.length ? rootDeps : [names[0]!]).map(
+        (t): PipDepSpec => (r() < 0.2 ? [t, req(t), { extras: 'fast' }] : [t, req(t)]),
+      ),
+    },
+  };
   return u;
 }

@@ -72,7 +72,9 @@ export function slsaSource(stmt: Statement): { type: string; sourceRepository: s
   if (!SLSA_TYPES.includes(type)) return null;
   const p = stmt.predicate ?? {};
   if (type.endsWith('/v1')) {
-    const deps: any[] = Array.isArray(p.buildDefinition?.resolvedDependencies) ? p.buildDefinition.resolvedDependencies : [];
+    const deps: any[] = Array.isArray(p.buildDefinition?.resolvedDependencies)
+      ? p.buildDefinition.resolvedDependencies
+      : [];
     let repo = str(p.buildDefinition?.externalParameters?.workflow?.repository);
     const withCommit = deps.filter((d) => typeof d?.digest?.gitCommit === 'string' && typeof d?.uri === 'string');
     const dep = (repo && withCommit.find((d) => repositoryFromUri(d.uri) === repositoryFromUri(repo))) || withCommit[0];
@@ -99,7 +101,13 @@ export function npmAttestationsFromDocument(doc: unknown, url: string): ReadAtte
     const src = stmt && slsaSource(stmt);
     if (!src) continue;
     out.slsaProvenances.push({ sourceRepository: src.sourceRepository, commit: src.commit, url, verified: false });
-    out.attestations.push({ type: src.type, url, verified: false, sourceRepository: src.sourceRepository, commit: src.commit });
+    out.attestations.push({
+      type: src.type,
+      url,
+      verified: false,
+      sourceRepository: src.sourceRepository,
+      commit: src.commit,
+    });
   }
   return out;
 }
@@ -116,7 +124,13 @@ export function pypiAttestationsFromProvenance(doc: unknown, url: string): Attes
     for (const a of Array.isArray(b?.attestations) ? b.attestations : []) {
       const stmt = decodeStatement(a?.envelope?.statement);
       if (!stmt || stmt.predicateType !== PYPI_PUBLISH_V1) continue;
-      out.push({ type: PYPI_PUBLISH_V1, url, verified: false, sourceRepository: host && repo ? host + repo : '', commit: '' });
+      out.push({
+        type: PYPI_PUBLISH_V1,
+        url,
+        verified: false,
+        sourceRepository: host && repo ? host + repo : '',
+        commit: '',
+      });
     }
   }
   return out;
@@ -137,7 +151,11 @@ interface WithAttestations {
  * `dist.attestations.url` (8 at a time). A missing or unreadable document leaves that version's
  * lists empty (logged) rather than failing the ingestion.
  */
-export async function addNpmAttestations(env: UpstreamEnv, packument: Record<string, any>, versions: WithAttestations[]): Promise<void> {
+export async function addNpmAttestations(
+  env: UpstreamEnv,
+  packument: Record<string, any>,
+  versions: WithAttestations[],
+): Promise<void> {
   if (!npmAttestationsEnabled(env)) return;
   const todo = versions.flatMap((v) => {
     const url = packument.versions?.[v.version]?.dist?.attestations?.url;
@@ -150,7 +168,9 @@ export async function addNpmAttestations(env: UpstreamEnv, packument: Record<str
       v.attestations = read.attestations;
     } catch (err) {
       if (!(err instanceof UpstreamError || err instanceof UpstreamNotFound)) throw err;
-      console.warn(`insights: attestations of npm ${String(packument.name)}@${v.version} not read: ${(err as Error).message}`);
+      console.warn(
+        `insights: attestations of npm ${String(packument.name)}@${v.version} not read: ${(err as Error).message}`,
+      );
     }
   });
 }

@@ -8,7 +8,16 @@
  * the local name as `packageAlias`. Default = greatest non-yanked, non-prerelease version.
  */
 import { crateIndexName } from '../../versions/names/index.ts';
-import { byName, fetchJson, FetchLimitReached, fetchText, hexToBase64, isoTime, upstreamUrl, type UpstreamEnv } from './http.ts';
+import {
+  byName,
+  fetchJson,
+  FetchLimitReached,
+  fetchText,
+  hexToBase64,
+  isoTime,
+  upstreamUrl,
+  type UpstreamEnv,
+} from './http.ts';
 import { licenseFields } from './licenses.ts';
 import { UpstreamNotFound, type IngestedPackage, type IngestedVersion, type Link } from './types.ts';
 
@@ -28,7 +37,10 @@ export async function fetchCargo(env: UpstreamEnv, name: string): Promise<Ingest
     return { dl: 'https://static.crates.io/crates' };
   });
   const text = await fetchText(`${index}/${sparseIndexPath(name)}`);
-  const entries = text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  const entries = text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
   if (entries.length === 0) throw new UpstreamNotFound(`crate ${name} has no versions`);
   const crateName: string = entries[0].name;
   let api: any = null;
@@ -48,22 +60,25 @@ export async function fetchCargo(env: UpstreamEnv, name: string): Promise<Ingest
 }
 
 function downloadUrl(dl: string, name: string, version: string): string {
-  if (!/\{(crate|version|prefix|lowerprefix|sha256-checksum)\}/.test(dl)) return `${dl.replace(/\/+$/, '')}/${name}/${version}/download`;
+  if (!/\{(crate|version|prefix|lowerprefix|sha256-checksum)\}/.test(dl))
+    return `${dl.replace(/\/+$/, '')}/${name}/${version}/download`;
   return dl.replaceAll('{crate}', name).replaceAll('{version}', version);
 }
 
 function cargoVersion(e: any, apiV: any, links: Link[], dl: string): IngestedVersion {
   const features = { ...(e.features ?? {}), ...(e.features2 ?? {}) } as Record<string, string[]>;
-  const dependencies = (e.deps ?? []).map((d: any) => ({
-    name: d.package ?? d.name,
-    requirement: d.req ?? '',
-    kind: d.kind ?? 'normal',
-    optional: d.optional === true,
-    packageAlias: d.package ? d.name : '',
-    usesDefaultFeatures: d.default_features !== false,
-    features: Array.isArray(d.features) ? d.features : [],
-    target: d.target ?? '',
-  })).sort(byName);
+  const dependencies = (e.deps ?? [])
+    .map((d: any) => ({
+      name: d.package ?? d.name,
+      requirement: d.req ?? '',
+      kind: d.kind ?? 'normal',
+      optional: d.optional === true,
+      packageAlias: d.package ? d.name : '',
+      usesDefaultFeatures: d.default_features !== false,
+      features: Array.isArray(d.features) ? d.features : [],
+      target: d.target ?? '',
+    }))
+    .sort(byName);
   return {
     version: e.vers,
     publishedAt: isoTime(apiV?.created_at),
@@ -76,11 +91,20 @@ function cargoVersion(e: any, apiV: any, links: Link[], dl: string): IngestedVer
     requirements: {
       cargo: {
         dependencies,
-        features: Object.entries(features).map(([name, implies]) => ({ name, implies })).sort(byName),
+        features: Object.entries(features)
+          .map(([name, implies]) => ({ name, implies }))
+          .sort(byName),
       },
     },
-    meta: { yanked: e.yanked === true, ...(e.links ? { links: e.links } : {}), ...(e.rust_version ? { rustVersion: e.rust_version } : {}) },
-    artifacts: typeof e.cksum === 'string' ? [{ url: downloadUrl(dl, e.name, e.vers), hashes: [{ type: 'SHA256', value: hexToBase64(e.cksum) }] }] : [],
+    meta: {
+      yanked: e.yanked === true,
+      ...(e.links ? { links: e.links } : {}),
+      ...(e.rust_version ? { rustVersion: e.rust_version } : {}),
+    },
+    artifacts:
+      typeof e.cksum === 'string'
+        ? [{ url: downloadUrl(dl, e.name, e.vers), hashes: [{ type: 'SHA256', value: hexToBase64(e.cksum) }] }]
+        : [],
     excludeFromDefault: e.yanked === true,
   };
 }

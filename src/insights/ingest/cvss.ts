@@ -33,11 +33,14 @@ export function cvss3BaseScore(vector: string): number | null {
   const i = W.CIA[m.I as keyof typeof W.CIA];
   const a = W.CIA[m.A as keyof typeof W.CIA];
   const changed = scope === 'C';
-  const pr = m.PR === 'N' ? 0.85 : m.PR === 'L' ? (changed ? 0.68 : 0.62) : m.PR === 'H' ? (changed ? 0.5 : 0.27) : undefined;
+  const pr =
+    m.PR === 'N' ? 0.85 : m.PR === 'L' ? (changed ? 0.68 : 0.62) : m.PR === 'H' ? (changed ? 0.5 : 0.27) : undefined;
   if ([av, ac, ui, c, i, a, pr].some((x) => x === undefined) || (scope !== 'U' && scope !== 'C')) return null;
   const iss = 1 - (1 - c!) * (1 - i!) * (1 - a!);
   const impact = changed ? 7.52 * (iss - 0.029) - 3.25 * (iss - 0.02) ** 15 : 6.42 * iss;
   const exploitability = 8.22 * av! * ac! * pr! * ui!;
   if (impact <= 0) return 0;
-  return changed ? roundup(Math.min(1.08 * (impact + exploitability), 10)) : roundup(Math.min(impact + exploitability, 10));
+  return changed
+    ? roundup(Math.min(1.08 * (impact + exploitability), 10))
+    : roundup(Math.min(impact + exploitability, 10));
 }

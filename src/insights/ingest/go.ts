@@ -16,7 +16,10 @@ import { UpstreamNotFound, type IngestedPackage, type IngestedVersion } from './
 
 export async function fetchGo(env: UpstreamEnv, module: string): Promise<IngestedPackage> {
   const base = `${upstreamUrl(env, 'GO_PROXY_URL')}/${escapeModulePath(module)}/@v`;
-  const list = (await fetchText(`${base}/list`)).split('\n').map((s) => s.trim()).filter(Boolean);
+  const list = (await fetchText(`${base}/list`))
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (list.length === 0) throw new UpstreamNotFound(`module ${module} has no tagged versions`);
   const versions = await mapLimit(list, 8, async (v) => {
     const [info, mod] = await Promise.all([fetchJson(`${base}/${v}.info`), fetchText(`${base}/${v}.mod`)]);
@@ -28,11 +31,23 @@ export async function fetchGo(env: UpstreamEnv, module: string): Promise<Ingeste
 /** The module for a dependency resolution: its version list only, each version `pending` until its go.mod is read. */
 export async function fetchGoForResolve(env: UpstreamEnv, module: string): Promise<IngestedPackage> {
   const base = `${upstreamUrl(env, 'GO_PROXY_URL')}/${escapeModulePath(module)}/@v`;
-  const list = (await fetchText(`${base}/list`)).split('\n').map((s) => s.trim()).filter(Boolean);
+  const list = (await fetchText(`${base}/list`))
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (list.length === 0) throw new UpstreamNotFound(`module ${module} has no tagged versions`);
   const versions: IngestedVersion[] = list.map((version) => ({
-    version, publishedAt: null, deprecated: null, licenses: [], links: [], registries: [], slsaProvenances: [],
-    attestations: [], requirements: null, meta: { pending: true }, artifacts: [],
+    version,
+    publishedAt: null,
+    deprecated: null,
+    licenses: [],
+    links: [],
+    registries: [],
+    slsaProvenances: [],
+    attestations: [],
+    requirements: null,
+    meta: { pending: true },
+    artifacts: [],
   }));
   return { system: 'GO', name: module, versions, partial: true };
 }
@@ -86,8 +101,12 @@ export function parseGoMod(text: string) {
     }
   }
   return {
-    directDependencies: direct.sort(byName), indirectDependencies: indirect.sort(byName), replaces, excludes,
-    goVersion: goDirective, retracts,
+    directDependencies: direct.sort(byName),
+    indirectDependencies: indirect.sort(byName),
+    replaces,
+    excludes,
+    goVersion: goDirective,
+    retracts,
   };
 }
 

@@ -9,7 +9,6 @@ import { insightsConfig, UPSTREAMS, type UpstreamName } from '../config.ts';
 
 export type { UpstreamName };
 
-
 /**
  * The registry a version was read from, as `registries` names it: the public registry's deps.dev spelling
  * when the upstream setting is left at its default, else the configured base in the same form.

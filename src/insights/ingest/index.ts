@@ -59,7 +59,12 @@ export async function fetchForResolve(env: UpstreamEnv, system: System, name: st
 }
 
 /** The metadata of one version read on demand (PyPI: the release's JSON; Maven: the POM, by path; Go: .info and .mod). */
-export async function fetchVersionForResolve(env: UpstreamEnv, system: System, name: string, version: string): Promise<IngestedVersion> {
+export async function fetchVersionForResolve(
+  env: UpstreamEnv,
+  system: System,
+  name: string,
+  version: string,
+): Promise<IngestedVersion> {
   if (system === 'GO') return fetchGoVersion(env, name, version);
   if (system !== 'PYPI' && system !== 'MAVEN') throw new Error(`${system} versions are not read one by one`);
   const v = system === 'PYPI' ? await fetchPypiRelease(env, name, version) : await fetchMavenPom(env, name, version);

@@ -24,7 +24,15 @@ import { mavenCoordinates } from '../../versions/names/index.ts';
 import { fetchText, fetchUpstream, hexToBase64, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { licenseFields } from './licenses.ts';
 import { child, children, parseXml, textAt, type XmlNode } from '../../platform/xml.ts';
-import { UpstreamError, UpstreamNotFound, type Artifact, type HashValue, type IngestedPackage, type IngestedVersion, type Link } from './types.ts';
+import {
+  UpstreamError,
+  UpstreamNotFound,
+  type Artifact,
+  type HashValue,
+  type IngestedPackage,
+  type IngestedVersion,
+  type Link,
+} from './types.ts';
 
 export const MAVEN_REGISTRY = 'https://repo.maven.apache.org/maven2/';
 
@@ -49,7 +57,9 @@ function xml(text: string, what: string): XmlNode {
 async function metadata(base: string, group: string, artifact: string): Promise<{ listed: string[]; release: string }> {
   const meta = xml(await fetchText(`${artifactDir(base, group, artifact)}/maven-metadata.xml`), 'maven-metadata.xml');
   const versioning = child(child(meta, 'metadata'), 'versioning');
-  const listed = children(child(versioning, 'versions'), 'version').map((v) => v.text.trim()).filter(Boolean);
+  const listed = children(child(versioning, 'versions'), 'version')
+    .map((v) => v.text.trim())
+    .filter(Boolean);
   return { listed, release: textAt(versioning, 'release') };
 }
 
@@ -58,17 +68,34 @@ export async function fetchMavenForResolve(env: UpstreamEnv, name: string): Prom
   const [group, artifact] = splitName(name);
   const { listed, release } = await metadata(upstreamUrl(env, 'MAVEN_REPO_URL'), group, artifact);
   const versions: IngestedVersion[] = listed.map((version) => ({
-    version, publishedAt: null, deprecated: null, licenses: [], links: [], registries: [MAVEN_REGISTRY], slsaProvenances: [],
-    attestations: [], requirements: null, meta: { pending: true }, artifacts: [],
+    version,
+    publishedAt: null,
+    deprecated: null,
+    licenses: [],
+    links: [],
+    registries: [MAVEN_REGISTRY],
+    slsaProvenances: [],
+    attestations: [],
+    requirements: null,
+    meta: { pending: true },
+    artifacts: [],
   }));
-  return { system: 'MAVEN', name: `${group}:${artifact}`, versions, partial: true, ...(release && listed.includes(release) ? { defaultVersion: release } : {}) };
+  return {
+    system: 'MAVEN',
+    name: `${group}:${artifact}`,
+    versions,
+    partial: true,
+    ...(release && listed.includes(release) ? { defaultVersion: release } : {}),
+  };
 }
 
 /** One version's POM by path (listed in maven-metadata.xml or not, as Maven reads parents and BOMs); throws UpstreamNotFound when absent. */
 export async function fetchMavenPom(env: UpstreamEnv, name: string, version: string): Promise<IngestedVersion> {
   const base = upstreamUrl(env, 'MAVEN_REPO_URL');
   const [group, artifact] = splitName(name);
-  const res = await fetchUpstream(`${artifactDir(base, group, artifact)}/${encodeURIComponent(version)}/${encodeURIComponent(artifact)}-${encodeURIComponent(version)}.pom`);
+  const res = await fetchUpstream(
+    `${artifactDir(base, group, artifact)}/${encodeURIComponent(version)}/${encodeURIComponent(artifact)}-${encodeURIComponent(version)}.pom`,
+  );
   const pom = child(xml(await res.text(), `${name}:${version} POM`), 'project');
   if (!pom) throw new UpstreamError(`${name}:${version} POM has no <project>`);
   return mavenVersion(version, pom, res.headers.get('last-modified'), async () => null);
@@ -85,8 +112,13 @@ export async function fetchMaven(env: UpstreamEnv, name: string): Promise<Ingest
     if (!p) {
       p = (async () => {
         try {
-          const res = await fetchUpstream(`${artifactDir(base, g, a)}/${encodeURIComponent(v)}/${encodeURIComponent(a)}-${encodeURIComponent(v)}.pom`);
-          return { pom: child(xml(await res.text(), `${key} POM`), 'project')!, lastModified: res.headers.get('last-modified') };
+          const res = await fetchUpstream(
+            `${artifactDir(base, g, a)}/${encodeURIComponent(v)}/${encodeURIComponent(a)}-${encodeURIComponent(v)}.pom`,
+          );
+          return {
+            pom: child(xml(await res.text(), `${key} POM`), 'project')!,
+            lastModified: res.headers.get('last-modified'),
+          };
         } catch (err) {
           if (err instanceof UpstreamNotFound) return null;
           throw err;
@@ -96,14 +128,21 @@ export async function fetchMaven(env: UpstreamEnv, name: string): Promise<Ingest
     }
     return p;
   };
-  const versions = (await mapLimit(listed, 8, async (v) => {
-    const loaded = await loadPom(group, artifact, v);
-    if (!loaded) return null;
-    const version = await mavenVersion(v, loaded.pom, loaded.lastModified, loadPom);
-    version.artifacts = await mavenArtifacts(base, group, artifact, v, textAt(loaded.pom, 'packaging'));
-    return version;
-  })).filter((v): v is IngestedVersion => v !== null);
-  return { system: 'MAVEN', name: `${group}:${artifact}`, versions, ...(release && listed.includes(release) ? { defaultVersion: release } : {}) };
+  const versions = (
+    await mapLimit(listed, 8, async (v) => {
+      const loaded = await loadPom(group, artifact, v);
+      if (!loaded) return null;
+      const version = await mavenVersion(v, loaded.pom, loaded.lastModified, loadPom);
+      version.artifacts = await mavenArtifacts(base, group, artifact, v, textAt(loaded.pom, 'packaging'));
+      return version;
+    })
+  ).filter((v): v is IngestedVersion => v !== null);
+  return {
+    system: 'MAVEN',
+    name: `${group}:${artifact}`,
+    versions,
+    ...(release && listed.includes(release) ? { defaultVersion: release } : {}),
+  };
 }
 
 type PomLoader = (g: string, a: string, v: string) => Promise<{ pom: XmlNode; lastModified: string | null } | null>;
@@ -129,7 +168,9 @@ function dependency(d: XmlNode) {
     type: textAt(d, 'type') || 'jar',
     scope: textAt(d, 'scope'),
     optional: textAt(d, 'optional'),
-    exclusions: children(child(d, 'exclusions'), 'exclusion').map((e) => `${textAt(e, 'groupId')}:${textAt(e, 'artifactId')}`),
+    exclusions: children(child(d, 'exclusions'), 'exclusion').map(
+      (e) => `${textAt(e, 'groupId')}:${textAt(e, 'artifactId')}`,
+    ),
   };
 }
 
@@ -155,7 +196,13 @@ function activation(a: XmlNode | undefined) {
   const out: Record<string, unknown> = { activeByDefault: textAt(a, 'activeByDefault') };
   if (child(a, 'jdk')) out.jdk = { jdk: textAt(a, 'jdk') };
   const os = child(a, 'os');
-  if (os) out.os = { name: textAt(os, 'name'), family: textAt(os, 'family'), arch: textAt(os, 'arch'), version: textAt(os, 'version') };
+  if (os)
+    out.os = {
+      name: textAt(os, 'name'),
+      family: textAt(os, 'family'),
+      arch: textAt(os, 'arch'),
+      version: textAt(os, 'version'),
+    };
   const prop = child(a, 'property');
   if (prop) out.property = { property: { name: textAt(prop, 'name'), value: textAt(prop, 'value') } };
   const file = child(a, 'file');
@@ -167,7 +214,15 @@ export function mavenRequirements(pom: XmlNode) {
   const parent = child(pom, 'parent');
   return {
     maven: {
-      ...(parent ? { parent: { system: 'MAVEN', name: `${textAt(parent, 'groupId')}:${textAt(parent, 'artifactId')}`, version: textAt(parent, 'version') } } : {}),
+      ...(parent
+        ? {
+            parent: {
+              system: 'MAVEN',
+              name: `${textAt(parent, 'groupId')}:${textAt(parent, 'artifactId')}`,
+              version: textAt(parent, 'version'),
+            },
+          }
+        : {}),
       dependencies: deps(pom),
       dependencyManagement: deps(child(pom, 'dependencyManagement')),
       properties: properties(pom),
@@ -185,10 +240,24 @@ export function mavenRequirements(pom: XmlNode) {
   };
 }
 
-async function mavenVersion(version: string, pom: XmlNode, lastModified: string | null, load: PomLoader): Promise<IngestedVersion> {
-  const licenses = await inherited(pom, load, (p) => children(child(p, 'licenses'), 'license').map((l) => textAt(l, 'name') || textAt(l, 'url')));
-  const linkOf = (label: string, ...path: string[]) => inherited(pom, load, (p) => (textAt(p, ...path) ? [textAt(p, ...path)] : null)).then((u) => u.map((url) => ({ label, url })));
-  const links: Link[] = [...(await linkOf('SOURCE_REPO', 'scm', 'url')), ...(await linkOf('ISSUE_TRACKER', 'issueManagement', 'url')), ...(await linkOf('HOMEPAGE', 'url'))];
+async function mavenVersion(
+  version: string,
+  pom: XmlNode,
+  lastModified: string | null,
+  load: PomLoader,
+): Promise<IngestedVersion> {
+  const licenses = await inherited(pom, load, (p) =>
+    children(child(p, 'licenses'), 'license').map((l) => textAt(l, 'name') || textAt(l, 'url')),
+  );
+  const linkOf = (label: string, ...path: string[]) =>
+    inherited(pom, load, (p) => (textAt(p, ...path) ? [textAt(p, ...path)] : null)).then((u) =>
+      u.map((url) => ({ label, url })),
+    );
+  const links: Link[] = [
+    ...(await linkOf('SOURCE_REPO', 'scm', 'url')),
+    ...(await linkOf('ISSUE_TRACKER', 'issueManagement', 'url')),
+    ...(await linkOf('HOMEPAGE', 'url')),
+  ];
   const relocation = child(child(pom, 'distributionManagement'), 'relocation');
   return {
     version,
@@ -202,7 +271,16 @@ async function mavenVersion(version: string, pom: XmlNode, lastModified: string 
     requirements: mavenRequirements(pom),
     meta: {
       packaging: textAt(pom, 'packaging') || 'jar',
-      ...(relocation ? { relocation: { groupId: textAt(relocation, 'groupId'), artifactId: textAt(relocation, 'artifactId'), version: textAt(relocation, 'version'), message: textAt(relocation, 'message') } } : {}),
+      ...(relocation
+        ? {
+            relocation: {
+              groupId: textAt(relocation, 'groupId'),
+              artifactId: textAt(relocation, 'artifactId'),
+              version: textAt(relocation, 'version'),
+              message: textAt(relocation, 'message'),
+            },
+          }
+        : {}),
     },
     artifacts: [],
   };
@@ -220,21 +298,34 @@ export function checksumHex(text: string, hexLength: number): string | null {
   return token.length === hexLength && /^[0-9a-f]+$/i.test(token) ? token.toLowerCase() : null;
 }
 
-const CHECKSUMS: [HashValue['type'], string, number][] = [['SHA1', 'sha1', 40], ['MD5', 'md5', 32]];
+const CHECKSUMS: [HashValue['type'], string, number][] = [
+  ['SHA1', 'sha1', 40],
+  ['MD5', 'md5', 32],
+];
 
-async function mavenArtifacts(base: string, group: string, artifact: string, version: string, packaging: string): Promise<Artifact[]> {
+async function mavenArtifacts(
+  base: string,
+  group: string,
+  artifact: string,
+  version: string,
+  packaging: string,
+): Promise<Artifact[]> {
   const file = `${encodeURIComponent(artifact)}-${encodeURIComponent(version)}.${artifactExtension(packaging)}`;
   const path = `${artifactDir('', group, artifact)}/${encodeURIComponent(version)}/${file}`;
-  const hashes = (await Promise.all(CHECKSUMS.map(async ([type, ext, len]) => {
-    try {
-      const hex = checksumHex(await fetchText(`${base}${path}.${ext}`), len);
-      return hex ? [{ type, value: hexToBase64(hex) }] : [];
-    } catch (err) {
-      if (err instanceof UpstreamNotFound) return [];
-      if (!(err instanceof UpstreamError)) throw err;
-      console.warn(`insights: maven checksum ${path}.${ext} not read: ${err.message}`);
-      return [];
-    }
-  }))).flat();
+  const hashes = (
+    await Promise.all(
+      CHECKSUMS.map(async ([type, ext, len]) => {
+        try {
+          const hex = checksumHex(await fetchText(`${base}${path}.${ext}`), len);
+          return hex ? [{ type, value: hexToBase64(hex) }] : [];
+        } catch (err) {
+          if (err instanceof UpstreamNotFound) return [];
+          if (!(err instanceof UpstreamError)) throw err;
+          console.warn(`insights: maven checksum ${path}.${ext} not read: ${err.message}`);
+          return [];
+        }
+      }),
+    )
+  ).flat();
   return hashes.length ? [{ url: `${MAVEN_REGISTRY.slice(0, -1)}${path}`, hashes }] : [];
 }

@@ -97,7 +97,11 @@ export interface TarFile {
  * Regular files of a tar stream whose path `want` accepts, with their contents. Stops at the end
  * marker, at the end of the stream, or with an error past `maxBytes`.
  */
-export async function* readTar(stream: ReadableStream<Uint8Array>, want: (path: string) => boolean, maxBytes = MAX_TARBALL_BYTES): AsyncGenerator<TarFile> {
+export async function* readTar(
+  stream: ReadableStream<Uint8Array>,
+  want: (path: string) => boolean,
+  maxBytes = MAX_TARBALL_BYTES,
+): AsyncGenerator<TarFile> {
   const reader = stream.getReader();
   let buf = new Uint8Array(0);
   let total = 0;
@@ -165,14 +169,23 @@ export async function* readTar(stream: ReadableStream<Uint8Array>, want: (path: 
 
 /** `node_modules/a[/node_modules/@s/b...]` of a manifest path in the tarball, null when it is not a bundled package root. */
 export function bundledFolder(path: string): string | null {
-  const inner = path.replace(/^\.?\/*/, '').split('/').slice(1).join('/'); // drop `package/`
+  const inner = path
+    .replace(/^\.?\/*/, '')
+    .split('/')
+    .slice(1)
+    .join('/'); // drop `package/`
   const m = /^((?:node_modules\/(?:@[^/]+\/)?[^/@][^/]*\/)+)package\.json$/.exec(inner);
   return m ? m[1]!.slice(0, -1) : null;
 }
 
 /** The bundled manifests of a (gzipped) npm tarball stream. */
-export async function bundledFromTarball(gzipped: ReadableStream<Uint8Array>, maxBytes = MAX_TARBALL_BYTES): Promise<Bundle[]> {
-  const tar = gzipped.pipeThrough(new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
+export async function bundledFromTarball(
+  gzipped: ReadableStream<Uint8Array>,
+  maxBytes = MAX_TARBALL_BYTES,
+): Promise<Bundle[]> {
+  const tar = gzipped.pipeThrough(
+    new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>,
+  );
   const out: Bundle[] = [];
   for await (const f of readTar(tar, (p) => bundledFolder(p) !== null, maxBytes)) {
     let m: Record<string, any>;
@@ -229,12 +242,19 @@ interface WithBundled {
  * tarball (4 at a time). A tarball that is missing or unreadable leaves that version's list empty
  * (logged): the rest of the package is still worth storing.
  */
-export async function addBundled(env: UpstreamEnv, packument: Record<string, any>, versions: WithBundled[]): Promise<void> {
+export async function addBundled(
+  env: UpstreamEnv,
+  packument: Record<string, any>,
+  versions: WithBundled[],
+): Promise<void> {
   if (!tarballsEnabled(env)) return;
   const todo = versions.flatMap((v) => {
     const m = packument.versions?.[v.version];
     const bundle = m?.bundleDependencies ?? m?.bundledDependencies;
-    const declares = bundle === true ? !!m?.dependencies && Object.keys(m.dependencies).length > 0 : Array.isArray(bundle) && bundle.length > 0;
+    const declares =
+      bundle === true
+        ? !!m?.dependencies && Object.keys(m.dependencies).length > 0
+        : Array.isArray(bundle) && bundle.length > 0;
     const url = m?.dist?.tarball;
     const npm = (v.requirements as { npm?: { bundled: Bundle[] } } | undefined)?.npm;
     return declares && typeof url === 'string' && url && npm ? [{ url, npm, version: v.version }] : [];
@@ -244,7 +264,9 @@ export async function addBundled(env: UpstreamEnv, packument: Record<string, any
       t.npm.bundled = await fetchBundled(env, t.url);
     } catch (err) {
       if (!(err instanceof UpstreamError || err instanceof UpstreamNotFound)) throw err;
-      console.warn(`insights: bundled manifests of npm ${String(packument.name)}@${t.version} not read: ${(err as Error).message}`);
+      console.warn(
+        `insights: bundled manifests of npm ${String(packument.name)}@${t.version} not read: ${(err as Error).message}`,
+      );
     }
   });
 }

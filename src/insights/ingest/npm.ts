@@ -38,7 +38,9 @@ export async function fetchNpm(env: UpstreamEnv, name: string): Promise<Ingested
 export function npmFromPackument(doc: Manifest, requested: string, registry = NPM_REGISTRY): IngestedPackage {
   const name = typeof doc.name === 'string' ? doc.name : requested;
   const time: Record<string, string> = doc.time ?? {};
-  const versions: IngestedVersion[] = Object.entries<Manifest>(doc.versions ?? {}).map(([v, m]) => npmVersion(name, v, m, time[v], registry));
+  const versions: IngestedVersion[] = Object.entries<Manifest>(doc.versions ?? {}).map(([v, m]) =>
+    npmVersion(name, v, m, time[v], registry),
+  );
   const distTags: Record<string, string> = doc['dist-tags'] ?? {};
   return { system: 'NPM', name, versions, defaultVersion: distTags.latest, distTags };
 }
@@ -51,13 +53,20 @@ function repoUrl(repository: unknown): string | null {
 
 function deps(obj: unknown): { name: string; requirement: string }[] {
   if (!obj || typeof obj !== 'object') return [];
-  return Object.entries(obj as Record<string, unknown>).map(([name, r]) => ({ name, requirement: typeof r === 'string' ? r : '' })).sort(byName);
+  return Object.entries(obj as Record<string, unknown>)
+    .map(([name, r]) => ({ name, requirement: typeof r === 'string' ? r : '' }))
+    .sort(byName);
 }
 
 export function npmDependencies(m: Manifest) {
   const dependencies = deps(m.dependencies);
   const bundleRaw = m.bundleDependencies ?? m.bundledDependencies;
-  const bundleDependencies = bundleRaw === true ? dependencies.map((d) => d.name) : Array.isArray(bundleRaw) ? bundleRaw.filter((x): x is string => typeof x === 'string') : [];
+  const bundleDependencies =
+    bundleRaw === true
+      ? dependencies.map((d) => d.name)
+      : Array.isArray(bundleRaw)
+        ? bundleRaw.filter((x): x is string => typeof x === 'string')
+        : [];
   const meta = m.peerDependenciesMeta && typeof m.peerDependenciesMeta === 'object' ? m.peerDependenciesMeta : {};
   return {
     dependencies,
@@ -65,7 +74,9 @@ export function npmDependencies(m: Manifest) {
     optionalDependencies: deps(m.optionalDependencies),
     peerDependencies: deps(m.peerDependencies),
     bundleDependencies,
-    peerDependencyMetadata: Object.entries<any>(meta).map(([name, v]) => ({ name, optional: v?.optional === true })).sort(byName),
+    peerDependencyMetadata: Object.entries<any>(meta)
+      .map(([name, v]) => ({ name, optional: v?.optional === true }))
+      .sort(byName),
   };
 }
 
@@ -73,9 +84,16 @@ function strings(x: unknown): string[] {
   return Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : [];
 }
 
-function npmVersion(name: string, version: string, m: Manifest, published: string | undefined, registry: string): IngestedVersion {
+function npmVersion(
+  name: string,
+  version: string,
+  m: Manifest,
+  published: string | undefined,
+  registry: string,
+): IngestedVersion {
   const repo = repoUrl(m.repository);
-  const bugs = typeof m.bugs === 'string' && m.bugs ? m.bugs : typeof m.bugs?.url === 'string' && m.bugs.url ? m.bugs.url : null;
+  const bugs =
+    typeof m.bugs === 'string' && m.bugs ? m.bugs : typeof m.bugs?.url === 'string' && m.bugs.url ? m.bugs.url : null;
   const homepage = typeof m.homepage === 'string' && m.homepage ? m.homepage : null;
   const links: Link[] = [];
   if (homepage) links.push({ label: 'HOMEPAGE', url: homepage });
@@ -84,14 +102,20 @@ function npmVersion(name: string, version: string, m: Manifest, published: strin
   if (repo) links.push({ label: 'SOURCE_REPO', url: repo });
 
   const license = m.license ?? m.licenses;
-  const licenseTexts = typeof license === 'string' ? [license]
-    : Array.isArray(license) ? license.map((l: any) => (typeof l === 'string' ? l : l?.type))
-    : typeof license?.type === 'string' ? [license.type] : [];
+  const licenseTexts =
+    typeof license === 'string'
+      ? [license]
+      : Array.isArray(license)
+        ? license.map((l: any) => (typeof l === 'string' ? l : l?.type))
+        : typeof license?.type === 'string'
+          ? [license.type]
+          : [];
 
   const artifacts: Artifact[] = [];
   const dist = m.dist ?? {};
   const hashes = [];
-  if (typeof dist.shasum === 'string' && /^[0-9a-f]{40}$/i.test(dist.shasum)) hashes.push({ type: 'SHA1', value: hexToBase64(dist.shasum) });
+  if (typeof dist.shasum === 'string' && /^[0-9a-f]{40}$/i.test(dist.shasum))
+    hashes.push({ type: 'SHA1', value: hexToBase64(dist.shasum) });
   for (const part of typeof dist.integrity === 'string' ? dist.integrity.split(/\s+/) : []) {
     const i = /^sha(512|256)-(.+)$/.exec(part);
     if (i) hashes.push({ type: `SHA${i[1]}`, value: i[2]! });
@@ -110,7 +134,13 @@ function npmVersion(name: string, version: string, m: Manifest, published: strin
     slsaProvenances: [],
     attestations: [],
     requirements: { npm: { dependencies: npmDependencies(m), bundled: [], os: strings(m.os), cpu: strings(m.cpu) } },
-    meta: { os: strings(m.os), cpu: strings(m.cpu), libc: strings(m.libc), engines: m.engines && typeof m.engines === 'object' ? m.engines : {}, ...(deprecated !== null ? { deprecated } : {}) },
+    meta: {
+      os: strings(m.os),
+      cpu: strings(m.cpu),
+      libc: strings(m.libc),
+      engines: m.engines && typeof m.engines === 'object' ? m.engines : {},
+      ...(deprecated !== null ? { deprecated } : {}),
+    },
     artifacts,
   };
 }

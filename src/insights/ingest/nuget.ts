@@ -17,7 +17,11 @@ export async function fetchNuget(env: UpstreamEnv, name: string): Promise<Ingest
   if (!res) throw new UpstreamError('NuGet service index has no RegistrationsBaseUrl');
   const id = normalizeNugetId(name);
   const reg = await fetchJson(`${String(res['@id']).replace(/\/?$/, '/')}${encodeURIComponent(id)}/index.json`);
-  const pages = await mapLimit<any, any[]>(reg.items ?? [], 4, async (p) => p.items ?? (await fetchJson(p['@id'])).items ?? []);
+  const pages = await mapLimit<any, any[]>(
+    reg.items ?? [],
+    4,
+    async (p) => p.items ?? (await fetchJson(p['@id'])).items ?? [],
+  );
   const versions = pages.flat().map((leaf) => nugetVersion(leaf.catalogEntry ?? {}));
   return { system: 'NUGET', name: id, versions };
 }
@@ -39,7 +43,9 @@ function nugetVersion(e: any): IngestedVersion {
       nuget: {
         dependencyGroups: (e.dependencyGroups ?? []).map((g: any) => ({
           targetFramework: g.targetFramework ?? '',
-          dependencies: (g.dependencies ?? []).map((d: any) => ({ name: String(d.id), requirement: d.range ?? '', include: '', exclude: '' })).sort(byName),
+          dependencies: (g.dependencies ?? [])
+            .map((d: any) => ({ name: String(d.id), requirement: d.range ?? '', include: '', exclude: '' }))
+            .sort(byName),
         })),
         targetFrameworks: [],
         developmentDependency: false,

@@ -35,7 +35,11 @@ export async function fetchOsvForPackage(env: UpstreamEnv, system: System, name:
   let pageToken: string | undefined;
   for (let page = 0; page < 20; page++) {
     const body = { package: { name, ecosystem: ECOSYSTEMS[system] }, ...(pageToken ? { page_token: pageToken } : {}) };
-    const res = await fetchJson(`${upstreamUrl(env, 'OSV_API_URL')}/v1/query`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const res = await fetchJson(`${upstreamUrl(env, 'OSV_API_URL')}/v1/query`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    });
     out.push(...(res.vulns ?? []));
     pageToken = res.next_page_token;
     if (!pageToken) break;
@@ -52,7 +56,7 @@ export function advisoryFromOsv(osv: Osv): AdvisoryRow {
     url: `https://osv.dev/vulnerability/${osv.id}`,
     title: typeof osv.summary === 'string' ? osv.summary : '',
     aliases: Array.isArray(osv.aliases) ? osv.aliases.map(String) : [],
-    cvss3Score: vector ? cvss3BaseScore(vector) ?? 0 : 0,
+    cvss3Score: vector ? (cvss3BaseScore(vector) ?? 0) : 0,
     cvss3Vector: vector,
     modified: typeof osv.modified === 'string' ? osv.modified : null,
     osv,
@@ -62,7 +66,8 @@ export function advisoryFromOsv(osv: Osv): AdvisoryRow {
 /** An OSV ecosystem name from a system name or an ecosystem in any case (`npm`, `pypi`, `CARGO`, `crates.io`); others verbatim. */
 export function osvEcosystem(arg: string): string {
   const lower = arg.toLowerCase();
-  for (const [system, eco] of Object.entries(ECOSYSTEMS)) if (lower === system.toLowerCase() || lower === eco.toLowerCase()) return eco;
+  for (const [system, eco] of Object.entries(ECOSYSTEMS))
+    if (lower === system.toLowerCase() || lower === eco.toLowerCase()) return eco;
   return arg;
 }
 
@@ -73,7 +78,9 @@ export async function fetchOsvBulk(env: UpstreamEnv, ecosystem: string): Promise
 }
 
 /** The records of an all.zip, in archive order; entries that are not `.json` OSV objects with an id are reported as skipped. */
-export async function* osvRecordsFromZip(zip: Uint8Array): AsyncGenerator<{ record: Osv } | { skipped: string; reason: string }> {
+export async function* osvRecordsFromZip(
+  zip: Uint8Array,
+): AsyncGenerator<{ record: Osv } | { skipped: string; reason: string }> {
   const decoder = new TextDecoder();
   for (const e of zipEntries(zip)) {
     if (e.name.endsWith('/')) continue;
@@ -88,7 +95,8 @@ export async function* osvRecordsFromZip(zip: Uint8Array): AsyncGenerator<{ reco
       yield { skipped: e.name, reason: (err as Error).message };
       continue;
     }
-    if (!record || typeof record !== 'object' || typeof (record as Osv).id !== 'string') yield { skipped: e.name, reason: 'no OSV id' };
+    if (!record || typeof record !== 'object' || typeof (record as Osv).id !== 'string')
+      yield { skipped: e.name, reason: 'no OSV id' };
     else yield { record: record as Osv };
   }
 }

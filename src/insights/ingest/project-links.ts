@@ -16,7 +16,8 @@ export function projectIdFromUrl(url: string): string | null {
   const scp = /^(?:[\w.-]+@)?([\w.-]+):(?!\/\/)(.+)$/.exec(s);
   if (scp && HOSTS.includes(scp[1]!.toLowerCase())) s = `https://${scp[1]}/${scp[2]}`;
   const shorthand = /^(github|gitlab|bitbucket):([\w.-]+\/[\w.-]+)$/.exec(s);
-  if (shorthand) s = `https://${shorthand[1] === 'bitbucket' ? 'bitbucket.org' : `${shorthand[1]}.com`}/${shorthand[2]}`;
+  if (shorthand)
+    s = `https://${shorthand[1] === 'bitbucket' ? 'bitbucket.org' : `${shorthand[1]}.com`}/${shorthand[2]}`;
   let u: URL;
   try {
     u = new URL(s);
@@ -61,14 +62,23 @@ export interface AttestedProject extends RelatedProject {
  * PYPI_PUBLISH_ATTESTATION (only PyPI publish attestations do), carrying the provenances and
  * attestations that name it (GetProjectPackageVersions serves these first).
  */
-export function relatedProjectsFromAttestations(v: { slsaProvenances: readonly SlsaProvenance[]; attestations: readonly Attestation[] }): AttestedProject[] {
+export function relatedProjectsFromAttestations(v: {
+  slsaProvenances: readonly SlsaProvenance[];
+  attestations: readonly Attestation[];
+}): AttestedProject[] {
   const out = new Map<string, AttestedProject>();
   const entry = (repo: string) => {
     const id = projectIdFromUrl(repo);
     if (!id) return null;
     const found = out.get(id);
     if (found) return found;
-    const e: AttestedProject = { projectId: id, relationType: 'SOURCE_REPO', relationProvenance: 'PYPI_PUBLISH_ATTESTATION', slsaProvenances: [], attestations: [] };
+    const e: AttestedProject = {
+      projectId: id,
+      relationType: 'SOURCE_REPO',
+      relationProvenance: 'PYPI_PUBLISH_ATTESTATION',
+      slsaProvenances: [],
+      attestations: [],
+    };
     out.set(id, e);
     return e;
   };

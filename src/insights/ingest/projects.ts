@@ -30,18 +30,50 @@ export async function fetchProject(env: UpstreamEnv, id: string): Promise<Ingest
   const key = `${p.host}/${p.owner}/${p.repo}`.toLowerCase();
   let base: Omit<IngestedProject, 'scorecard' | 'id'>;
   if (p.host === 'github.com') {
-    const r = await fetchJson(`${upstreamUrl(env, 'GITHUB_API_URL')}/repos/${encodeURIComponent(p.owner)}/${encodeURIComponent(p.repo)}`, { headers: { 'user-agent': 'insights-service' } });
-    base = { openIssuesCount: num(r.open_issues_count), starsCount: num(r.stargazers_count), forksCount: num(r.forks_count), license: str(r.license?.spdx_id), description: str(r.description), homepage: str(r.homepage) };
+    const r = await fetchJson(
+      `${upstreamUrl(env, 'GITHUB_API_URL')}/repos/${encodeURIComponent(p.owner)}/${encodeURIComponent(p.repo)}`,
+      { headers: { 'user-agent': 'insights-service' } },
+    );
+    base = {
+      openIssuesCount: num(r.open_issues_count),
+      starsCount: num(r.stargazers_count),
+      forksCount: num(r.forks_count),
+      license: str(r.license?.spdx_id),
+      description: str(r.description),
+      homepage: str(r.homepage),
+    };
   } else if (p.host === 'gitlab.com') {
-    const r = await fetchJson(`${upstreamUrl(env, 'GITLAB_API_URL')}/api/v4/projects/${encodeURIComponent(`${p.owner}/${p.repo}`)}?license=true`);
-    base = { openIssuesCount: num(r.open_issues_count), starsCount: num(r.star_count), forksCount: num(r.forks_count), license: str(r.license?.nickname ?? r.license?.key), description: str(r.description), homepage: '' };
+    const r = await fetchJson(
+      `${upstreamUrl(env, 'GITLAB_API_URL')}/api/v4/projects/${encodeURIComponent(`${p.owner}/${p.repo}`)}?license=true`,
+    );
+    base = {
+      openIssuesCount: num(r.open_issues_count),
+      starsCount: num(r.star_count),
+      forksCount: num(r.forks_count),
+      license: str(r.license?.nickname ?? r.license?.key),
+      description: str(r.description),
+      homepage: '',
+    };
   } else {
-    const r = await fetchJson(`${upstreamUrl(env, 'BITBUCKET_API_URL')}/2.0/repositories/${encodeURIComponent(p.owner)}/${encodeURIComponent(p.repo)}`);
-    base = { openIssuesCount: 0, starsCount: 0, forksCount: 0, license: '', description: str(r.description), homepage: str(r.website) };
+    const r = await fetchJson(
+      `${upstreamUrl(env, 'BITBUCKET_API_URL')}/2.0/repositories/${encodeURIComponent(p.owner)}/${encodeURIComponent(p.repo)}`,
+    );
+    base = {
+      openIssuesCount: 0,
+      starsCount: 0,
+      forksCount: 0,
+      license: '',
+      description: str(r.description),
+      homepage: str(r.website),
+    };
   }
   let scorecard: Record<string, unknown> | null = null;
   try {
-    scorecard = scorecardFromApi(await fetchJson(`${upstreamUrl(env, 'SCORECARD_API_URL')}/projects/${p.host}/${encodeURIComponent(p.owner)}/${encodeURIComponent(p.repo)}`));
+    scorecard = scorecardFromApi(
+      await fetchJson(
+        `${upstreamUrl(env, 'SCORECARD_API_URL')}/projects/${p.host}/${encodeURIComponent(p.owner)}/${encodeURIComponent(p.repo)}`,
+      ),
+    );
   } catch {
     scorecard = null; // not every project is scored
   }
@@ -64,7 +96,10 @@ export function scorecardFromApi(s: any): Record<string, unknown> {
     scorecard: { version: str(s.scorecard?.version), commit: str(s.scorecard?.commit) },
     checks: (s.checks ?? []).map((c: any) => ({
       name: str(c.name),
-      documentation: { shortDescription: str(c.documentation?.short ?? c.documentation?.shortDescription), url: str(c.documentation?.url) },
+      documentation: {
+        shortDescription: str(c.documentation?.short ?? c.documentation?.shortDescription),
+        url: str(c.documentation?.url),
+      },
       score: num(c.score),
       reason: str(c.reason),
       details: Array.isArray(c.details) ? c.details.map(String) : [],

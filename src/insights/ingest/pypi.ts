@@ -18,8 +18,14 @@ import { pypiAttestationsFromProvenance } from './attestations.ts';
 import { fetchJson, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { licenseDetails, licenseFromClassifier, normalizeLicenses } from './licenses.ts';
 import {
-  UpstreamError, UpstreamNotFound, type Artifact, type Attestation, type IngestedPackage, type IngestedVersion,
-  type Link, type UpstreamIdentifier,
+  UpstreamError,
+  UpstreamNotFound,
+  type Artifact,
+  type Attestation,
+  type IngestedPackage,
+  type IngestedVersion,
+  type Link,
+  type UpstreamIdentifier,
 } from './types.ts';
 import { insightsConfig } from '../config.ts';
 
@@ -54,7 +60,9 @@ export async function fetchPypiForResolve(env: UpstreamEnv, name: string): Promi
   const doc = await fetchJson(`${upstreamUrl(env, 'PYPI_URL')}/pypi/${encodeURIComponent(canonical)}/json`);
   const releases: Record<string, any[]> = doc.releases ?? {};
   const described = typeof doc.info?.version === 'string' ? doc.info.version : '';
-  const versions = Object.entries(releases).map(([v, files]) => (v === described ? pypiVersion(v, doc, files ?? []) : pendingVersion(v, files ?? [])));
+  const versions = Object.entries(releases).map(([v, files]) =>
+    v === described ? pypiVersion(v, doc, files ?? []) : pendingVersion(v, files ?? []),
+  );
   return { system: 'PYPI', name: canonical, versions, partial: versions.some((v) => v.meta.pending === true) };
 }
 
@@ -83,13 +91,19 @@ function pypiLinks(info: any): Link[] {
 }
 
 /** PEP 508 requirement -> deps.dev PyPI dependency; null for unparsable lines. */
-export function parseRequiresDist(line: string): { projectName: string; extras: string; versionSpecifier: string; environmentMarker: string } | null {
+export function parseRequiresDist(
+  line: string,
+): { projectName: string; extras: string; versionSpecifier: string; environmentMarker: string } | null {
   const [req = '', ...markerParts] = line.split(';');
   const m = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[([^\]]*)\])?\s*(?:\(([^)]*)\)|([^@]*))?\s*$/.exec(req);
   if (!m) return null;
   return {
     projectName: m[1]!,
-    extras: (m[2] ?? '').split(',').map((s) => s.trim()).filter(Boolean).join(','),
+    extras: (m[2] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .join(','),
     versionSpecifier: (m[3] ?? m[4] ?? '').replace(/\s+/g, ''),
     environmentMarker: markerParts.join(';').trim(),
   };
@@ -101,9 +115,11 @@ function pypiVersion(version: string, vdoc: any, files: any[]): IngestedVersion 
   const dependencies = requires.map(parseRequiresDist).filter((d): d is NonNullable<typeof d> => d !== null);
   const extras = new Set<string>(Array.isArray(info.provides_extra) ? info.provides_extra : []);
   if (!Array.isArray(info.provides_extra)) {
-    for (const d of dependencies) for (const x of d.environmentMarker.matchAll(/extra\s*==\s*['"]([^'"]+)['"]/g)) extras.add(x[1]!);
+    for (const d of dependencies)
+      for (const x of d.environmentMarker.matchAll(/extra\s*==\s*['"]([^'"]+)['"]/g)) extras.add(x[1]!);
   }
-  const licenseText = info.license_expression || (typeof info.license === 'string' && info.license.length < 200 ? info.license : '');
+  const licenseText =
+    info.license_expression || (typeof info.license === 'string' && info.license.length < 200 ? info.license : '');
   let licenses = normalizeLicenses([licenseText]);
   let details = licenseDetails([licenseText]);
   if (licenses.length === 0 || (licenses[0] === 'non-standard' && !licenseText)) {
@@ -111,7 +127,10 @@ function pypiVersion(version: string, vdoc: any, files: any[]): IngestedVersion 
     licenses = normalizeLicenses(classifiers.map(licenseFromClassifier));
     details = licenseDetails(classifiers, licenseFromClassifier);
   }
-  const uploads = files.map((f) => isoTime(f.upload_time_iso_8601 ?? f.upload_time)).filter((t): t is string => t !== null).sort();
+  const uploads = files
+    .map((f) => isoTime(f.upload_time_iso_8601 ?? f.upload_time))
+    .filter((t): t is string => t !== null)
+    .sort();
   const artifacts: Artifact[] = files.map((f) => ({
     url: String(f.url ?? ''),
     hashes: [
@@ -139,9 +158,16 @@ function pypiVersion(version: string, vdoc: any, files: any[]): IngestedVersion 
         requiredPythonVersion: typeof info.requires_python === 'string' ? info.requires_python : '',
       },
     },
-    meta: { yanked, requiresPython: info.requires_python ?? '', ...(yanked ? { yankedReason: files[0]?.yanked_reason ?? '' } : {}) },
+    meta: {
+      yanked,
+      requiresPython: info.requires_python ?? '',
+      ...(yanked ? { yankedReason: files[0]?.yanked_reason ?? '' } : {}),
+    },
     artifacts,
-    projectStatus: { status: typeof info.project_status?.status === 'string' ? info.project_status.status : 'active', reason: typeof info.project_status?.reason === 'string' ? info.project_status.reason : '' },
+    projectStatus: {
+      status: typeof info.project_status?.status === 'string' ? info.project_status.status : 'active',
+      reason: typeof info.project_status?.reason === 'string' ? info.project_status.reason : '',
+    },
     excludeFromDefault: yanked,
   };
 }
@@ -191,9 +217,18 @@ function hex64(hex: string): string {
 export const ATTESTATIONS_SINCE = '2024-10-01T00:00:00Z';
 const PYPI_PUBLIC = 'https://pypi.org';
 
-async function pypiAttestations(env: UpstreamEnv, base: string, name: string, version: string, files: any[]): Promise<Attestation[]> {
+async function pypiAttestations(
+  env: UpstreamEnv,
+  base: string,
+  name: string,
+  version: string,
+  files: any[],
+): Promise<Attestation[]> {
   if (!insightsConfig(env).INSIGHTS_PYPI_ATTESTATIONS) return [];
-  const recent = files.filter((f) => typeof f.filename === 'string' && (isoTime(f.upload_time_iso_8601 ?? f.upload_time) ?? '') >= ATTESTATIONS_SINCE);
+  const recent = files.filter(
+    (f) =>
+      typeof f.filename === 'string' && (isoTime(f.upload_time_iso_8601 ?? f.upload_time) ?? '') >= ATTESTATIONS_SINCE,
+  );
   const found = await mapLimit(recent, 4, async (f) => {
     const path = `/integrity/${encodeURIComponent(name)}/${encodeURIComponent(version)}/${encodeURIComponent(f.filename)}/provenance`;
     try {

@@ -27,14 +27,17 @@ export async function fetchRubygems(env: UpstreamEnv, name: string): Promise<Ing
     const url = `${base}/api/v2/rubygems/${encodeURIComponent(name)}/versions/${encodeURIComponent(v.number)}.json`;
     const d = await fetchJson(url);
     const ps = platforms.get(v.number) ?? [];
-    const linux = ps.includes(LINUX) && (v.platform ?? 'ruby') !== LINUX ? await fetchJson(`${url}?platform=${LINUX}`) : null;
+    const linux =
+      ps.includes(LINUX) && (v.platform ?? 'ruby') !== LINUX ? await fetchJson(`${url}?platform=${LINUX}`) : null;
     return rubyVersion(v, d, ps, linux);
   });
   return { system: 'RUBYGEMS', name, versions };
 }
 
 function reqs(list: any): { name: string; requirement: string }[] {
-  return (Array.isArray(list) ? list : []).map((d: any) => ({ name: String(d.name), requirement: String(d.requirements ?? '') })).sort(byName);
+  return (Array.isArray(list) ? list : [])
+    .map((d: any) => ({ name: String(d.name), requirement: String(d.requirements ?? '') }))
+    .sort(byName);
 }
 
 function rubyVersion(v: any, d: any, platforms: string[], linux: any): IngestedVersion {
@@ -62,8 +65,20 @@ function rubyVersion(v: any, d: any, platforms: string[], linux: any): IngestedV
         requiredRubygemsVersion: String(d.required_rubygems_version ?? v.rubygems_version ?? ''),
       },
     },
-    meta: { platform: v.platform ?? 'ruby', platforms, requiredRuby: String(d.required_ruby_version ?? v.ruby_version ?? ''),
-      ...(linux ? { linuxRuntimeDependencies: reqs(linux.dependencies?.runtime) } : {}) },
-    artifacts: typeof v.sha === 'string' && /^[0-9a-f]{64}$/.test(v.sha) ? [{ url: `${RUBYGEMS_REGISTRY}gems/${d.name ?? ''}-${v.number}.gem`, hashes: [{ type: 'SHA256', value: hexToBase64(v.sha) }] }] : [],
+    meta: {
+      platform: v.platform ?? 'ruby',
+      platforms,
+      requiredRuby: String(d.required_ruby_version ?? v.ruby_version ?? ''),
+      ...(linux ? { linuxRuntimeDependencies: reqs(linux.dependencies?.runtime) } : {}),
+    },
+    artifacts:
+      typeof v.sha === 'string' && /^[0-9a-f]{64}$/.test(v.sha)
+        ? [
+            {
+              url: `${RUBYGEMS_REGISTRY}gems/${d.name ?? ''}-${v.number}.gem`,
+              hashes: [{ type: 'SHA256', value: hexToBase64(v.sha) }],
+            },
+          ]
+        : [],
   };
 }

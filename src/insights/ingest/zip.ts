@@ -67,7 +67,8 @@ export function zipEntries(buf: Uint8Array): ZipEntry[] {
   const out: ZipEntry[] = [];
   let p = cdOffset;
   for (let i = 0; i < count; i++) {
-    if (p + 46 > buf.length || v.getUint32(p, true) !== CENTRAL) throw new Error(`zip: bad central directory entry ${i}`);
+    if (p + 46 > buf.length || v.getUint32(p, true) !== CENTRAL)
+      throw new Error(`zip: bad central directory entry ${i}`);
     const nameLen = v.getUint16(p + 28, true);
     const extraLen = v.getUint16(p + 30, true);
     const commentLen = v.getUint16(p + 32, true);
@@ -81,7 +82,7 @@ export function zipEntries(buf: Uint8Array): ZipEntry[] {
       localOffset: v.getUint32(p + 42, true),
     };
     // ZIP64 extended information: only the fields whose 32-bit value is 0xFFFFFFFF, in this order.
-    for (let x = p + 46 + nameLen; x + 4 <= p + 46 + nameLen + extraLen;) {
+    for (let x = p + 46 + nameLen; x + 4 <= p + 46 + nameLen + extraLen; ) {
       const id = v.getUint16(x, true);
       const len = v.getUint16(x + 2, true);
       if (id === 0x0001) {
@@ -124,7 +125,8 @@ export function crc32(data: Uint8Array): number {
 export async function readZipEntry(buf: Uint8Array, e: ZipEntry): Promise<Uint8Array> {
   const v = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   if (e.flags & 1) throw new Error(`zip: ${e.name} is encrypted`);
-  if (e.localOffset + 30 > buf.length || v.getUint32(e.localOffset, true) !== LOCAL) throw new Error(`zip: bad local header of ${e.name}`);
+  if (e.localOffset + 30 > buf.length || v.getUint32(e.localOffset, true) !== LOCAL)
+    throw new Error(`zip: bad local header of ${e.name}`);
   const start = e.localOffset + 30 + v.getUint16(e.localOffset + 26, true) + v.getUint16(e.localOffset + 28, true);
   if (start + e.compressedSize > buf.length) throw new Error(`zip: ${e.name} extends past the archive`);
   const raw = buf.subarray(start, start + e.compressedSize);

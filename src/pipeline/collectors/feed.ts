@@ -71,9 +71,18 @@ function parseJsonFeed(doc: Record<string, unknown>, base: string): CollectResul
   const items = raw.map((r) => {
     const o = (r && typeof r === 'object' ? r : {}) as Record<string, unknown>;
     const summary = str(o.summary) ?? str(o.content_text) ?? textOf(str(o.content_html) ?? '');
-    return item(textOf(str(o.title) ?? ''), absolute(str(o.url) ?? str(o.external_url), base), textOf(summary ?? ''), isoDate(str(o.date_published) ?? str(o.date_modified)));
+    return item(
+      textOf(str(o.title) ?? ''),
+      absolute(str(o.url) ?? str(o.external_url), base),
+      textOf(summary ?? ''),
+      isoDate(str(o.date_published) ?? str(o.date_modified)),
+    );
   });
-  return { format: 'json_feed', title: textOf(str(doc.title) ?? ''), items: items.filter((i): i is CollectedItem => i !== null) };
+  return {
+    format: 'json_feed',
+    title: textOf(str(doc.title) ?? ''),
+    items: items.filter((i): i is CollectedItem => i !== null),
+  };
 }
 
 /** Parses a feed body; throws Error('...') with a readable reason when it is not a feed. */

@@ -50,4 +50,7 @@ export function all(nodes: AnyNode[], test: (e: Element) => boolean, firstOnly =
 export const find = (nodes: AnyNode[], test: (e: Element) => boolean): Element | undefined => all(nodes, test, true)[0];
 
 /** A test for elements with one of the (lower-case) names. */
-export const named = (...names: string[]) => (e: Element) => names.includes(e.name);
+export const named =
+  (...names: string[]) =>
+  (e: Element) =>
+    names.includes(e.name);

@@ -36,7 +36,7 @@ const link = (nodes: AnyNode[]) => find(nodes, (e) => e.name === 'a' && e.attrib
 
 function timeOf(nodes: AnyNode[]): string | null {
   const t = find(nodes, named('time'));
-  return t ? isoDate(t.attribs.datetime) ?? isoDate(text(t.children)) : null;
+  return t ? (isoDate(t.attribs.datetime) ?? isoDate(text(t.children))) : null;
 }
 
 export function parseHtml(html: string, pageUrl: string): CollectResult {

@@ -9,7 +9,8 @@ import type { Env } from '../../platform/env.ts';
 import { guardedFetch } from '../../platform/url-guard.ts';
 import type { PublishInput, PublishOutcome } from './types.ts';
 
-export const FILE_MODE_REFUSED = 'file mode needs a local file system, which this deployment (Cloudflare Workers) does not have; use mode "rest" with the Obsidian Local REST API plugin';
+export const FILE_MODE_REFUSED =
+  'file mode needs a local file system, which this deployment (Cloudflare Workers) does not have; use mode "rest" with the Obsidian Local REST API plugin';
 
 export function obsidianMode(config: Record<string, unknown>): 'rest' | 'file' {
   if (config.mode === 'rest' || config.mode === 'file') return config.mode;
@@ -17,26 +18,48 @@ export function obsidianMode(config: Record<string, unknown>): 'rest' | 'file' {
 }
 
 export function noteFileName(input: Pick<PublishInput, 'title' | 'report_date'>): string {
-  const clean = input.title.replace(/[\\/:*?"<>|#^[\]\u0000-\u001f]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 120);
+  const clean = input.title
+    .replace(/[\\/:*?"<>|#^[\]\u0000-\u001f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 120);
   return `${input.report_date} ${clean || 'Report'}.md`;
 }
 
 function folder(config: Record<string, unknown>): string {
   const f = typeof config.target_folder === 'string' ? config.target_folder : '';
-  return f.split('/').filter((s) => s && s !== '.' && s !== '..').join('/');
+  return f
+    .split('/')
+    .filter((s) => s && s !== '.' && s !== '..')
+    .join('/');
 }
 
 function base(config: Record<string, unknown>): string {
-  if (typeof config.api_url !== 'string' || !config.api_url) throw new Error('Obsidian api_url is required in rest mode');
+  if (typeof config.api_url !== 'string' || !config.api_url)
+    throw new Error('Obsidian api_url is required in rest mode');
   return config.api_url.replace(/\/+$/, '');
 }
 
-export async function publishObsidian(env: Env, config: Record<string, unknown>, apiKey: string | null, input: PublishInput): Promise<PublishOutcome> {
+export async function publishObsidian(
+  env: Env,
+  config: Record<string, unknown>,
+  apiKey: string | null,
+  input: PublishInput,
+): Promise<PublishOutcome> {
   if (obsidianMode(config) === 'file') throw new Error(FILE_MODE_REFUSED);
   if (!apiKey) throw new Error('Obsidian api_key is required in rest mode');
   const path = [folder(config), noteFileName(input)].filter(Boolean).join('/');
   const url = `${base(config)}/vault/${path.split('/').map(encodeURIComponent).join('/')}`;
-  const res = await guardedFetch(env, url, { method: 'PUT', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'text/markdown' }, body: `# ${input.title}\n\n${input.markdown}\n` }, { timeoutMs: 15_000, maxRedirects: 0 });
+  const res = await guardedFetch(
+    env,
+    url,
+    {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'text/markdown' },
+      body: `# ${input.title}\n\n${input.markdown}\n`,
+    },
+    { timeoutMs: 15_000, maxRedirects: 0 },
+  );
   if (res.status < 200 || res.status >= 300) throw new Error(`Destination returned HTTP ${res.status}`);
   return { url: null, external_id: path };
 }
@@ -44,7 +67,12 @@ export async function publishObsidian(env: Env, config: Record<string, unknown>,
 export async function testObsidian(env: Env, config: Record<string, unknown>, apiKey: string | null): Promise<string> {
   if (obsidianMode(config) === 'file') throw new Error(FILE_MODE_REFUSED);
   if (!apiKey) throw new Error('Obsidian api_key is required in rest mode');
-  const res = await guardedFetch(env, `${base(config)}/`, { headers: { authorization: `Bearer ${apiKey}` } }, { timeoutMs: 10_000, maxRedirects: 0 });
+  const res = await guardedFetch(
+    env,
+    `${base(config)}/`,
+    { headers: { authorization: `Bearer ${apiKey}` } },
+    { timeoutMs: 10_000, maxRedirects: 0 },
+  );
   if (res.status < 200 || res.status >= 300) throw new Error(`Destination returned HTTP ${res.status}`);
   let status: { authenticated?: unknown } = {};
   try {

@@ -6,7 +6,8 @@
 import { escapeHtml, renderMarkdown } from './markdown.ts';
 import { plural } from '../../platform/plural.ts';
 
-export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const STYLE = `body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#222}
 a{color:#0b57d0}header a{text-decoration:none}ul.reports{list-style:none;padding:0}ul.reports li{margin:0 0 1.2rem}
@@ -34,19 +35,36 @@ export interface PageReport {
 }
 
 export function reportListPage(reports: PageReport[], page: number, hasNext: boolean): string {
-  const items = reports.map((r) => `<li><a class="report-link" href="/reports/${escapeHtml(r.id)}">${escapeHtml(r.title)}</a>
+  const items = reports
+    .map(
+      (r) => `<li><a class="report-link" href="/reports/${escapeHtml(r.id)}">${escapeHtml(r.title)}</a>
 <div class="meta">${escapeHtml(r.report_date)} · ${escapeHtml(r.time_period)} · ${escapeHtml(r.report_type)} · ${plural(r.article_count, 'article')}</div>
-<div class="tldr">${escapeHtml(r.tldr)}</div></li>`).join('\n');
-  const pager = [page > 1 ? `<a href="/reports?page=${page - 1}">Newer</a>` : '', hasNext ? `<a href="/reports?page=${page + 1}">Older</a>` : ''].join('');
-  return layout('Reports', `<h1>Reports</h1>${reports.length ? `<ul class="reports">${items}</ul>` : '<p>No reports yet.</p>'}<nav class="pager">${pager}</nav>`);
+<div class="tldr">${escapeHtml(r.tldr)}</div></li>`,
+    )
+    .join('\n');
+  const pager = [
+    page > 1 ? `<a href="/reports?page=${page - 1}">Newer</a>` : '',
+    hasNext ? `<a href="/reports?page=${page + 1}">Older</a>` : '',
+  ].join('');
+  return layout(
+    'Reports',
+    `<h1>Reports</h1>${reports.length ? `<ul class="reports">${items}</ul>` : '<p>No reports yet.</p>'}<nav class="pager">${pager}</nav>`,
+  );
 }
 
-export function reportDetailPage(r: PageReport & { content: string; published_to: string[]; topics?: { name: string; weight: number }[] }): string {
-  const topics = (r.topics ?? []).map((t) => `<li>${escapeHtml(String(t.name))} <span class="meta">${Number(t.weight) || 0}</span></li>`).join('');
-  return layout(r.title, `<article><h1 id="report-title">${escapeHtml(r.title)}</h1>
+export function reportDetailPage(
+  r: PageReport & { content: string; published_to: string[]; topics?: { name: string; weight: number }[] },
+): string {
+  const topics = (r.topics ?? [])
+    .map((t) => `<li>${escapeHtml(String(t.name))} <span class="meta">${Number(t.weight) || 0}</span></li>`)
+    .join('');
+  return layout(
+    r.title,
+    `<article><h1 id="report-title">${escapeHtml(r.title)}</h1>
 <div class="meta">${escapeHtml(r.report_date)} · ${escapeHtml(r.report_type)} · ${plural(r.article_count, 'article')} · published to ${escapeHtml(r.published_to.join(', '))}</div>
 ${topics ? `<ul id="report-topics" class="topics">${topics}</ul>` : ''}
-<div id="report-content">${renderMarkdown(r.content)}</div></article>`);
+<div id="report-content">${renderMarkdown(r.content)}</div></article>`,
+  );
 }
 
 export function notFoundPage(): string {

@@ -29,7 +29,11 @@ export type VariableGroup = Record<string, Variable>;
 /** The typed values of a group (optional variables without default may be undefined). */
 export type ConfigOf<G extends VariableGroup> = {
   readonly [K in keyof G]: G[K] extends Variable<infer T>
-    ? G[K]['default'] extends string ? T : G[K]['optional'] extends true ? T | undefined : T
+    ? G[K]['default'] extends string
+      ? T
+      : G[K]['optional'] extends true
+        ? T | undefined
+        : T
     : never;
 };
 

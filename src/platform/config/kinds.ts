@@ -57,7 +57,8 @@ export const lowerList = z.string().transform((s) =>
   s
     .split(',')
     .map((x) => x.trim().toLowerCase())
-    .filter(Boolean));
+    .filter(Boolean),
+);
 
 /** base64 of exactly 32 bytes (an AES-256 key). */
 export const base64Key32 = z.string().refine((s) => {

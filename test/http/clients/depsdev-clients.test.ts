@@ -24,7 +24,12 @@ describe.skipIf(missing !== null)('deps.dev clients (pydepsdev, depsdev) against
   beforeAll(async () => {
     py = await pythonClients([
       { file: 'pydepsdev-0.2.2.tar.gz', module: 'pydepsdev' },
-      { file: 'depsdev-0.0.5.tar.gz', module: 'depsdev', args: ['--no-deps'], env: { SETUPTOOLS_SCM_PRETEND_VERSION: '0.0.5' } },
+      {
+        file: 'depsdev-0.0.5.tar.gz',
+        module: 'depsdev',
+        args: ['--no-deps'],
+        env: { SETUPTOOLS_SCM_PRETEND_VERSION: '0.0.5' },
+      },
       { file: 'httpx', module: 'httpx' },
     ]);
     upstream = await startFixtureServer();
@@ -39,9 +44,12 @@ describe.skipIf(missing !== null)('deps.dev clients (pydepsdev, depsdev) against
   it('every served method of both clients succeeds', async () => {
     const r = await runDriver(py.python, DRIVER, [served.url]);
     expect(r.records.length, r.stderr.slice(-800)).toBe(41);
-    for (const rec of r.records) expect({ op: rec.op, failure: rec.ok ? '' : rec.detail }).toEqual({ op: rec.op, failure: '' });
+    for (const rec of r.records)
+      expect({ op: rec.op, failure: rec.ok ? '' : rec.detail }).toEqual({ op: rec.op, failure: '' });
     const detail = Object.fromEntries(r.records.map((x) => [x.op, x.detail]));
-    expect(detail['pydepsdev.get_version']).toEqual({ versionKey: { system: 'NPM', name: 'lodash', version: '4.17.21' } });
+    expect(detail['pydepsdev.get_version']).toEqual({
+      versionKey: { system: 'NPM', name: 'lodash', version: '4.17.21' },
+    });
     expect(detail['DepsDevClientV3.get_advisory']).toEqual({ advisoryKey: { id: 'GHSA-29mw-wpgm-hmr9' } });
     expect(r.code).toBe(0);
   }, 300_000);

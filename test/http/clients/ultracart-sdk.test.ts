@@ -21,7 +21,16 @@ import { encryptionKey } from '../../../src/platform/config/shared.ts';
 const missing = pythonMissing();
 if (missing) console.warn(`UltraCart SDK suite skipped: ${missing}`);
 const DRIVER = new URL('../../clients/ultracart_webhook_api.py', import.meta.url).pathname;
-const OPERATIONS = ['insert_webhook', 'get_webhooks', 'update_webhook', 'get_webhook_log_summaries', 'resend_event', 'get_webhook_log', 'delete_webhook', 'delete_webhook_by_url'];
+const OPERATIONS = [
+  'insert_webhook',
+  'get_webhooks',
+  'update_webhook',
+  'get_webhook_log_summaries',
+  'resend_event',
+  'get_webhook_log',
+  'delete_webhook',
+  'delete_webhook_by_url',
+];
 
 let served: Served;
 let py: PythonClients;
@@ -39,16 +48,28 @@ describe.skipIf(missing !== null)('UltraCart Python SDK (WebhookApi) against the
 
   it('every WebhookApi operation succeeds with only the base URL changed', async () => {
     const created = await runDriver(py.python, DRIVER, [served.url, key, 'create', state]);
-    for (const r of created.records) expect({ op: r.op, failure: r.ok ? '' : r.detail }, created.stderr.slice(-500)).toEqual({ op: r.op, failure: '' });
+    for (const r of created.records)
+      expect({ op: r.op, failure: r.ok ? '' : r.detail }, created.stderr.slice(-500)).toEqual({
+        op: r.op,
+        failure: '',
+      });
     const { oid } = JSON.parse(readFileSync(state, 'utf8')) as { oid: number };
     // a delivery log of that webhook, as the delivery function writes it, for get_webhook_log
-    await testDb().query(`INSERT INTO webhooks.logs (request_id, webhook_oid, batch_id, duration, queue_delay, request, request_headers,
+    await testDb().query(
+      `INSERT INTO webhooks.logs (request_id, webhook_oid, batch_id, duration, queue_delay, request, request_headers,
         response, response_headers, status_code, success, uri, event_count)
       VALUES ($1, $2, 'b1', 12, 3, '{"events":[]}', $3::jsonb, 'ok', $4::jsonb, 200, true, 'https://hooks.example.com/sdk', 0)`,
-      [`sdk-${oid}`, oid, JSON.stringify([{ name: 'Content-Type', value: 'application/json' }]), JSON.stringify([{ name: 'Server', value: 'x' }])]);
+      [
+        `sdk-${oid}`,
+        oid,
+        JSON.stringify([{ name: 'Content-Type', value: 'application/json' }]),
+        JSON.stringify([{ name: 'Server', value: 'x' }]),
+      ],
+    );
     writeFileSync(state, JSON.stringify({ oid, request_id: `sdk-${oid}` }));
     const read = await runDriver(py.python, DRIVER, [served.url, key, 'read', state]);
-    for (const r of read.records) expect({ op: r.op, failure: r.ok ? '' : r.detail }, read.stderr.slice(-500)).toEqual({ op: r.op, failure: '' });
+    for (const r of read.records)
+      expect({ op: r.op, failure: r.ok ? '' : r.detail }, read.stderr.slice(-500)).toEqual({ op: r.op, failure: '' });
     const ops = [...created.records, ...read.records].map((r) => r.op.replace(/\(.*$/, ''));
     expect([...new Set(ops)].sort()).toEqual([...OPERATIONS].sort());
     expect([created.code, read.code]).toEqual([0, 0]);

@@ -24,19 +24,21 @@ async function post(path: string, body: unknown, status = 200): Promise<any> {
 describe('purlbatch', () => {
   it('answers {request, result: {version}} in request order, unknown ones with the request alone', async () => {
     const requests = [
-      { purl: 'pkg:npm/lodash@4.17.21' }, { purl: 'pkg:npm/lodash@9.9.9' }, { purl: 'pkg:npm/lodash@4.17.19' },
+      { purl: 'pkg:npm/lodash@4.17.21' },
+      { purl: 'pkg:npm/lodash@9.9.9' },
+      { purl: 'pkg:npm/lodash@4.17.19' },
       { purl: 'pkg:npm/never-stored-package@1.0.0' },
     ];
     const body = await post('/v3alpha/purlbatch', { requests });
     expect(Object.keys(body)).toEqual(['responses', 'nextPageToken']);
     expect(body.nextPageToken).toBe('');
     const got = body.responses.map((r: any) => [r.request.purl, Object.keys(r), r.result?.version.versionKey.version]);
-    expect(got)
-      .toEqual([
-        ['pkg:npm/lodash@4.17.21', ['request', 'result'], '4.17.21'], ['pkg:npm/lodash@9.9.9', ['request'], undefined],
-        ['pkg:npm/lodash@4.17.19', ['request', 'result'], '4.17.19'],
-        ['pkg:npm/never-stored-package@1.0.0', ['request'], undefined],
-      ]);
+    expect(got).toEqual([
+      ['pkg:npm/lodash@4.17.21', ['request', 'result'], '4.17.21'],
+      ['pkg:npm/lodash@9.9.9', ['request'], undefined],
+      ['pkg:npm/lodash@4.17.19', ['request', 'result'], '4.17.19'],
+      ['pkg:npm/never-stored-package@1.0.0', ['request'], undefined],
+    ]);
     expect(Object.keys(body.responses[0].result)).toEqual(['version']);
     const version = await json('/v3alpha/systems/npm/packages/lodash/versions/4.17.21');
     expect(body.responses[0].result.version).toEqual(version);
@@ -101,13 +103,15 @@ describe('batch paging (deps.dev: 5000 per batch, 1000 per page)', () => {
 describe('projectbatch', () => {
   it('answers {request, project} in request order; ids are matched case-insensitively, echoed as sent', async () => {
     const requests = [
-      { projectKey: { id: 'github.com/Lodash/lodash' } }, { projectKey: { id: 'github.com/nobody/nothing' } },
+      { projectKey: { id: 'github.com/Lodash/lodash' } },
+      { projectKey: { id: 'github.com/nobody/nothing' } },
       { project_key: { id: 'github.com/lodash/lodash' } },
     ];
     const body = await post('/v3alpha/projectbatch', { requests });
     expect(body.nextPageToken).toBe('');
     expect(body.responses.map((r: any) => [r.request.projectKey.id, r.project?.projectKey.id ?? null])).toEqual([
-      ['github.com/Lodash/lodash', 'github.com/lodash/lodash'], ['github.com/nobody/nothing', null],
+      ['github.com/Lodash/lodash', 'github.com/lodash/lodash'],
+      ['github.com/nobody/nothing', null],
       ['github.com/lodash/lodash', 'github.com/lodash/lodash'],
     ]);
     expect(body.responses[1]).toEqual({ request: { projectKey: { id: 'github.com/nobody/nothing' } } });
@@ -149,26 +153,34 @@ describe('QueryContainerImages', () => {
   it('answers the repositories of a chain id by name, dockerMetadata where known, int64 as strings', async () => {
     const db = testDb();
     await db.query('DELETE FROM insights.container_images WHERE chain_id = $1', [chain('a')]);
-    await db.query(`INSERT INTO insights.container_images (chain_id, repository, registry, date_registered,
+    await db.query(
+      `INSERT INTO insights.container_images (chain_id, repository, registry, date_registered,
         last_updated,
         star_count, pull_count, is_official) VALUES
       ($1, 'tensorflow/tensorflow', 'DOCKER_HUB', '2015-11-09T12:00:00Z', '2026-01-02T03:04:05.6Z', 2600,
         81000000000, false),
       ($1, 'alpine', 'DOCKER_HUB', NULL, NULL, NULL, NULL, true),
       ($1, 'mirror.example/x', '', NULL, NULL, NULL, NULL, NULL),
-      ($2, 'other', '', NULL, NULL, NULL, NULL, NULL)`, [chain('a'), chain('b')]);
+      ($2, 'other', '', NULL, NULL, NULL, NULL, NULL)`,
+      [chain('a'), chain('b')],
+    );
     expect(await json(`/v3alpha/querycontainerimages/${encodeURIComponent(chain('a'))}`)).toEqual({
       results: [
         {
-          repository: 'alpine', registry: 'DOCKER_HUB',
+          repository: 'alpine',
+          registry: 'DOCKER_HUB',
           dockerMetadata: { starCount: '0', pullCount: '0', isOfficial: true },
         },
         { repository: 'mirror.example/x', registry: '' },
         {
-          repository: 'tensorflow/tensorflow', registry: 'DOCKER_HUB',
+          repository: 'tensorflow/tensorflow',
+          registry: 'DOCKER_HUB',
           dockerMetadata: {
-            dateRegistered: '2015-11-09T12:00:00Z', lastUpdated: '2026-01-02T03:04:05Z', starCount: '2600',
-            pullCount: '81000000000', isOfficial: false,
+            dateRegistered: '2015-11-09T12:00:00Z',
+            lastUpdated: '2026-01-02T03:04:05Z',
+            starCount: '2600',
+            pullCount: '81000000000',
+            isOfficial: false,
           },
         },
       ],

@@ -10,8 +10,20 @@ import { api } from '../../fixtures/insights/harness.ts';
 
 useFixtureUpstream();
 
-const V3_VERSION_KEYS = ['versionKey', 'publishedAt', 'isDefault', 'isDeprecated', 'deprecatedReason', 'licenses',
-  'advisoryKeys', 'links', 'slsaProvenances', 'attestations', 'registries', 'relatedProjects'];
+const V3_VERSION_KEYS = [
+  'versionKey',
+  'publishedAt',
+  'isDefault',
+  'isDeprecated',
+  'deprecatedReason',
+  'licenses',
+  'advisoryKeys',
+  'links',
+  'slsaProvenances',
+  'attestations',
+  'registries',
+  'relatedProjects',
+];
 
 describe('v3alpha Version', () => {
   it('adds purl after versionKey, licenseDetails after licenses, upstreamIdentifiers last', async () => {
@@ -19,11 +31,18 @@ describe('v3alpha Version', () => {
     const alpha = await json('/v3alpha/systems/npm/packages/lodash/versions/4.17.21');
     expect(Object.keys(v3)).toEqual(V3_VERSION_KEYS);
     const at = V3_VERSION_KEYS.indexOf('licenses') + 1;
-    expect(Object.keys(alpha)).toEqual(['versionKey', 'purl', ...V3_VERSION_KEYS.slice(1, at), 'licenseDetails',
-      ...V3_VERSION_KEYS.slice(at), 'upstreamIdentifiers']);
+    expect(Object.keys(alpha)).toEqual([
+      'versionKey',
+      'purl',
+      ...V3_VERSION_KEYS.slice(1, at),
+      'licenseDetails',
+      ...V3_VERSION_KEYS.slice(at),
+      'upstreamIdentifiers',
+    ]);
     expect(alpha.purl).toBe('pkg:npm/lodash@4.17.21');
-    expect(alpha.upstreamIdentifiers)
-      .toEqual([{ packageName: 'lodash', versionString: '4.17.21', source: 'NPM_NPMJS_ORG' }]);
+    expect(alpha.upstreamIdentifiers).toEqual([
+      { packageName: 'lodash', versionString: '4.17.21', source: 'NPM_NPMJS_ORG' },
+    ]);
     const { purl: _p, upstreamIdentifiers: _u, licenseDetails: _l, ...rest } = alpha;
     expect(rest).toEqual(v3);
   });
@@ -37,8 +56,10 @@ describe('v3alpha Version', () => {
     expect(Object.keys(body).slice(-2)).toEqual(['upstreamIdentifiers', 'projectStatus']);
   });
   it.each([
-    ['cargo', 'openssl', '0.10.0'], ['maven', 'org.apache.logging.log4j%3Alog4j-core', '2.14.1'],
-    ['nuget', 'newtonsoft.json', '13.0.1'], ['rubygems', 'rack', '3.0.0'],
+    ['cargo', 'openssl', '0.10.0'],
+    ['maven', 'org.apache.logging.log4j%3Alog4j-core', '2.14.1'],
+    ['nuget', 'newtonsoft.json', '13.0.1'],
+    ['rubygems', 'rack', '3.0.0'],
     ['go', 'github.com%2FBurntSushi%2Ftoml', 'v1.2.1'],
   ])('%s (deps.dev records upstream identifiers for npm and PyPI only): an empty list', async (system, name, v) => {
     expect((await json(`/v3alpha/systems/${system}/packages/${name}/versions/${v}`)).upstreamIdentifiers).toEqual([]);
@@ -50,8 +71,10 @@ describe('v3alpha Package', () => {
     const body = await json('/v3alpha/systems/npm/packages/%40colors%2Fcolors');
     expect(Object.keys(body)).toEqual(['packageKey', 'purl', 'versions']);
     expect(body.purl).toBe('pkg:npm/%40colors/colors');
-    expect(body.versions.map((v: any) => v.purl))
-      .toEqual(['pkg:npm/%40colors/colors@1.5.0', 'pkg:npm/%40colors/colors@1.6.0']);
+    expect(body.versions.map((v: any) => v.purl)).toEqual([
+      'pkg:npm/%40colors/colors@1.5.0',
+      'pkg:npm/%40colors/colors@1.6.0',
+    ]);
     expect(Object.keys(body.versions[0]).slice(0, 3)).toEqual(['versionKey', 'purl', 'publishedAt']);
     expect(Object.keys(await json('/v3/systems/npm/packages/%40colors%2Fcolors'))).toEqual(['packageKey', 'versions']);
   });

@@ -17,8 +17,12 @@ describe('licenseDetails (fixture registries)', () => {
     ['npm', 'lodash', '4.17.21', [{ license: 'MIT', spdx: 'MIT' }]],
     ['pypi', 'django', '3.0', [{ license: 'BSD', spdx: 'non-standard' }]],
     ['cargo', 'openssl', '0.10.0', [{ license: 'Apache-2.0', spdx: 'Apache-2.0' }]],
-    ['maven', 'org.apache.logging.log4j%3Alog4j-core', '2.14.1',
-      [{ license: 'Apache License, Version 2.0', spdx: 'Apache-2.0' }]],
+    [
+      'maven',
+      'org.apache.logging.log4j%3Alog4j-core',
+      '2.14.1',
+      [{ license: 'Apache License, Version 2.0', spdx: 'Apache-2.0' }],
+    ],
     ['nuget', 'newtonsoft.json', '13.0.1', [{ license: 'MIT', spdx: 'MIT' }]],
     ['rubygems', 'rack', '3.0.0', [{ license: 'MIT', spdx: 'MIT' }]],
     ['go', 'github.com%2FBurntSushi%2Ftoml', 'v1.2.1', []],
@@ -46,23 +50,40 @@ const iso = (d: Date) => d.toISOString().replace('.000Z', 'Z');
 
 function pypiDoc(name: string, version: string, info: Record<string, unknown>, filenames: string[]) {
   const files = filenames.map((filename) => ({
-    filename, url: `https://files.example/${filename}`, upload_time_iso_8601: '2025-12-24T19:21:34Z',
-    requires_python: null, yanked: false, digests: {},
+    filename,
+    url: `https://files.example/${filename}`,
+    upload_time_iso_8601: '2025-12-24T19:21:34Z',
+    requires_python: null,
+    yanked: false,
+    digests: {},
   }));
-  return { info: { name, version, requires_dist: null, project_urls: null, ...info }, releases: { [version]: files },
-    urls: files };
+  return {
+    info: { name, version, requires_dist: null, project_urls: null, ...info },
+    releases: { [version]: files },
+    urls: files,
+  };
 }
 
 /** PyPI projects (by normalised name) and one npm package, as a loopback registry serves them. */
 const PYPI: Record<string, object> = {
-  'avd-jaraco-context': pypiDoc('Avd.Jaraco.Context', '6.0', { license_expression: 'mit' },
-    ['avd_jaraco_context-6.0-py3-none-any.whl', 'avd_jaraco_context-6.0.tar.gz', 'Avd.Jaraco.Context-6.0.zip']),
-  'avd-classified': pypiDoc('avd-classified', '1.0', {
-    license: '', classifiers: ['License :: OSI Approved :: MIT License', 'License :: Other/Proprietary License'],
-  }, ['avd_classified-1.0-py3-none-any.whl']),
+  'avd-jaraco-context': pypiDoc('Avd.Jaraco.Context', '6.0', { license_expression: 'mit' }, [
+    'avd_jaraco_context-6.0-py3-none-any.whl',
+    'avd_jaraco_context-6.0.tar.gz',
+    'Avd.Jaraco.Context-6.0.zip',
+  ]),
+  'avd-classified': pypiDoc(
+    'avd-classified',
+    '1.0',
+    {
+      license: '',
+      classifiers: ['License :: OSI Approved :: MIT License', 'License :: Other/Proprietary License'],
+    },
+    ['avd_classified-1.0-py3-none-any.whl'],
+  ),
 };
 const NPM = {
-  name: 'avd-cool', 'dist-tags': { latest: '1.1.0' },
+  name: 'avd-cool',
+  'dist-tags': { latest: '1.1.0' },
   time: { '1.0.0': '2020-01-01T00:00:00.000Z', '1.1.0': recent.toISOString() },
   versions: {
     '1.0.0': { name: 'avd-cool', version: '1.0.0', license: 'Apache-2.0' },
@@ -87,10 +108,15 @@ beforeAll(async () => {
     if (m) return PYPI[m[1]!];
     return p === '/avd-cool' ? NPM : undefined;
   });
-  api = workerClient(insights, testEnv({
-    PYPI_URL: registry.url, NPM_REGISTRY_URL: registry.url, OSV_API_URL: registry.url,
-    INSIGHTS_PYPI_ATTESTATIONS: 'off',
-  }));
+  api = workerClient(
+    insights,
+    testEnv({
+      PYPI_URL: registry.url,
+      NPM_REGISTRY_URL: registry.url,
+      OSV_API_URL: registry.url,
+      INSIGHTS_PYPI_ATTESTATIONS: 'off',
+    }),
+  );
 });
 afterAll(() => registry?.close());
 
@@ -109,14 +135,17 @@ describe('PyPI upstreamIdentifiers and licenseDetails (loopback PyPI)', () => {
   it('without a licence field, the classifiers that name a licence, as written', async () => {
     const body = await get('/v3alpha/systems/pypi/packages/avd-classified/versions/1.0');
     expect(body.licenseDetails).toEqual([{ license: 'License :: OSI Approved :: MIT License', spdx: 'MIT' }]);
-    expect(body.upstreamIdentifiers.map((u: any) => `${u.source} ${u.packageName}`))
-      .toEqual(['PYPI_RELEASE_FILENAME avd_classified', 'PYPI_METADATA_FILE avd-classified']);
+    expect(body.upstreamIdentifiers.map((u: any) => `${u.source} ${u.packageName}`)).toEqual([
+      'PYPI_RELEASE_FILENAME avd_classified',
+      'PYPI_METADATA_FILE avd-classified',
+    ]);
   });
   it('the same Version from PurlLookup, versionbatch, purlbatch and Query', async () => {
     const path = '/v3alpha/systems/pypi/packages/avd-jaraco-context/versions/6.0.0';
     const version = await get(path);
-    expect((await get(`/v3alpha/purl/${encodeURIComponent('pkg:pypi/avd-jaraco-context@6.0.0')}`)).version)
-      .toEqual(version);
+    expect((await get(`/v3alpha/purl/${encodeURIComponent('pkg:pypi/avd-jaraco-context@6.0.0')}`)).version).toEqual(
+      version,
+    );
     const vb = await api.post('/v3alpha/versionbatch', { requests: [{ versionKey: version.versionKey }] });
     expect(((await vb.json()) as any).responses[0].version).toEqual(version);
     const pb = await api.post('/v3alpha/purlbatch', { requests: [{ purl: 'pkg:pypi/avd-jaraco-context@6.0' }] });
@@ -136,19 +165,23 @@ describe('Version.cooldown (loopback npm)', () => {
     const findings = await get('/v3alpha/systems/npm/packages/avd-cool/versions/1.1.0:findings');
     expect(findings.packageFindings).toEqual([{ type: 'COOLDOWN', risk: 'RISK_LOW', cooldownContext: { end } }]);
     expect(body.licenseDetails).toEqual([{ license: '(MIT OR GPL-3.0+)', spdx: '(MIT OR GPL-3.0+)' }]);
-    expect(body.upstreamIdentifiers)
-      .toEqual([{ packageName: 'avd-cool', versionString: '1.1.0', source: 'NPM_NPMJS_ORG' }]);
+    expect(body.upstreamIdentifiers).toEqual([
+      { packageName: 'avd-cool', versionString: '1.1.0', source: 'NPM_NPMJS_ORG' },
+    ]);
   });
   it('absent outside the window, under /v3, and with INSIGHTS_COOLDOWN_DAYS=1 for a 2-day-old version', async () => {
     expect(Object.keys(await get('/v3alpha/systems/npm/packages/avd-cool/versions/1.0.0'))).not.toContain('cooldown');
     expect(Object.keys(await get('/v3/systems/npm/packages/avd-cool/versions/1.1.0'))).not.toContain('cooldown');
-    const short = workerClient(insights, testEnv({ ...api.env as any, INSIGHTS_COOLDOWN_DAYS: '1' }));
+    const short = workerClient(insights, testEnv({ ...(api.env as any), INSIGHTS_COOLDOWN_DAYS: '1' }));
     expect(await get('/v3alpha/systems/npm/packages/avd-cool/versions/1.1.0', short)).not.toHaveProperty('cooldown');
-    const long = workerClient(insights, testEnv({ ...api.env as any, INSIGHTS_COOLDOWN_DAYS: '30' }));
-    const both = await long.post('/v3alpha/versionbatch', { requests: ['1.0.0', '1.1.0'].map((version) =>
-      ({ versionKey: { system: 'NPM', name: 'avd-cool', version } })) });
+    const long = workerClient(insights, testEnv({ ...(api.env as any), INSIGHTS_COOLDOWN_DAYS: '30' }));
+    const both = await long.post('/v3alpha/versionbatch', {
+      requests: ['1.0.0', '1.1.0'].map((version) => ({ versionKey: { system: 'NPM', name: 'avd-cool', version } })),
+    });
     const responses = ((await both.json()) as any).responses;
-    expect(responses.map((r: any) => r.version.cooldown?.end ?? null))
-      .toEqual([null, iso(new Date(recent.getTime() + 30 * DAY))]);
+    expect(responses.map((r: any) => r.version.cooldown?.end ?? null)).toEqual([
+      null,
+      iso(new Date(recent.getTime() + 30 * DAY)),
+    ]);
   });
 });

@@ -10,7 +10,14 @@ import { json, upstream, useFixtureUpstream } from '../../fixtures/insights/harn
 
 useFixtureUpstream();
 
-const none = { dependencies: [], devDependencies: [], optionalDependencies: [], peerDependencies: [], bundleDependencies: [], peerDependencyMetadata: [] };
+const none = {
+  dependencies: [],
+  devDependencies: [],
+  optionalDependencies: [],
+  peerDependencies: [],
+  bundleDependencies: [],
+  peerDependencyMetadata: [],
+};
 
 describe('npm bundled requirements', () => {
   it('lists the manifests in the tarball node_modules, nested ones included', async () => {
@@ -19,21 +26,41 @@ describe('npm bundled requirements', () => {
       npm: {
         dependencies: {
           ...none,
-          dependencies: [{ name: '@scope/dep-c', requirement: '0.0.1' }, { name: 'dep-a', requirement: '^2.0.0' }, { name: 'left-pad', requirement: '^1.3.0' }],
+          dependencies: [
+            { name: '@scope/dep-c', requirement: '0.0.1' },
+            { name: 'dep-a', requirement: '^2.0.0' },
+            { name: 'left-pad', requirement: '^1.3.0' },
+          ],
           bundleDependencies: ['dep-a', '@scope/dep-c'],
         },
         bundled: [
-          { path: 'node_modules/@scope/dep-c', name: '@scope/dep-c', version: '0.0.1', dependencies: { ...none, optionalDependencies: [{ name: 'fsevents', requirement: '^2.3.2' }] } },
           {
-            path: 'node_modules/dep-a', name: 'dep-a', version: '2.0.3', dependencies: {
+            path: 'node_modules/@scope/dep-c',
+            name: '@scope/dep-c',
+            version: '0.0.1',
+            dependencies: { ...none, optionalDependencies: [{ name: 'fsevents', requirement: '^2.3.2' }] },
+          },
+          {
+            path: 'node_modules/dep-a',
+            name: 'dep-a',
+            version: '2.0.3',
+            dependencies: {
               ...none,
-              dependencies: [{ name: 'dep-b', requirement: '^1.0.0' }, { name: 'ms', requirement: '^2.1.0' }],
+              dependencies: [
+                { name: 'dep-b', requirement: '^1.0.0' },
+                { name: 'ms', requirement: '^2.1.0' },
+              ],
               devDependencies: [{ name: 'tap', requirement: '^16.0.0' }],
             },
           },
           {
-            path: 'node_modules/dep-a/node_modules/dep-b', name: 'dep-b', version: '1.4.0', dependencies: {
-              ...none, peerDependencies: [{ name: 'dep-a', requirement: '2' }], peerDependencyMetadata: [{ name: 'dep-a', optional: true }],
+            path: 'node_modules/dep-a/node_modules/dep-b',
+            name: 'dep-b',
+            version: '1.4.0',
+            dependencies: {
+              ...none,
+              peerDependencies: [{ name: 'dep-a', requirement: '2' }],
+              peerDependencyMetadata: [{ name: 'dep-a', optional: true }],
             },
           },
         ],

@@ -43,15 +43,19 @@ describe('GetCapabilities (Go)', () => {
     const toml = '/v3alpha/systems/go/packages/github.com%2FBurntSushi%2Ftoml/versions/v1.2.1';
     const res = await api.get(`${toml}:capabilities`);
     expect(res.status).toBe(404);
-    expect((await res.json()).error)
-      .toMatch(/source of GO github.com\/BurntSushi\/toml@v1.2.1 not found on the Go proxy/);
+    expect((await res.json()).error).toMatch(
+      /source of GO github.com\/BurntSushi\/toml@v1.2.1 not found on the Go proxy/,
+    );
   });
 
   it.each([
     ['/v3alpha/systems/npm/packages/lodash/versions/4.17.21:capabilities', 404, /Go modules only/],
     [`${CAPDEMO}/v9.9.9:capabilities`, 404, /version .* not found/],
-    ['/v3/systems/go/packages/example.com%2Fcapdemo/versions/v1.0.0:capabilities', 404,
-      /no such method ":capabilities"/],
+    [
+      '/v3/systems/go/packages/example.com%2Fcapdemo/versions/v1.0.0:capabilities',
+      404,
+      /no such method ":capabilities"/,
+    ],
   ])('%s -> %i', async (path, status, message) => {
     const res = await api.get(path);
     expect(res.status).toBe(status);

@@ -19,11 +19,26 @@ useFixtureUpstream();
 
 describe('GetVersion reproduces the 2026 captures', () => {
   it.each([
-    ['/v3/systems/npm/packages/lodash/versions/4.17.20', 'capture2026_v3_GetVersion_npm_lodash_4.17.20.json', (x: any) => x],
-    ['/v3/systems/CARGO/packages/openssl/versions/0.10.0', 'capture2026_v3_GetVersion_cargo_openssl_0.10.0.json', (x: any) => x],
-    ['/v3/systems/pypi/packages/Django/versions/3.0', 'capture2026_v3_GetVersion_pypi_django_3.0__request_was_3.0.json', (x: any) => x],
-    ['/v3/systems/maven/packages/org.apache.logging.log4j%3Alog4j-core/versions/2.14.1', 'capture2026_v3_GetVersion_maven_log4j-core_2.14.1.json',
-      (x: any) => ({ ...x, relatedProjects: x.relatedProjects.filter((p: any) => p.projectKey.id !== '') })],
+    [
+      '/v3/systems/npm/packages/lodash/versions/4.17.20',
+      'capture2026_v3_GetVersion_npm_lodash_4.17.20.json',
+      (x: any) => x,
+    ],
+    [
+      '/v3/systems/CARGO/packages/openssl/versions/0.10.0',
+      'capture2026_v3_GetVersion_cargo_openssl_0.10.0.json',
+      (x: any) => x,
+    ],
+    [
+      '/v3/systems/pypi/packages/Django/versions/3.0',
+      'capture2026_v3_GetVersion_pypi_django_3.0__request_was_3.0.json',
+      (x: any) => x,
+    ],
+    [
+      '/v3/systems/maven/packages/org.apache.logging.log4j%3Alog4j-core/versions/2.14.1',
+      'capture2026_v3_GetVersion_maven_log4j-core_2.14.1.json',
+      (x: any) => ({ ...x, relatedProjects: x.relatedProjects.filter((p: any) => p.projectKey.id !== '') }),
+    ],
   ])('%s', async (path, file, adjust) => {
     // read through here, from this file's mirror (another suite may have stored the package from its own)
     const key = capture(file).versionKey;
@@ -35,7 +50,9 @@ describe('GetVersion reproduces the 2026 captures', () => {
     const system = String(capture(file).versionKey.system);
     const pub = registryOf({}, system);
     const mirror = registryOf(upstream.env, system);
-    const want = JSON.parse(JSON.stringify(adjust(capture(file))), (_k, v) => (typeof v === 'string' && pub && v.startsWith(pub) ? mirror + v.slice(pub.length) : v));
+    const want = JSON.parse(JSON.stringify(adjust(capture(file))), (_k, v) =>
+      typeof v === 'string' && pub && v.startsWith(pub) ? mirror + v.slice(pub.length) : v,
+    );
     expect(JSON.parse(text)).toEqual(want);
     expect(Object.keys(JSON.parse(text))).toEqual(Object.keys(want));
   });

@@ -11,34 +11,54 @@ import { testDb } from '../../support/env.ts';
 useFixtureUpstream();
 
 const T = 'dpt-target';
-const npm = (deps: [string, string][], dev: [string, string][] = [], peer: [string, string][] = []) => JSON.stringify({
-  npm: {
-    dependencies: {
-      dependencies: deps.map(([name, requirement]) => ({ name, requirement })),
-      devDependencies: dev.map(([name, requirement]) => ({ name, requirement })),
-      optionalDependencies: [], peerDependencies: peer.map(([name, requirement]) => ({ name, requirement })),
-      bundleDependencies: [], peerDependencyMetadata: [],
+const npm = (deps: [string, string][], dev: [string, string][] = [], peer: [string, string][] = []) =>
+  JSON.stringify({
+    npm: {
+      dependencies: {
+        dependencies: deps.map(([name, requirement]) => ({ name, requirement })),
+        devDependencies: dev.map(([name, requirement]) => ({ name, requirement })),
+        optionalDependencies: [],
+        peerDependencies: peer.map(([name, requirement]) => ({ name, requirement })),
+        bundleDependencies: [],
+        peerDependencyMetadata: [],
+      },
+      bundled: [],
+      os: [],
+      cpu: [],
     },
-    bundled: [], os: [], cpu: [],
-  },
+  });
+const node = (name: string, version: string, relation: string) => ({
+  versionKey: { system: 'NPM', name, version },
+  bundled: false,
+  relation,
+  errors: [],
 });
-const node = (name: string, version: string, relation: string) =>
-  ({ versionKey: { system: 'NPM', name, version }, bundled: false, relation, errors: [] });
 
 beforeAll(async () => {
   const db = testDb();
   await db.query(`DELETE FROM insights.packages WHERE system = 'NPM' AND name LIKE 'dpt-%'`);
   const versions: [string, string, number][] = [
-    [T, '1.0.0', 0], [T, '1.5.0', 1], [T, '2.0.0', 2],
-    ['dpt-a', '1.0.0', 0], ['dpt-a', '2.0.0', 1], ['dpt-b', '1.0.0', 0], ['dpt-c', '1.0.0', 0],
-    ['dpt-d', '1.0.0', 0], ['dpt-e', '1.0.0', 0], ['dpt-f', '1.0.0', 0], ['dpt-f', '1.1.0', 1],
+    [T, '1.0.0', 0],
+    [T, '1.5.0', 1],
+    [T, '2.0.0', 2],
+    ['dpt-a', '1.0.0', 0],
+    ['dpt-a', '2.0.0', 1],
+    ['dpt-b', '1.0.0', 0],
+    ['dpt-c', '1.0.0', 0],
+    ['dpt-d', '1.0.0', 0],
+    ['dpt-e', '1.0.0', 0],
+    ['dpt-f', '1.0.0', 0],
+    ['dpt-f', '1.1.0', 1],
   ];
   for (const name of new Set(versions.map((v) => v[0]))) {
     await db.query(`INSERT INTO insights.packages (system, name) VALUES ('NPM', $1)`, [name]);
   }
   for (const [name, version, ordinal] of versions) {
-    await db.query(`INSERT INTO insights.versions (system, name, version, upstream_version, ordinal)
-      VALUES ('NPM', $1, $2, $2, $3)`, [name, version, ordinal]);
+    await db.query(
+      `INSERT INTO insights.versions (system, name, version, upstream_version, ordinal)
+      VALUES ('NPM', $1, $2, $2, $3)`,
+      [name, version, ordinal],
+    );
   }
   const reqs: [string, string, string][] = [
     [T, '2.0.0', npm([[T, '^1.0.0']])], // the package itself: never its own dependent
@@ -52,18 +72,27 @@ beforeAll(async () => {
     ['dpt-f', '1.1.0', npm([['dpt-a', '^1.0.0']], [], [[T, '1.x']])], // a peer dependency
   ];
   for (const [name, version, r] of reqs) {
-    await db.query(`INSERT INTO insights.requirements (system, name, version, requirements)
-      VALUES ('NPM', $1, $2, $3::json)`, [name, version, r]);
+    await db.query(
+      `INSERT INTO insights.requirements (system, name, version, requirements)
+      VALUES ('NPM', $1, $2, $3::json)`,
+      [name, version, r],
+    );
   }
   const graphs: [string, string[], unknown[]][] = [
-    ['dpt-c', ['dpt-c', 'dpt-a', T],
-      [node('dpt-c', '1.0.0', 'SELF'), node('dpt-a', '1.0.0', 'DIRECT'), node(T, '1.0.0', 'INDIRECT')]],
+    [
+      'dpt-c',
+      ['dpt-c', 'dpt-a', T],
+      [node('dpt-c', '1.0.0', 'SELF'), node('dpt-a', '1.0.0', 'DIRECT'), node(T, '1.0.0', 'INDIRECT')],
+    ],
     ['dpt-d', ['dpt-d', T], [node('dpt-d', '1.0.0', 'SELF'), node(T, '1.0.0', 'DIRECT')]],
     ['dpt-e', ['dpt-e', T], [node('dpt-e', '1.0.0', 'SELF'), node(T, '1.5.0', 'DIRECT')]],
   ];
   for (const [name, packages, nodes] of graphs) {
-    await db.query(`INSERT INTO insights.dependency_graphs (system, name, version, packages, body)
-      VALUES ('NPM', $1, '1.0.0', $2, $3::json)`, [name, packages, JSON.stringify({ nodes, edges: [], error: '' })]);
+    await db.query(
+      `INSERT INTO insights.dependency_graphs (system, name, version, packages, body)
+      VALUES ('NPM', $1, '1.0.0', $2, $3::json)`,
+      [name, packages, JSON.stringify({ nodes, edges: [], error: '' })],
+    );
   }
 });
 
@@ -75,21 +104,34 @@ describe('GetDependents', () => {
     expect(Object.keys(body)).toEqual(['dependentCount', 'directDependentCount', 'indirectDependentCount']);
   });
   it('another version of the same package has its own dependents', async () => {
-    expect(await json(`/v3alpha/systems/NPM/packages/${T}/versions/2.0.0:dependents`))
-      .toEqual({ dependentCount: 1, directDependentCount: 1, indirectDependentCount: 0 });
+    expect(await json(`/v3alpha/systems/NPM/packages/${T}/versions/2.0.0:dependents`)).toEqual({
+      dependentCount: 1,
+      directDependentCount: 1,
+      indirectDependentCount: 0,
+    });
     // dpt-a@1.0.0 (^1.0.0), dpt-e (its graph), dpt-f (its peer range 1.x, though its dependencies range is not)
-    expect(await json(`/v3alpha/systems/npm/packages/${T}/versions/1.5.0:dependents`))
-      .toEqual({ dependentCount: 3, directDependentCount: 3, indirectDependentCount: 0 });
+    expect(await json(`/v3alpha/systems/npm/packages/${T}/versions/1.5.0:dependents`)).toEqual({
+      dependentCount: 3,
+      directDependentCount: 3,
+      indirectDependentCount: 0,
+    });
   });
   it('a version nothing stored depends on answers zeros', async () => {
-    expect(await json('/v3alpha/systems/npm/packages/dpt-b/versions/1.0.0:dependents'))
-      .toEqual({ dependentCount: 0, directDependentCount: 0, indirectDependentCount: 0 });
+    expect(await json('/v3alpha/systems/npm/packages/dpt-b/versions/1.0.0:dependents')).toEqual({
+      dependentCount: 0,
+      directDependentCount: 0,
+      indirectDependentCount: 0,
+    });
   });
   it('?list=true (beyond deps.dev) lists dependent versions by name and version order, paged', async () => {
     const path = `/v3alpha/systems/npm/packages/${T}/versions/1.0.0:dependents?list=true`;
     const all = await json(path);
     expect(all.dependents.map((d: any) => `${d.versionKey.name}@${d.versionKey.version} ${d.relation}`)).toEqual([
-      'dpt-a@1.0.0 DIRECT', 'dpt-c@1.0.0 INDIRECT', 'dpt-d@1.0.0 DIRECT', 'dpt-f@1.0.0 DIRECT', 'dpt-f@1.1.0 DIRECT',
+      'dpt-a@1.0.0 DIRECT',
+      'dpt-c@1.0.0 INDIRECT',
+      'dpt-d@1.0.0 DIRECT',
+      'dpt-f@1.0.0 DIRECT',
+      'dpt-f@1.1.0 DIRECT',
     ]);
     expect(all.nextPageToken).toBe('');
     expect(all.dependentCount).toBe(4);
@@ -122,8 +164,11 @@ describe('GetDependents', () => {
   it.each([
     [`/v3alpha/systems/npm/packages/${T}/versions/9.9.9:dependents`, 404, /version NPM dpt-target@9.9.9 not found/],
     ['/v3alpha/systems/npm/packages/dpt-none/versions/1.0.0:dependents', 404, /not found/],
-    [`/v3/systems/npm/packages/${T}/versions/1.0.0:dependents`, 404,
-      /no such method ":dependents" on a version \(this service serves :requirements, :dependencies under \/v3/],
+    [
+      `/v3/systems/npm/packages/${T}/versions/1.0.0:dependents`,
+      404,
+      /no such method ":dependents" on a version \(this service serves :requirements, :dependencies under \/v3/,
+    ],
     [`/v3alpha/systems/npm/packages/${T}/versions/1.0.0:dependentz`, 404, /no such method ":dependentz"/],
     ['/v3alpha/systems/cobol/packages/x/versions/1:dependents', 400, /invalid system/],
   ])('%s -> %i', async (path, status, message) => {
@@ -146,25 +191,48 @@ describe('GetDependents', () => {
     const plan = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN SELECT r.name FROM insights.requirements r
       WHERE r.system = 'NPM' AND insights.requirement_names(r.system, r.requirements) @> ARRAY['dpt-lib-7']`);
     expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Bitmap Index Scan on requirements_names/);
-    expect(await json('/v3alpha/systems/npm/packages/dpt-gen-1/versions/1.0.0:dependents'))
-      .toEqual({ dependentCount: 0, directDependentCount: 0, indirectDependentCount: 0 });
+    expect(await json('/v3alpha/systems/npm/packages/dpt-gen-1/versions/1.0.0:dependents')).toEqual({
+      dependentCount: 0,
+      directDependentCount: 0,
+      indirectDependentCount: 0,
+    });
     await db.query(`DELETE FROM insights.packages WHERE system = 'NPM' AND name LIKE 'dpt-gen-%'`);
   });
   it('the requirement edges of each layout: runtime dependencies only, names canonical', async () => {
-    const rows = await testDb().query<{ dep: string; requirement: string }>(`SELECT dep, requirement
-      FROM insights.requirement_edges($1, $2::json) ORDER BY dep`, ['PYPI', JSON.stringify({ pypi: { dependencies: [
-      { projectName: 'Zope.Interface', extras: '', versionSpecifier: '>=5', environmentMarker: '' },
-      { projectName: 'bcrypt', extras: '', versionSpecifier: '', environmentMarker: "extra == 'bcrypt'" },
-    ] } })]);
+    const rows = await testDb().query<{ dep: string; requirement: string }>(
+      `SELECT dep, requirement
+      FROM insights.requirement_edges($1, $2::json) ORDER BY dep`,
+      [
+        'PYPI',
+        JSON.stringify({
+          pypi: {
+            dependencies: [
+              { projectName: 'Zope.Interface', extras: '', versionSpecifier: '>=5', environmentMarker: '' },
+              { projectName: 'bcrypt', extras: '', versionSpecifier: '', environmentMarker: "extra == 'bcrypt'" },
+            ],
+          },
+        }),
+      ],
+    );
     expect(rows).toEqual([{ dep: 'zope-interface', requirement: '>=5' }]);
-    const cargo = await testDb().query<{ dep: string }>(`SELECT dep FROM insights.requirement_edges('CARGO', $1::json)`,
-      [JSON.stringify({ cargo: { dependencies: [
-        { name: 'libc', requirement: '0.2', kind: 'normal' }, { name: 'tempdir', requirement: '0.3', kind: 'dev' },
-      ] } })]);
+    const cargo = await testDb().query<{ dep: string }>(
+      `SELECT dep FROM insights.requirement_edges('CARGO', $1::json)`,
+      [
+        JSON.stringify({
+          cargo: {
+            dependencies: [
+              { name: 'libc', requirement: '0.2', kind: 'normal' },
+              { name: 'tempdir', requirement: '0.3', kind: 'dev' },
+            ],
+          },
+        }),
+      ],
+    );
     expect(cargo).toEqual([{ dep: 'libc' }]);
     // a member that is not a list (a foreign or malformed row) reads as no dependency, never an error
-    const odd = await testDb().query(`SELECT * FROM insights.requirement_edges('NPM', $1::json)`,
-      [JSON.stringify({ npm: { dependencies: { dependencies: { lodash: '^4' }, peerDependencies: 'x' } } })]);
+    const odd = await testDb().query(`SELECT * FROM insights.requirement_edges('NPM', $1::json)`, [
+      JSON.stringify({ npm: { dependencies: { dependencies: { lodash: '^4' }, peerDependencies: 'x' } } }),
+    ]);
     expect(odd).toEqual([]);
   });
 });

@@ -12,27 +12,101 @@ useFixtureUpstream();
 
 describe('GetPackage', () => {
   it.each([
-    ['/v3/systems/npm/packages/lodash', 'NPM', 'lodash', [['4.17.19', false], ['4.17.20', false], ['4.17.21', true]]],
-    ['/v3/systems/NPM/packages/%40colors%2Fcolors', 'NPM', '@colors/colors', [['1.5.0', false], ['1.6.0', true]]],
-    ['/v3/systems/pypi/packages/DJANGO', 'PYPI', 'django', [['3.0.0', false], ['3.0.1', true]]],
-    ['/v3/systems/cargo/packages/openssl', 'CARGO', 'openssl', [['0.10.0', false], ['0.10.1', false], ['0.10.2', true]]],
-    ['/v3/systems/maven/packages/org.apache.logging.log4j:log4j-core', 'MAVEN', 'org.apache.logging.log4j:log4j-core', [['2.14.1', false], ['2.17.1', true]]],
-    ['/v3/systems/nuget/packages/Newtonsoft.Json', 'NUGET', 'newtonsoft.json', [['12.0.3', false], ['13.0.1', true]]],
-    ['/v3/systems/rubygems/packages/rack', 'RUBYGEMS', 'rack', [['2.2.4', false], ['3.0.0', true]]],
-    ['/v3/systems/go/packages/github.com%2FBurntSushi%2Ftoml', 'GO', 'github.com/BurntSushi/toml', [['v1.2.0', false], ['v1.2.1', true]]],
+    [
+      '/v3/systems/npm/packages/lodash',
+      'NPM',
+      'lodash',
+      [
+        ['4.17.19', false],
+        ['4.17.20', false],
+        ['4.17.21', true],
+      ],
+    ],
+    [
+      '/v3/systems/NPM/packages/%40colors%2Fcolors',
+      'NPM',
+      '@colors/colors',
+      [
+        ['1.5.0', false],
+        ['1.6.0', true],
+      ],
+    ],
+    [
+      '/v3/systems/pypi/packages/DJANGO',
+      'PYPI',
+      'django',
+      [
+        ['3.0.0', false],
+        ['3.0.1', true],
+      ],
+    ],
+    [
+      '/v3/systems/cargo/packages/openssl',
+      'CARGO',
+      'openssl',
+      [
+        ['0.10.0', false],
+        ['0.10.1', false],
+        ['0.10.2', true],
+      ],
+    ],
+    [
+      '/v3/systems/maven/packages/org.apache.logging.log4j:log4j-core',
+      'MAVEN',
+      'org.apache.logging.log4j:log4j-core',
+      [
+        ['2.14.1', false],
+        ['2.17.1', true],
+      ],
+    ],
+    [
+      '/v3/systems/nuget/packages/Newtonsoft.Json',
+      'NUGET',
+      'newtonsoft.json',
+      [
+        ['12.0.3', false],
+        ['13.0.1', true],
+      ],
+    ],
+    [
+      '/v3/systems/rubygems/packages/rack',
+      'RUBYGEMS',
+      'rack',
+      [
+        ['2.2.4', false],
+        ['3.0.0', true],
+      ],
+    ],
+    [
+      '/v3/systems/go/packages/github.com%2FBurntSushi%2Ftoml',
+      'GO',
+      'github.com/BurntSushi/toml',
+      [
+        ['v1.2.0', false],
+        ['v1.2.1', true],
+      ],
+    ],
   ] as const)('%s', async (path, system, name, versions) => {
     const body = await json(path);
     expect(body.packageKey).toEqual({ system, name });
     expect(body.versions.map((v: any) => [v.versionKey.version, v.isDefault])).toEqual(versions);
     for (const v of body.versions) {
-      expect(Object.keys(v)).toEqual(['versionKey', 'publishedAt', 'isDefault', 'isDeprecated', 'deprecatedReason'].filter((k) => k !== 'publishedAt' || v.publishedAt !== undefined));
+      expect(Object.keys(v)).toEqual(
+        ['versionKey', 'publishedAt', 'isDefault', 'isDeprecated', 'deprecatedReason'].filter(
+          (k) => k !== 'publishedAt' || v.publishedAt !== undefined,
+        ),
+      );
       expect(v.versionKey).toEqual({ system, name, version: v.versionKey.version });
     }
   });
 
   it('gives publish times in RFC 3339 whole seconds', async () => {
     const body = await json('/v3/systems/cargo/packages/openssl');
-    expect(body.versions.map((v: any) => v.publishedAt)).toEqual(['2018-01-11T06:08:30Z', '2018-01-12T10:00:00Z', '2018-01-20T09:00:00Z']);
+    expect(body.versions.map((v: any) => v.publishedAt)).toEqual([
+      '2018-01-11T06:08:30Z',
+      '2018-01-12T10:00:00Z',
+      '2018-01-20T09:00:00Z',
+    ]);
   });
 
   it('reads an unknown package through once, then serves it from the store', async () => {
@@ -49,14 +123,22 @@ describe('GetRequirements', () => {
     const body = await json('/v3/systems/npm/packages/pino/versions/6.14.0:requirements');
     expect(Object.keys(body.npm)).toEqual(['dependencies', 'bundled', 'os', 'cpu']);
     expect(body.npm.dependencies.dependencies).toEqual([
-      { name: 'fast-redact', requirement: '^3.0.0' }, { name: 'fast-safe-stringify', requirement: '^2.0.8' },
-      { name: 'flatstr', requirement: '^1.0.12' }, { name: 'pino-std-serializers', requirement: '^3.1.0' },
-      { name: 'process-warning', requirement: '^1.0.0' }, { name: 'quick-format-unescaped', requirement: '^4.0.3' },
+      { name: 'fast-redact', requirement: '^3.0.0' },
+      { name: 'fast-safe-stringify', requirement: '^2.0.8' },
+      { name: 'flatstr', requirement: '^1.0.12' },
+      { name: 'pino-std-serializers', requirement: '^3.1.0' },
+      { name: 'process-warning', requirement: '^1.0.0' },
+      { name: 'quick-format-unescaped', requirement: '^4.0.3' },
       { name: 'sonic-boom', requirement: '^1.0.2' },
     ]);
     expect(body.npm.dependencies.devDependencies).toHaveLength(28);
     expect(body.npm.dependencies.devDependencies[0]).toEqual({ name: 'airtap', requirement: '4.0.3' });
-    expect([body.npm.dependencies.optionalDependencies, body.npm.dependencies.peerDependencies, body.npm.dependencies.bundleDependencies, body.npm.bundled]).toEqual([[], [], [], []]);
+    expect([
+      body.npm.dependencies.optionalDependencies,
+      body.npm.dependencies.peerDependencies,
+      body.npm.dependencies.bundleDependencies,
+      body.npm.bundled,
+    ]).toEqual([[], [], [], []]);
   });
 
   it('pypi: requires_dist split into name, extras, specifier and marker', async () => {
@@ -67,7 +149,12 @@ describe('GetRequirements', () => {
           { projectName: 'sqlparse', extras: '', versionSpecifier: '>=0.2.2', environmentMarker: '' },
           { projectName: 'asgiref', extras: '', versionSpecifier: '~=3.2', environmentMarker: '' },
           { projectName: 'bcrypt', extras: '', versionSpecifier: '', environmentMarker: "extra == 'bcrypt'" },
-          { projectName: 'argon2-cffi', extras: '', versionSpecifier: '>=16.1.0', environmentMarker: "extra == 'argon2'" },
+          {
+            projectName: 'argon2-cffi',
+            extras: '',
+            versionSpecifier: '>=16.1.0',
+            environmentMarker: "extra == 'argon2'",
+          },
         ],
         providedExtras: [{ name: 'argon2' }, { name: 'bcrypt' }],
         externalDependencies: [],
@@ -79,43 +166,147 @@ describe('GetRequirements', () => {
   it('cargo: renamed dependency as packageAlias, kinds, targets, features', async () => {
     const body = await json('/v3/systems/cargo/packages/openssl/versions/0.10.0:requirements');
     expect(body.cargo.dependencies).toEqual([
-      { name: 'bitflags', requirement: '^1.0', kind: 'normal', optional: false, packageAlias: '', usesDefaultFeatures: true, features: [], target: '' },
-      { name: 'foreign-types', requirement: '^0.3.1', kind: 'normal', optional: false, packageAlias: '', usesDefaultFeatures: true, features: [], target: '' },
-      { name: 'libc', requirement: '^0.2', kind: 'normal', optional: false, packageAlias: '', usesDefaultFeatures: true, features: [], target: 'cfg(unix)' },
-      { name: 'openssl-sys', requirement: '^0.9.23', kind: 'normal', optional: false, packageAlias: 'ffi', usesDefaultFeatures: true, features: [], target: '' },
-      { name: 'tempdir', requirement: '^0.3', kind: 'dev', optional: false, packageAlias: '', usesDefaultFeatures: true, features: [], target: '' },
+      {
+        name: 'bitflags',
+        requirement: '^1.0',
+        kind: 'normal',
+        optional: false,
+        packageAlias: '',
+        usesDefaultFeatures: true,
+        features: [],
+        target: '',
+      },
+      {
+        name: 'foreign-types',
+        requirement: '^0.3.1',
+        kind: 'normal',
+        optional: false,
+        packageAlias: '',
+        usesDefaultFeatures: true,
+        features: [],
+        target: '',
+      },
+      {
+        name: 'libc',
+        requirement: '^0.2',
+        kind: 'normal',
+        optional: false,
+        packageAlias: '',
+        usesDefaultFeatures: true,
+        features: [],
+        target: 'cfg(unix)',
+      },
+      {
+        name: 'openssl-sys',
+        requirement: '^0.9.23',
+        kind: 'normal',
+        optional: false,
+        packageAlias: 'ffi',
+        usesDefaultFeatures: true,
+        features: [],
+        target: '',
+      },
+      {
+        name: 'tempdir',
+        requirement: '^0.3',
+        kind: 'dev',
+        optional: false,
+        packageAlias: '',
+        usesDefaultFeatures: true,
+        features: [],
+        target: '',
+      },
     ]);
-    expect(body.cargo.features).toEqual([{ name: 'v101', implies: [] }, { name: 'v102', implies: [] }, { name: 'v110', implies: [] }]);
+    expect(body.cargo.features).toEqual([
+      { name: 'v101', implies: [] },
+      { name: 'v102', implies: [] },
+      { name: 'v110', implies: [] },
+    ]);
   });
 
   it('maven: the POM as declared (parent, type default jar, exclusions, properties, profiles)', async () => {
-    expect(await json('/v3/systems/maven/packages/org.apache.logging.log4j%3Alog4j-core/versions/2.14.1:requirements')).toEqual({
+    expect(
+      await json('/v3/systems/maven/packages/org.apache.logging.log4j%3Alog4j-core/versions/2.14.1:requirements'),
+    ).toEqual({
       maven: {
         parent: { system: 'MAVEN', name: 'org.apache.logging.log4j:log4j', version: '2.14.1' },
         dependencies: [
-          { name: 'org.apache.logging.log4j:log4j-api', version: '', classifier: '', type: 'jar', scope: '', optional: '', exclusions: [] },
-          { name: 'org.apache.logging.log4j:log4j-api', version: '', classifier: '', type: 'test-jar', scope: 'test', optional: '', exclusions: [] },
-          { name: 'com.fasterxml.jackson.core:jackson-databind', version: '', classifier: '', type: 'jar', scope: '', optional: 'true', exclusions: ['*:*'] },
+          {
+            name: 'org.apache.logging.log4j:log4j-api',
+            version: '',
+            classifier: '',
+            type: 'jar',
+            scope: '',
+            optional: '',
+            exclusions: [],
+          },
+          {
+            name: 'org.apache.logging.log4j:log4j-api',
+            version: '',
+            classifier: '',
+            type: 'test-jar',
+            scope: 'test',
+            optional: '',
+            exclusions: [],
+          },
+          {
+            name: 'com.fasterxml.jackson.core:jackson-databind',
+            version: '',
+            classifier: '',
+            type: 'jar',
+            scope: '',
+            optional: 'true',
+            exclusions: ['*:*'],
+          },
         ],
         dependencyManagement: [],
-        properties: [{ name: 'log4jParentDir', value: '${basedir}/..' }, { name: 'docLabel', value: 'Core Documentation' }],
+        properties: [
+          { name: 'log4jParentDir', value: '${basedir}/..' },
+          { name: 'docLabel', value: 'Core Documentation' },
+        ],
         repositories: [],
-        profiles: [{ id: 'java8-doclint-disabled', activation: { activeByDefault: '', jdk: { jdk: '[1.8,)' } }, dependencies: [], dependencyManagement: [], properties: [{ name: 'javadoc.opts', value: '-Xdoclint:none' }], repositories: [] }],
+        profiles: [
+          {
+            id: 'java8-doclint-disabled',
+            activation: { activeByDefault: '', jdk: { jdk: '[1.8,)' } },
+            dependencies: [],
+            dependencyManagement: [],
+            properties: [{ name: 'javadoc.opts', value: '-Xdoclint:none' }],
+            repositories: [],
+          },
+        ],
         registry: 'https://repo.maven.apache.org/maven2/',
       },
     });
   });
 
   it('nuget: dependency groups', async () => {
-    expect((await json('/v3/systems/nuget/packages/newtonsoft.json/versions/13.0.1:requirements')).nuget.dependencyGroups).toEqual([
-      { targetFramework: '.NETStandard1.0', dependencies: [{ name: 'Microsoft.CSharp', requirement: '[4.3.0, )', include: '', exclude: '' }, { name: 'System.Runtime.Serialization.Primitives', requirement: '[4.3.0, )', include: '', exclude: '' }] },
+    expect(
+      (await json('/v3/systems/nuget/packages/newtonsoft.json/versions/13.0.1:requirements')).nuget.dependencyGroups,
+    ).toEqual([
+      {
+        targetFramework: '.NETStandard1.0',
+        dependencies: [
+          { name: 'Microsoft.CSharp', requirement: '[4.3.0, )', include: '', exclude: '' },
+          { name: 'System.Runtime.Serialization.Primitives', requirement: '[4.3.0, )', include: '', exclude: '' },
+        ],
+      },
       { targetFramework: '.NETFramework4.5', dependencies: [] },
     ]);
   });
 
   it('rubygems: runtime and development dependencies', async () => {
     expect(await json('/v3/systems/rubygems/packages/rack/versions/3.0.0:requirements')).toEqual({
-      rubygems: { runtimeDependencies: [], devDependencies: [{ name: 'minitest', requirement: '~> 5.0' }, { name: 'rake', requirement: '>= 0' }], platform: 'ruby', requiredRubyVersion: '>= 2.4.0', requiredRubygemsVersion: '>= 0' },
+      rubygems: {
+        runtimeDependencies: [],
+        devDependencies: [
+          { name: 'minitest', requirement: '~> 5.0' },
+          { name: 'rake', requirement: '>= 0' },
+        ],
+        platform: 'ruby',
+        requiredRubyVersion: '>= 2.4.0',
+        requiredRubygemsVersion: '>= 0',
+      },
     });
   });
 
@@ -136,23 +327,49 @@ describe('GetVersion of the other systems', () => {
     await testDb().query("DELETE FROM insights.packages WHERE system = 'NUGET' AND name = 'newtonsoft.json'"); // read from this file's mirror
     const n = await json('/v3/systems/NuGet/packages/Newtonsoft.Json/versions/13.0.1');
     expect([n.versionKey, n.publishedAt, n.licenses, n.links, n.registries]).toEqual([
-      { system: 'NUGET', name: 'newtonsoft.json', version: '13.0.1' }, '2021-03-22T20:10:38Z', ['MIT'],
-      [{ label: 'HOMEPAGE', url: 'https://www.newtonsoft.com/json' }], [registryOf(upstream.env, 'NUGET')]]); // read from the mirror
+      { system: 'NUGET', name: 'newtonsoft.json', version: '13.0.1' },
+      '2021-03-22T20:10:38Z',
+      ['MIT'],
+      [{ label: 'HOMEPAGE', url: 'https://www.newtonsoft.com/json' }],
+      [registryOf(upstream.env, 'NUGET')],
+    ]); // read from the mirror
     const r = await json('/v3/systems/rubygems/packages/rack/versions/3.0.0');
     expect(r.relatedProjects).toEqual([
-      { projectKey: { id: 'github.com/rack/rack' }, relationProvenance: 'UNVERIFIED_METADATA', relationType: 'ISSUE_TRACKER' },
-      { projectKey: { id: 'github.com/rack/rack' }, relationProvenance: 'UNVERIFIED_METADATA', relationType: 'SOURCE_REPO' }]);
+      {
+        projectKey: { id: 'github.com/rack/rack' },
+        relationProvenance: 'UNVERIFIED_METADATA',
+        relationType: 'ISSUE_TRACKER',
+      },
+      {
+        projectKey: { id: 'github.com/rack/rack' },
+        relationProvenance: 'UNVERIFIED_METADATA',
+        relationType: 'SOURCE_REPO',
+      },
+    ]);
     const g = await json('/v3/systems/go/packages/github.com%2FBurntSushi%2Ftoml/versions/v1.2.1');
-    expect([g.isDefault, g.licenses, g.registries, g.relatedProjects]).toEqual([true, [], [],
-      [{ projectKey: { id: 'github.com/burntsushi/toml' }, relationProvenance: 'GO_ORIGIN', relationType: 'SOURCE_REPO' }]]);
+    expect([g.isDefault, g.licenses, g.registries, g.relatedProjects]).toEqual([
+      true,
+      [],
+      [],
+      [
+        {
+          projectKey: { id: 'github.com/burntsushi/toml' },
+          relationProvenance: 'GO_ORIGIN',
+          relationType: 'SOURCE_REPO',
+        },
+      ],
+    ]);
   });
 });
 
 describe('GetAdvisory', () => {
   it('serves the OSV record with the CVSS v3 base score (temporal metrics ignored)', async () => {
     expect(await json('/v3/advisories/GHSA-jfh8-c2jp-5v3q')).toEqual({
-      advisoryKey: { id: 'GHSA-jfh8-c2jp-5v3q' }, url: 'https://osv.dev/vulnerability/GHSA-jfh8-c2jp-5v3q',
-      title: 'Remote code injection in Log4j', aliases: ['CVE-2021-44228'], cvss3Score: 10,
+      advisoryKey: { id: 'GHSA-jfh8-c2jp-5v3q' },
+      url: 'https://osv.dev/vulnerability/GHSA-jfh8-c2jp-5v3q',
+      title: 'Remote code injection in Log4j',
+      aliases: ['CVE-2021-44228'],
+      cvss3Score: 10,
       cvss3Vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:H/A:H/E:H',
     });
   });
@@ -176,15 +393,38 @@ describe('advisory ranges evaluated per version', () => {
 describe('GetProject and GetProjectPackageVersions', () => {
   it('project with scorecard', async () => {
     expect(await json('/v3/projects/github.com%2FLodash%2Flodash')).toEqual({
-      projectKey: { id: 'github.com/lodash/lodash' }, openIssuesCount: 101, starsCount: 59000, forksCount: 7000, license: '',
-      description: 'A modern JavaScript utility library delivering modularity, performance, & extras.', homepage: 'https://lodash.com/',
+      projectKey: { id: 'github.com/lodash/lodash' },
+      openIssuesCount: 101,
+      starsCount: 59000,
+      forksCount: 7000,
+      license: '',
+      description: 'A modern JavaScript utility library delivering modularity, performance, & extras.',
+      homepage: 'https://lodash.com/',
       scorecard: {
         date: '2025-11-17T00:00:00Z',
         repository: { name: 'github.com/lodash/lodash', commit: 'f299b52f39486275a9e6483b60a410e06520c538' },
         scorecard: { version: 'v5.3.0', commit: 'c22063e786c11f9dd714d777a687ff7c4599b600' },
         checks: [
-          { name: 'Maintained', documentation: { shortDescription: 'Determines if the project is "actively maintained".', url: 'https://github.com/ossf/scorecard/blob/main/docs/checks.md#maintained' }, score: 10, reason: '30 commit(s) and 2 issue activity found in the last 90 days -- score normalized to 10', details: [] },
-          { name: 'Fuzzing', documentation: { shortDescription: 'Determines if the project uses fuzzing.', url: 'https://github.com/ossf/scorecard/blob/main/docs/checks.md#fuzzing' }, score: -1, reason: 'internal error', details: [] },
+          {
+            name: 'Maintained',
+            documentation: {
+              shortDescription: 'Determines if the project is "actively maintained".',
+              url: 'https://github.com/ossf/scorecard/blob/main/docs/checks.md#maintained',
+            },
+            score: 10,
+            reason: '30 commit(s) and 2 issue activity found in the last 90 days -- score normalized to 10',
+            details: [],
+          },
+          {
+            name: 'Fuzzing',
+            documentation: {
+              shortDescription: 'Determines if the project uses fuzzing.',
+              url: 'https://github.com/ossf/scorecard/blob/main/docs/checks.md#fuzzing',
+            },
+            score: -1,
+            reason: 'internal error',
+            details: [],
+          },
         ],
         overallScore: 4.2,
         metadata: [],
@@ -195,8 +435,20 @@ describe('GetProject and GetProjectPackageVersions', () => {
     await json('/v3/systems/npm/packages/lodash');
     const body = await json('/v3/projects/github.com%2Flodash%2Flodash:packageversions');
     expect(body.versions.map((v: any) => `${v.versionKey.version} ${v.relationType}`)).toEqual([
-      '4.17.19 ISSUE_TRACKER', '4.17.19 SOURCE_REPO', '4.17.20 ISSUE_TRACKER', '4.17.20 SOURCE_REPO', '4.17.21 ISSUE_TRACKER', '4.17.21 SOURCE_REPO']);
-    expect(body.versions[0]).toEqual({ versionKey: { system: 'NPM', name: 'lodash', version: '4.17.19' }, relationType: 'ISSUE_TRACKER', relationProvenance: 'UNVERIFIED_METADATA', slsaProvenances: [], attestations: [] });
+      '4.17.19 ISSUE_TRACKER',
+      '4.17.19 SOURCE_REPO',
+      '4.17.20 ISSUE_TRACKER',
+      '4.17.20 SOURCE_REPO',
+      '4.17.21 ISSUE_TRACKER',
+      '4.17.21 SOURCE_REPO',
+    ]);
+    expect(body.versions[0]).toEqual({
+      versionKey: { system: 'NPM', name: 'lodash', version: '4.17.19' },
+      relationType: 'ISSUE_TRACKER',
+      relationProvenance: 'UNVERIFIED_METADATA',
+      slsaProvenances: [],
+      attestations: [],
+    });
   });
 });
 
@@ -205,11 +457,15 @@ describe('Query', () => {
     await json('/v3/systems/npm/packages/lodash');
     const sha1 = Buffer.from('b44a9b6297bcb698f1c51a3545a2b3b368d59c52', 'hex').toString('base64');
     const byHash = await json(`/v3/query?hash.type=SHA1&hash.value=${encodeURIComponent(sha1)}`);
-    expect(byHash.results.map((r: any) => r.version.versionKey)).toEqual([{ system: 'NPM', name: 'lodash', version: '4.17.20' }]);
+    expect(byHash.results.map((r: any) => r.version.versionKey)).toEqual([
+      { system: 'NPM', name: 'lodash', version: '4.17.20' },
+    ]);
     const byKey = await json('/v3/query?versionKey.system=NPM&versionKey.name=lodash&versionKey.version=4.17.21');
     expect(byKey.results).toHaveLength(1);
     expect(byKey.results[0].version.isDefault).toBe(true);
-    const none = await json(`/v3/query?hash.type=SHA1&hash.value=${encodeURIComponent(Buffer.alloc(20).toString('base64'))}`);
+    const none = await json(
+      `/v3/query?hash.type=SHA1&hash.value=${encodeURIComponent(Buffer.alloc(20).toString('base64'))}`,
+    );
     expect(none).toEqual({ results: [] });
   });
 
@@ -220,9 +476,13 @@ describe('Query', () => {
     await db.query("INSERT INTO insights.packages (system, name) VALUES ('NPM', 'spelled-query')");
     await db.query(`INSERT INTO insights.versions (system, name, version, upstream_version, ordinal) VALUES
       ('NPM', 'spelled-query', '1.0.2beta', '1.0.2beta', 0), ('NPM', 'spelled-query', '1.0.3', '1.0.3', 1)`);
-    const hit = await json('/v3/query?versionKey.system=NPM&versionKey.name=spelled-query&versionKey.version=1.0.2beta');
+    const hit = await json(
+      '/v3/query?versionKey.system=NPM&versionKey.name=spelled-query&versionKey.version=1.0.2beta',
+    );
     expect(hit.results.map((r: any) => r.version.versionKey.version)).toEqual(['1.0.2beta']);
-    const canonical = await json('/v3/query?versionKey.system=NPM&versionKey.name=spelled-query&versionKey.version=1.0.3');
+    const canonical = await json(
+      '/v3/query?versionKey.system=NPM&versionKey.name=spelled-query&versionKey.version=1.0.3',
+    );
     expect(canonical.results).toHaveLength(1);
     await db.query("DELETE FROM insights.packages WHERE system = 'NPM' AND name = 'spelled-query'");
   });
@@ -240,13 +500,21 @@ describe('v3alpha', () => {
     expect(res.status).toBe(200);
     const body: any = await res.json();
     expect(body.nextPageToken).toBe('');
-    expect(body.responses.map((r: any) => [r.request, r.version?.versionKey.version ?? null])).toEqual([[requests[0], '4.17.21'], [requests[1], null], [requests[2], '4.17.19']]);
+    expect(body.responses.map((r: any) => [r.request, r.version?.versionKey.version ?? null])).toEqual([
+      [requests[0], '4.17.21'],
+      [requests[1], null],
+      [requests[2], '4.17.19'],
+    ]);
   });
   it('versionbatch reads proto3 JSON: null as absent, original field names, unknown fields ignored', async () => {
     await json('/v3/systems/npm/packages/lodash');
     for (const body of [
       { requests: [{ versionKey: { system: 'NPM', name: 'lodash', version: '4.17.21' } }], pageToken: null },
-      { requests: [{ version_key: { system: 'NPM', name: 'lodash', version: '4.17.21' }, comment: 'x' }], page_token: null, unknown: { a: 1 } },
+      {
+        requests: [{ version_key: { system: 'NPM', name: 'lodash', version: '4.17.21' }, comment: 'x' }],
+        page_token: null,
+        unknown: { a: 1 },
+      },
     ]) {
       const res = await api.post('/v3alpha/versionbatch', body);
       expect(res.status).toBe(200);
@@ -262,7 +530,10 @@ describe('v3alpha', () => {
     const v = await json('/v3alpha/purl/pkg%3Anpm%2F%2540colors%2Fcolors%401.5.0');
     expect(v.version.versionKey).toEqual({ system: 'NPM', name: '@colors/colors', version: '1.5.0' });
     // ORIGIN names the registry the version was read from (the loopback mirror here)
-    expect(v.version.links[2]).toEqual({ label: 'ORIGIN', url: `${registryOf(upstream.env, 'NPM')}@colors%2Fcolors/1.5.0` });
+    expect(v.version.links[2]).toEqual({
+      label: 'ORIGIN',
+      url: `${registryOf(upstream.env, 'NPM')}@colors%2Fcolors/1.5.0`,
+    });
     expect(v.version.registries).toEqual([registryOf(upstream.env, 'NPM')]);
     const p = await json('/v3alpha/purl/pkg%3Apypi%2FDjango');
     expect(p.package.packageKey).toEqual({ system: 'PYPI', name: 'django' });
@@ -297,12 +568,20 @@ describe('errors', () => {
   it.each([
     ['/v3/systems/npm/packages/lodash/versions/4.17.21:dependents', ':dependents', 'a version'],
     ['/v3alpha/systems/npm/packages/lodash/versions/4.17.21:dependentCount', ':dependentCount', 'a version'],
-    ['/v3/systems/go/packages/github.com%2Fburntsushi%2Ftoml/versions/v1.3.2:capabilities', ':capabilities', 'a version'],
+    [
+      '/v3/systems/go/packages/github.com%2Fburntsushi%2Ftoml/versions/v1.3.2:capabilities',
+      ':capabilities',
+      'a version',
+    ],
     ['/v3/systems/npm/packages/lodash/versions/4.17.21:nonsense', ':nonsense', 'a version'],
     ['/v3/systems/npm/packages/lodash:similarlyNamedPackages', ':similarlyNamedPackages', 'a package'],
     ['/v3/systems/npm/packages/%40colors%2Fcolors:findings', ':findings', 'a package'],
     ['/v3alpha/systems/npm/packages/%40colors%2Fcolors:finding', ':finding', 'a package'],
-    ['/v3/systems/maven/packages/org.apache.logging.log4j%3Alog4j-core%3AsimilarlyNamedPackages', ':similarlyNamedPackages', 'a package'],
+    [
+      '/v3/systems/maven/packages/org.apache.logging.log4j%3Alog4j-core%3AsimilarlyNamedPackages',
+      ':similarlyNamedPackages',
+      'a package',
+    ],
   ])('%s -> 404 naming the method, not a missing version', async (path, method, on) => {
     const res = await api.get(path);
     expect(res.status).toBe(404);

@@ -60,11 +60,15 @@ describe('ETag and If-None-Match', () => {
   });
 
   it('POST answers, errors and 404s carry no ETag; no rate-limit headers anywhere', async () => {
-    const post = await api.post('/v3alpha/versionbatch',
-      { requests: [{ versionKey: { system: 'NPM', name: 'etag-pkg', version: '1.0.0' } }] });
+    const post = await api.post('/v3alpha/versionbatch', {
+      requests: [{ versionKey: { system: 'NPM', name: 'etag-pkg', version: '1.0.0' } }],
+    });
     expect(post.status).toBe(200);
     expect(post.headers.get('etag')).toBeNull();
-    for (const [url, status] of [['/v3/systems/cobol/packages/x', 400], ['/v3/nothing', 404]] as const) {
+    for (const [url, status] of [
+      ['/v3/systems/cobol/packages/x', 400],
+      ['/v3/nothing', 404],
+    ] as const) {
       const res = await api.get(url);
       expect(res.status).toBe(status);
       expect(res.headers.get('etag')).toBeNull();

@@ -35,9 +35,11 @@ beforeAll(async () => {
     await db.query('INSERT INTO insights.packages (system, name) VALUES ($1, $2)', [system, name]);
   }
   for (const [system, name, version, ordinal, published, isDefault, reason, deprecated, meta] of versions) {
-    await db.query(`INSERT INTO insights.versions (system, name, version, upstream_version, ordinal, published_at,
+    await db.query(
+      `INSERT INTO insights.versions (system, name, version, upstream_version, ordinal, published_at,
       is_default, deprecated_reason, is_deprecated, meta) VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9::jsonb)`,
-    [system, name, version, ordinal, published, isDefault, reason, deprecated, meta]);
+      [system, name, version, ordinal, published, isDefault, reason, deprecated, meta],
+    );
   }
   await db.query(`INSERT INTO insights.advisories (id, url, title, cvss3_score, osv) VALUES
     ('GHSA-fnd1-fnd1-fnd1', 'https://osv.dev/vulnerability/GHSA-fnd1-fnd1-fnd1', 'vuln', 7.5, '{}'),
@@ -66,14 +68,16 @@ describe('version findings', () => {
   });
   it('DEPRECATED: an npm deprecation with its reason', async () => {
     const body = await v('npm', 'fnd-pkg', '1.1.0');
-    expect(body.packageFindings)
-      .toEqual([{ type: 'DEPRECATED', risk: 'RISK_MEDIUM', deprecatedContext: { reason: 'use 1.2' } }]);
+    expect(body.packageFindings).toEqual([
+      { type: 'DEPRECATED', risk: 'RISK_MEDIUM', deprecatedContext: { reason: 'use 1.2' } },
+    ]);
     expect(body.recommendedVersions).toEqual(['1.2.0']);
   });
   it('DEPRECATED: a yanked crate (0.x: the same 0.minor is the major range)', async () => {
     const body = await v('cargo', 'fnd-crate', '0.1.0');
-    expect(body.packageFindings)
-      .toEqual([{ type: 'DEPRECATED', risk: 'RISK_MEDIUM', deprecatedContext: { reason: 'yanked' } }]);
+    expect(body.packageFindings).toEqual([
+      { type: 'DEPRECATED', risk: 'RISK_MEDIUM', deprecatedContext: { reason: 'yanked' } },
+    ]);
     expect(body.recommendedVersions).toEqual(['0.1.1']);
   });
   it('COOLDOWN: published inside the window, which ends 7 days after publication; nothing cleaner above', async () => {
@@ -107,15 +111,23 @@ describe('package findings', () => {
   it('are those of the default version', async () => {
     const body = await json('/v3alpha/systems/npm/packages/fnd-pkg:findings');
     expect(body).toEqual({
-      packageKey: { system: 'NPM', name: 'fnd-pkg' }, requestedVersion: '', defaultVersion: '2.0.0',
-      recommendedVersions: [], packageFindings: [] });
+      packageKey: { system: 'NPM', name: 'fnd-pkg' },
+      requestedVersion: '',
+      defaultVersion: '2.0.0',
+      recommendedVersions: [],
+      packageFindings: [],
+    });
     expect(types(await json('/v3alpha/systems/npm/packages/fnd-mal:findings'))).toEqual(['MALICIOUS RISK_CRITICAL']);
   });
   it('NOT_FOUND: a package unknown here and upstream (read through once), answered 200', async () => {
     const body = await json('/v3alpha/systems/npm/packages/fnd-never-published:findings');
     expect(body).toEqual({
-      packageKey: { system: 'NPM', name: 'fnd-never-published' }, requestedVersion: '', defaultVersion: '',
-      recommendedVersions: [], packageFindings: [{ type: 'NOT_FOUND', risk: 'RISK_HIGH' }] });
+      packageKey: { system: 'NPM', name: 'fnd-never-published' },
+      requestedVersion: '',
+      defaultVersion: '',
+      recommendedVersions: [],
+      packageFindings: [{ type: 'NOT_FOUND', risk: 'RISK_HIGH' }],
+    });
   });
   it.each([
     ['/v3/systems/npm/packages/fnd-pkg:findings', 404, /no such method ":findings" on a package/],
@@ -186,15 +198,27 @@ describe('LOW_USAGE (INSIGHTS_LOW_USAGE_DEPENDENTS)', () => {
     const db = testDb();
     await db.query(`DELETE FROM insights.packages WHERE name LIKE 'lu-%'`);
     // lu-express has two dependents, lu-exprss one, lu-expres (the typo) none
-    const deps: [string, string | null][] = [['lu-express', null], ['lu-exprss', null], ['lu-expres', null],
-      ['lu-app1', 'lu-express'], ['lu-app2', 'lu-express'], ['lu-app3', 'lu-exprss']];
+    const deps: [string, string | null][] = [
+      ['lu-express', null],
+      ['lu-exprss', null],
+      ['lu-expres', null],
+      ['lu-app1', 'lu-express'],
+      ['lu-app2', 'lu-express'],
+      ['lu-app3', 'lu-exprss'],
+    ];
     for (const [name, dep] of deps) {
       await db.query(`INSERT INTO insights.packages (system, name, fetched_at) VALUES ('NPM', $1, now())`, [name]);
-      await db.query(`INSERT INTO insights.versions (system, name, version, upstream_version, ordinal, published_at,
-        is_default) VALUES ('NPM', $1, '1.0.0', '1.0.0', 0, '2020-01-01T00:00:00Z', true)`, [name]);
+      await db.query(
+        `INSERT INTO insights.versions (system, name, version, upstream_version, ordinal, published_at,
+        is_default) VALUES ('NPM', $1, '1.0.0', '1.0.0', 0, '2020-01-01T00:00:00Z', true)`,
+        [name],
+      );
       if (dep) {
-        await db.query(`INSERT INTO insights.requirements (system, name, version, requirements)
-          VALUES ('NPM', $1, '1.0.0', $2::json)`, [name, npmReq(dep)]);
+        await db.query(
+          `INSERT INTO insights.requirements (system, name, version, requirements)
+          VALUES ('NPM', $1, '1.0.0', $2::json)`,
+          [name, npmReq(dep)],
+        );
       }
     }
   });
@@ -207,26 +231,41 @@ describe('LOW_USAGE (INSIGHTS_LOW_USAGE_DEPENDENTS)', () => {
   };
   it('flags a package fewer stored packages depend on, with used look-alikes as alternatives', async () => {
     const body = await get(client('2'), '/v3alpha/systems/npm/packages/lu-expres/versions/1.0.0:findings');
-    expect(body.packageFindings).toEqual([{ type: 'LOW_USAGE', risk: 'RISK_LOW',
-      lowUsageContext: { alternativePackages: [{ system: 'NPM', name: 'lu-express' }] } }]);
+    expect(body.packageFindings).toEqual([
+      {
+        type: 'LOW_USAGE',
+        risk: 'RISK_LOW',
+        lowUsageContext: { alternativePackages: [{ system: 'NPM', name: 'lu-express' }] },
+      },
+    ]);
     expect(body.recommendedVersions).toEqual([]);
   });
   it('a package used by as many as the threshold is not flagged; the threshold decides', async () => {
     expect((await get(client('2'), '/v3alpha/systems/npm/packages/lu-express:findings')).packageFindings).toEqual([]);
     const strict = await get(client('3'), '/v3alpha/systems/npm/packages/lu-expres:findings');
-    expect(strict.packageFindings).toEqual([{ type: 'LOW_USAGE', risk: 'RISK_LOW',
-      lowUsageContext: { alternativePackages: [] } }]);
+    expect(strict.packageFindings).toEqual([
+      { type: 'LOW_USAGE', risk: 'RISK_LOW', lowUsageContext: { alternativePackages: [] } },
+    ]);
     const loose = await get(client('1'), '/v3alpha/systems/npm/packages/lu-expres:findings');
-    expect(loose.packageFindings[0].lowUsageContext.alternativePackages.map((p: any) => p.name))
-      .toEqual(['lu-express', 'lu-exprss']);
+    expect(loose.packageFindings[0].lowUsageContext.alternativePackages.map((p: any) => p.name)).toEqual([
+      'lu-express',
+      'lu-exprss',
+    ]);
   });
   it('is off by default, and in findingsbatch (NOT_FOUND packages are never LOW_USAGE)', async () => {
     expect((await v('npm', 'lu-expres', '1.0.0')).packageFindings).toEqual([]);
-    const res = await client('2').post('/v3alpha/findingsbatch', { requests: [
-      { packageKey: { system: 'NPM', name: 'lu-expres' } }, { packageKey: { system: 'NPM', name: 'lu-app1' } },
-      { packageKey: { system: 'NPM', name: 'lu-nowhere' } }] });
+    const res = await client('2').post('/v3alpha/findingsbatch', {
+      requests: [
+        { packageKey: { system: 'NPM', name: 'lu-expres' } },
+        { packageKey: { system: 'NPM', name: 'lu-app1' } },
+        { packageKey: { system: 'NPM', name: 'lu-nowhere' } },
+      ],
+    });
     const body = (await res.json()) as any;
-    expect(body.responses.map((r: any) => types(r.findings)))
-      .toEqual([['LOW_USAGE RISK_LOW'], ['LOW_USAGE RISK_LOW'], ['NOT_FOUND RISK_HIGH']]);
+    expect(body.responses.map((r: any) => types(r.findings))).toEqual([
+      ['LOW_USAGE RISK_LOW'],
+      ['LOW_USAGE RISK_LOW'],
+      ['NOT_FOUND RISK_HIGH'],
+    ]);
   });
 });

@@ -52,8 +52,10 @@ describe('GET /openapi.json', () => {
         expect({ method, url, status: res.status }, text.slice(0, 300)).toEqual({ method, url, status: 200 });
         expect(res.headers.get('content-type')).toMatch(/^application\/json/);
         const schema = op.responses[200].content['application/json'].schema;
-        expect({ url, errors: schemaErrors(JSON.parse(text), schema, (doc as any).components.schemas) })
-          .toEqual({ url, errors: [] });
+        expect({ url, errors: schemaErrors(JSON.parse(text), schema, (doc as any).components.schemas) }).toEqual({
+          url,
+          errors: [],
+        });
       }
     }
   });
@@ -80,8 +82,12 @@ describe('GET /openapi.json', () => {
 
   it('request-body examples pass the schemas the batch routes validate with', async () => {
     const bodies = OPERATIONS.filter((o) => o.body);
-    expect(bodies.map((o) => o.path).sort())
-      .toEqual(['/v3alpha/findingsbatch', '/v3alpha/projectbatch', '/v3alpha/purlbatch', '/v3alpha/versionbatch']);
+    expect(bodies.map((o) => o.path).sort()).toEqual([
+      '/v3alpha/findingsbatch',
+      '/v3alpha/projectbatch',
+      '/v3alpha/purlbatch',
+      '/v3alpha/versionbatch',
+    ]);
     for (const o of bodies) expect(o.body!.safeParse(o.bodyExample).success).toBe(true);
     const doc: Doc = await json('/openapi.json');
     const schema = doc.paths['/v3alpha/versionbatch']!.post.requestBody.content['application/json'].schema;
@@ -96,12 +102,17 @@ describe('GET /openapi.json', () => {
     const alpha = await json('/v3alpha/systems/npm/packages/lodash/versions/4.17.21');
     expect(schemaErrors(v3, ref('Version'), components)).toEqual([]);
     expect(schemaErrors(alpha, ref('VersionV3alpha'), components)).toEqual([]);
-    expect(schemaErrors(v3, ref('VersionV3alpha'), components))
-      .toEqual(['$: missing purl', '$: missing licenseDetails', '$: missing upstreamIdentifiers']);
-    expect(schemaErrors(alpha, ref('Version'), components)).toEqual(expect.arrayContaining([
-      '$: unexpected member purl', '$: unexpected member licenseDetails']));
-    expect(schemaErrors({ ...v3, isDefault: 'yes' }, ref('Version'), components))
-      .toEqual(['$.isDefault: string, want boolean']);
+    expect(schemaErrors(v3, ref('VersionV3alpha'), components)).toEqual([
+      '$: missing purl',
+      '$: missing licenseDetails',
+      '$: missing upstreamIdentifiers',
+    ]);
+    expect(schemaErrors(alpha, ref('Version'), components)).toEqual(
+      expect.arrayContaining(['$: unexpected member purl', '$: unexpected member licenseDetails']),
+    );
+    expect(schemaErrors({ ...v3, isDefault: 'yes' }, ref('Version'), components)).toEqual([
+      '$.isDefault: string, want boolean',
+    ]);
     const findings = await json('/v3alpha/systems/npm/packages/lodash/versions/4.17.20:findings');
     const bad = { ...findings, packageFindings: [{ type: 'SUSPICIOUS', risk: 'RISK_LOW' }] };
     expect(schemaErrors(findings, ref('Findings'), components)).toEqual([]);

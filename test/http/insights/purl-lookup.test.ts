@@ -19,8 +19,11 @@ beforeAll(async () => {
     OR name ILIKE 'github.com/twin/%' OR name LIKE 'example.com/gen%')`);
   for (const name of GO) {
     await db.query(`INSERT INTO insights.packages (system, name) VALUES ('GO', $1)`, [name]);
-    await db.query(`INSERT INTO insights.versions (system, name, version, upstream_version, ordinal)
-      VALUES ('GO', $1, 'v1.0.0', 'v1.0.0', 0)`, [name]);
+    await db.query(
+      `INSERT INTO insights.versions (system, name, version, upstream_version, ordinal)
+      VALUES ('GO', $1, 'v1.0.0', 'v1.0.0', 0)`,
+      [name],
+    );
   }
 });
 
@@ -30,8 +33,12 @@ const nameOf = async (p: string) => (await json(purl(p))).version.versionKey.nam
 describe('purl qualifiers and subpath', () => {
   it('are accepted and ignored: the answer is the version without them', async () => {
     const plain = await json(purl('pkg:npm/lodash@4.17.21'));
-    for (const q of ['?foo=bar', '?checksum=sha1:abc&download_url=https%3A%2F%2Fx.example%2Fa.tgz', '#lib/index.js',
-      '?repository_url=https%3A%2F%2Fregistry.npmjs.org']) {
+    for (const q of [
+      '?foo=bar',
+      '?checksum=sha1:abc&download_url=https%3A%2F%2Fx.example%2Fa.tgz',
+      '#lib/index.js',
+      '?repository_url=https%3A%2F%2Fregistry.npmjs.org',
+    ]) {
       expect(await json(purl(`pkg:npm/lodash@4.17.21${q}`))).toEqual(plain);
     }
     const maven = 'pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1';
@@ -81,7 +88,8 @@ describe('Go module paths ignoring case', () => {
 
   it('purlbatch answers the same: folded Go paths, qualifiers ignored, foreign registries unanswered', async () => {
     const requests = [
-      { purl: 'pkg:golang/github.com/fold/mod@v1.0.0' }, { purl: 'pkg:npm/lodash@4.17.21?foo=bar#x' },
+      { purl: 'pkg:golang/github.com/fold/mod@v1.0.0' },
+      { purl: 'pkg:npm/lodash@4.17.21?foo=bar#x' },
       { purl: 'pkg:npm/lodash@4.17.21?repository_url=npm.internal.example' },
       { purl: 'pkg:golang/github.com/TWIN/x@v1.0.0' },
     ];
@@ -90,7 +98,9 @@ describe('Go module paths ignoring case', () => {
     const body = await res.json();
     expect(body.responses.map((r: any) => r.result?.version.versionKey ?? null)).toEqual([
       { system: 'GO', name: 'github.com/Fold/Mod', version: 'v1.0.0' },
-      { system: 'NPM', name: 'lodash', version: '4.17.21' }, null, null,
+      { system: 'NPM', name: 'lodash', version: '4.17.21' },
+      null,
+      null,
     ]);
     expect(body.responses.map((r: any) => r.request)).toEqual(requests);
   });
@@ -109,7 +119,8 @@ describe('Go module paths ignoring case', () => {
     };
     await goPathsFolded(capture as never, ['example.com/gen77/mod']);
     const plan = (await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${stmt!.sql}`, stmt!.params))
-      .map((r) => r['QUERY PLAN']).join('\n');
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');
     expect(plan).toMatch(/Index Scan using packages_go_path_fold|Bitmap Index Scan on packages_go_path_fold/);
     expect(plan).not.toMatch(/Seq Scan/);
     expect([...(await goPathsFolded(db, ['example.com/gen77/mod'])).values()]).toEqual([['example.com/gen77/Mod']]);

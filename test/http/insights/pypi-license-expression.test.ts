@@ -9,29 +9,40 @@ import insights from '../../../functions/insights.ts';
 import { testDb, testEnv, workerClient } from '../../support/env.ts';
 import { startRegistry, type RegistryServer } from '../../../tools/registries/registry-server.ts';
 
-interface Meta { license_expression?: string | null; license?: string | null; classifiers?: string[] }
+interface Meta {
+  license_expression?: string | null;
+  license?: string | null;
+  classifiers?: string[];
+}
 
 const PROJECTS: Record<string, Meta> = {
   'pep639-compound': {
-    license_expression: 'MIT AND (Apache-2.0 OR BSD-2-Clause)', license: 'GPL',
+    license_expression: 'MIT AND (Apache-2.0 OR BSD-2-Clause)',
+    license: 'GPL',
     classifiers: ['License :: OSI Approved :: GNU General Public License v3 (GPLv3)'],
   },
   'pep639-lower': { license_expression: 'mit', license: null, classifiers: [] },
   'pep639-ref': {
-    license_expression: 'LicenseRef-Acme-Proprietary', classifiers: ['License :: OSI Approved :: MIT License'],
+    license_expression: 'LicenseRef-Acme-Proprietary',
+    classifiers: ['License :: OSI Approved :: MIT License'],
   },
   'pep639-legacy': { license_expression: null, license: '', classifiers: ['License :: OSI Approved :: MIT License'] },
 };
 
 function doc(name: string, m: Meta) {
   const file = {
-    filename: `${name.replace(/-/g, '_')}-1.0-py3-none-any.whl`, url: `https://files.example/${name}-1.0.whl`,
-    packagetype: 'bdist_wheel', upload_time_iso_8601: '2024-09-01T00:00:00Z', requires_python: null, yanked: false,
+    filename: `${name.replace(/-/g, '_')}-1.0-py3-none-any.whl`,
+    url: `https://files.example/${name}-1.0.whl`,
+    packagetype: 'bdist_wheel',
+    upload_time_iso_8601: '2024-09-01T00:00:00Z',
+    requires_python: null,
+    yanked: false,
     digests: {},
   };
   return {
     info: { name, version: '1.0', requires_dist: null, project_urls: null, ...m },
-    releases: { '1.0': [file] }, urls: [file],
+    releases: { '1.0': [file] },
+    urls: [file],
   };
 }
 
@@ -45,16 +56,21 @@ beforeAll(async () => {
     const m = /^\/pypi\/([^/]+)\/(?:1\.0\/)?json$/.exec(p);
     return m && PROJECTS[m[1]!] ? doc(m[1]!, PROJECTS[m[1]!]!) : undefined;
   });
-  api = workerClient(insights, testEnv({
-    PYPI_URL: registry.url, OSV_API_URL: registry.url, INSIGHTS_PYPI_ATTESTATIONS: 'off',
-  }));
+  api = workerClient(
+    insights,
+    testEnv({
+      PYPI_URL: registry.url,
+      OSV_API_URL: registry.url,
+      INSIGHTS_PYPI_ATTESTATIONS: 'off',
+    }),
+  );
 });
 afterAll(() => registry?.close());
 
 const licensesOf = async (name: string) => {
   const res = await api.get(`/v3/systems/pypi/packages/${name}/versions/1.0`);
   expect(res.status).toBe(200);
-  return (await res.json() as any).licenses;
+  return ((await res.json()) as any).licenses;
 };
 
 describe('PEP 639 License-Expression', () => {

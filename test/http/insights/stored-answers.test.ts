@@ -14,22 +14,34 @@ import { waitFor } from '../../support/wait.ts';
 
 const NAME = 'stored-answer-demo';
 const release = (version: string, day: number) => ({
-  version: { name: NAME, version, license: 'MIT', dist: { tarball: `https://x.example/${NAME}-${version}.tgz` },
-    repository: { type: 'git', url: 'git+https://github.com/stored/answer-demo.git' } },
+  version: {
+    name: NAME,
+    version,
+    license: 'MIT',
+    dist: { tarball: `https://x.example/${NAME}-${version}.tgz` },
+    repository: { type: 'git', url: 'git+https://github.com/stored/answer-demo.git' },
+  },
   time: `2024-01-0${day}T00:00:00.000Z`,
 });
 const packument = (versions: string[]) => {
   const rs = Object.fromEntries(versions.map((v, i) => [v, release(v, i + 1)]));
   return {
-    name: NAME, 'dist-tags': { latest: versions.at(-1) },
+    name: NAME,
+    'dist-tags': { latest: versions.at(-1) },
     time: Object.fromEntries(Object.entries(rs).map(([v, r]) => [v, r.time])),
     versions: Object.fromEntries(Object.entries(rs).map(([v, r]) => [v, r.version])),
   };
 };
 const ADVISORY = {
-  id: 'GHSA-stor-ed00-answ', modified: '2026-01-01T00:00:00Z', summary: 'stored answers test',
-  affected: [{ package: { ecosystem: 'npm', name: NAME },
-    ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '1.1.0' }] }] }],
+  id: 'GHSA-stor-ed00-answ',
+  modified: '2026-01-01T00:00:00Z',
+  summary: 'stored answers test',
+  affected: [
+    {
+      package: { ecosystem: 'npm', name: NAME },
+      ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '1.1.0' }] }],
+    },
+  ],
 };
 
 let upstream = { packument: packument(['1.0.0', '1.1.0']), vulns: [] as object[] };
@@ -39,41 +51,55 @@ let api: ReturnType<typeof workerClient>;
 let stale: ReturnType<typeof workerClient>;
 const db = testDb();
 
-const PATHS = [`/v3/systems/npm/packages/${NAME}`, `/v3alpha/systems/npm/packages/${NAME}`,
-  `/v3/systems/npm/packages/${NAME}/versions/1.0.0`, `/v3alpha/systems/npm/packages/${NAME}/versions/1.0.0`];
+const PATHS = [
+  `/v3/systems/npm/packages/${NAME}`,
+  `/v3alpha/systems/npm/packages/${NAME}`,
+  `/v3/systems/npm/packages/${NAME}/versions/1.0.0`,
+  `/v3alpha/systems/npm/packages/${NAME}/versions/1.0.0`,
+];
 
 async function texts(): Promise<string[]> {
-  return Promise.all(PATHS.map(async (path) => {
-    const res = await api.get(path);
-    expect({ path, status: res.status }).toEqual({ path, status: 200 });
-    return res.text();
-  }));
+  return Promise.all(
+    PATHS.map(async (path) => {
+      const res = await api.get(path);
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      return res.text();
+    }),
+  );
 }
 
 /** The same answers with nothing stored: built on read. */
 async function builtOnRead(): Promise<string[]> {
-  await db.query('UPDATE insights.packages SET answer_v3 = NULL, answer_alpha = NULL WHERE system = $1 AND name = $2',
-    ['NPM', NAME]);
+  await db.query('UPDATE insights.packages SET answer_v3 = NULL, answer_alpha = NULL WHERE system = $1 AND name = $2', [
+    'NPM',
+    NAME,
+  ]);
   await db.query('DELETE FROM insights.version_answers WHERE system = $1 AND name = $2', ['NPM', NAME]);
   return texts();
 }
 
 async function storedCount(): Promise<number> {
-  const rows = await db.query<{ n: string }>(`SELECT
+  const rows = await db.query<{ n: string }>(
+    `SELECT
       (SELECT count(*) FROM insights.version_answers WHERE system = 'NPM' AND name = $1)
       + (SELECT count(*) FROM insights.packages WHERE system = 'NPM' AND name = $1 AND answer_v3 IS NOT NULL
-        AND answer_alpha IS NOT NULL) AS n`, [NAME]);
+        AND answer_alpha IS NOT NULL) AS n`,
+    [NAME],
+  );
   return Number(rows[0]!.n);
 }
 
 beforeAll(async () => {
   await db.query('DELETE FROM insights.packages WHERE system = $1 AND name = $2', ['NPM', NAME]);
   await db.query('DELETE FROM insights.advisories WHERE id = $1', [ADVISORY.id]);
-  registry = await startRegistry((p) => (p === '/v1/query' ? { vulns: upstream.vulns }
-    : p === `/${NAME}` ? upstream.packument : undefined));
+  registry = await startRegistry((p) =>
+    p === '/v1/query' ? { vulns: upstream.vulns } : p === `/${NAME}` ? upstream.packument : undefined,
+  );
   const vars = {
-    NPM_REGISTRY_URL: registry.url, OSV_API_URL: registry.url,
-    INSIGHTS_NPM_TARBALLS: 'off', INSIGHTS_NPM_ATTESTATIONS: 'off',
+    NPM_REGISTRY_URL: registry.url,
+    OSV_API_URL: registry.url,
+    INSIGHTS_NPM_TARBALLS: 'off',
+    INSIGHTS_NPM_ATTESTATIONS: 'off',
   };
   served = await serveWorker(delivery, (url) => testEnv({ ...vars, DELIVERY_URL: url }));
   api = workerClient(insights, testEnv({ ...vars, DELIVERY_URL: served.url }));
@@ -88,8 +114,10 @@ describe('stored GetPackage and GetVersion answers', () => {
   it('are written when the package is stored and equal, byte for byte, the answers built on read', async () => {
     const stored = await texts();
     expect(await storedCount()).toBe(3); // two versions and the package
-    expect(JSON.parse(stored[0]!).versions.map((v: any) => [v.versionKey.version, v.isDefault]))
-      .toEqual([['1.0.0', false], ['1.1.0', true]]);
+    expect(JSON.parse(stored[0]!).versions.map((v: any) => [v.versionKey.version, v.isDefault])).toEqual([
+      ['1.0.0', false],
+      ['1.1.0', true],
+    ]);
     expect(JSON.parse(stored[2]!).advisoryKeys).toEqual([]);
     expect(await builtOnRead()).toEqual(stored);
   });
@@ -97,12 +125,19 @@ describe('stored GetPackage and GetVersion answers', () => {
   it('a refresh that brings a new default version and an advisory rewrites them', async () => {
     upstream = { packument: packument(['1.0.0', '1.1.0', '1.2.0']), vulns: [ADVISORY] };
     expect((await stale.get(`/v3/systems/npm/packages/${NAME}`)).status).toBe(200); // stale: queues /insights/refresh
-    const pkg = await waitFor('the refreshed answers', async () => {
-      const [p, , v] = (await texts()).map((t) => JSON.parse(t));
-      return p.versions.length === 3 && v.advisoryKeys.length > 0 ? p : undefined; // advisories: a second transaction
-    }, { timeoutMs: 20_000 });
-    expect(pkg.versions.map((v: any) => [v.versionKey.version, v.isDefault]))
-      .toEqual([['1.0.0', false], ['1.1.0', false], ['1.2.0', true]]);
+    const pkg = await waitFor(
+      'the refreshed answers',
+      async () => {
+        const [p, , v] = (await texts()).map((t) => JSON.parse(t));
+        return p.versions.length === 3 && v.advisoryKeys.length > 0 ? p : undefined; // advisories: a second transaction
+      },
+      { timeoutMs: 20_000 },
+    );
+    expect(pkg.versions.map((v: any) => [v.versionKey.version, v.isDefault])).toEqual([
+      ['1.0.0', false],
+      ['1.1.0', false],
+      ['1.2.0', true],
+    ]);
     const stored = await texts();
     expect(JSON.parse(stored[2]!).advisoryKeys).toEqual([{ id: ADVISORY.id }]);
     expect(JSON.parse(stored[3]!).advisoryKeys).toEqual([{ id: ADVISORY.id }]);

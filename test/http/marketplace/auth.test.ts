@@ -12,14 +12,24 @@ const mailUrl = () => stackInfo().mailUrl;
 
 beforeAll(async () => {
   served = await serveWorker(delivery, (url) => testEnv({ DELIVERY_URL: url }));
-  env = testEnv({ DELIVERY_URL: served.url, MARKETPLACE_URL: 'https://market.example.edu', OWNER_EMAILS: 'Boss@Owner.edu, other@owner.edu' });
+  env = testEnv({
+    DELIVERY_URL: served.url,
+    MARKETPLACE_URL: 'https://market.example.edu',
+    OWNER_EMAILS: 'Boss@Owner.edu, other@owner.edu',
+  });
   api = client(env);
 });
 afterAll(async () => served.close());
 
 const signup = (over: Record<string, unknown> = {}) => ({
   emailAddress: `s${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@school.edu`,
-  password: 'secret-pass-1', firstName: 'Ada', lastName: "O'Neil-Smith", university: 'University of Rochester', CMC: '1234', venmoUsername: '@ada-venmo', ...over,
+  password: 'secret-pass-1',
+  firstName: 'Ada',
+  lastName: "O'Neil-Smith",
+  university: 'University of Rochester',
+  CMC: '1234',
+  venmoUsername: '@ada-venmo',
+  ...over,
 });
 
 async function confirmLink(email: string): Promise<string> {
@@ -45,15 +55,29 @@ describe('sign-up, confirmation and login', () => {
     const ok = await api.get(link);
     expect(ok.status).toBe(201);
     const user = (await json(ok)).data.user;
-    expect(user).toMatchObject({ emailAddress: s.emailAddress, firstName: 'Ada', lastName: "O'Neil-Smith", CMC: '1234', venmoUsername: 'ada-venmo', permissionType: 0 });
+    expect(user).toMatchObject({
+      emailAddress: s.emailAddress,
+      firstName: 'Ada',
+      lastName: "O'Neil-Smith",
+      CMC: '1234',
+      venmoUsername: 'ada-venmo',
+      permissionType: 0,
+    });
     expect(JSON.stringify(user)).not.toContain('pbkdf2');
     await expectError(await api.get(link), 404, `GET ${link}`);
-    expect((await testDb().query('SELECT count(*)::int AS n FROM market.users WHERE email = $1', [s.emailAddress]))[0]).toEqual({ n: 1 });
-    const [ev] = await testDb().query<{ payload: any }>("SELECT payload FROM webhooks.outbox WHERE event_name = 'user_signup' AND object_id = $1", [user._id]);
+    expect(
+      (await testDb().query('SELECT count(*)::int AS n FROM market.users WHERE email = $1', [s.emailAddress]))[0],
+    ).toEqual({ n: 1 });
+    const [ev] = await testDb().query<{ payload: any }>(
+      "SELECT payload FROM webhooks.outbox WHERE event_name = 'user_signup' AND object_id = $1",
+      [user._id],
+    );
     expect(ev!.payload.emailAddress).toBe(s.emailAddress);
     expect(JSON.stringify(ev!.payload)).not.toContain('pbkdf2');
 
-    const login = await api.post('/api/auth/login', { data: { emailAddress: s.emailAddress.toUpperCase(), password: s.password } });
+    const login = await api.post('/api/auth/login', {
+      data: { emailAddress: s.emailAddress.toUpperCase(), password: s.password },
+    });
     expect(login.status).toBe(200);
     const token = (await json(login)).data.token as string;
     const me = await json(await api.get('/api/user/getUserData', { authorization: `Bearer ${token}` }));
@@ -71,7 +95,12 @@ describe('sign-up, confirmation and login', () => {
 
   it('refuses a second sign-up of a registered or pending address with 409', async () => {
     const existing = await makeUser();
-    expect(await expectError(await api.post('/api/auth/signup', signup({ emailAddress: existing.email.toUpperCase() })), 409)).toBe('Existing User');
+    expect(
+      await expectError(
+        await api.post('/api/auth/signup', signup({ emailAddress: existing.email.toUpperCase() })),
+        409,
+      ),
+    ).toBe('Existing User');
     const s = signup();
     expect((await api.post('/api/auth/signup', s)).status).toBe(201);
     expect(await expectError(await api.post('/api/auth/signup', s), 409)).toBe('Existing Temp User');
@@ -81,7 +110,10 @@ describe('sign-up, confirmation and login', () => {
     const s = signup();
     expect((await api.post('/api/auth/signup', s)).status).toBe(201);
     const link = await confirmLink(s.emailAddress);
-    await testDb().query("UPDATE market.pending_signups SET expires_at = now() - interval '1 minute' WHERE email = $1", [s.emailAddress]);
+    await testDb().query(
+      "UPDATE market.pending_signups SET expires_at = now() - interval '1 minute' WHERE email = $1",
+      [s.emailAddress],
+    );
     await expectError(await api.get(link), 404);
     expect((await api.post('/api/auth/signup', s)).status).toBe(201);
   });
@@ -114,7 +146,9 @@ describe('sign-up, confirmation and login', () => {
     ['wrong password', undefined, 'wrong-password-1'],
   ])('login with %s is 401 with one message', async (_n, email, password) => {
     const u = await makeUser();
-    expect(await expectError(await api.post('/api/auth/login', { emailAddress: email ?? u.email, password }), 401)).toBe('Incorrect e-mail address or password');
+    expect(
+      await expectError(await api.post('/api/auth/login', { emailAddress: email ?? u.email, password }), 401),
+    ).toBe('Incorrect e-mail address or password');
   });
 
   it.each([
@@ -138,9 +172,19 @@ describe('profile and passwords', () => {
 
   it('changes the password: wrong current password 403, then old tokens stop working', async () => {
     const u = await makeUser();
-    await expectError(await api.post('/api/auth/updatePassword', { password: 'nope-nope-1', newPassword: 'brand-new-2' }, u.auth), 403);
-    await expectError(await api.post('/api/auth/updatePassword', { password: PASSWORD, newPassword: 'short' }, u.auth), 400);
-    const res = await api.post('/api/auth/updatePassword', { data: { password: PASSWORD, newPassword: 'brand-new-2' } }, u.auth);
+    await expectError(
+      await api.post('/api/auth/updatePassword', { password: 'nope-nope-1', newPassword: 'brand-new-2' }, u.auth),
+      403,
+    );
+    await expectError(
+      await api.post('/api/auth/updatePassword', { password: PASSWORD, newPassword: 'short' }, u.auth),
+      400,
+    );
+    const res = await api.post(
+      '/api/auth/updatePassword',
+      { data: { password: PASSWORD, newPassword: 'brand-new-2' } },
+      u.auth,
+    );
     expect(res.status).toBe(200);
     const fresh = (await json(res)).data.token;
     await expectError(await api.get('/api/user/getUserData', u.auth), 401);

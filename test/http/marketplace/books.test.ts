@@ -8,12 +8,31 @@ const ids = (body: any) => body.data.map((b: any) => b._id);
 describe('posting and listing books', () => {
   it('posts a book (wrapped body), normalises ISBN-10 to 13, notifies, emits book_posted', async () => {
     const u = await makeUser();
-    const book = await postBook(u, { ISBN: '0-262-03384-4', course: 'csc-282', Comments: 'margin notes', comments: undefined });
-    expect(book).toMatchObject({ name: BOOK.name, edition: 3, course: 'CSC-282', price: 50, condition: 'Good', comments: 'margin notes', ISBN: '9780262033848', status: 0, owner: u.id, buyer: '' });
+    const book = await postBook(u, {
+      ISBN: '0-262-03384-4',
+      course: 'csc-282',
+      Comments: 'margin notes',
+      comments: undefined,
+    });
+    expect(book).toMatchObject({
+      name: BOOK.name,
+      edition: 3,
+      course: 'CSC-282',
+      price: 50,
+      condition: 'Good',
+      comments: 'margin notes',
+      ISBN: '9780262033848',
+      status: 0,
+      owner: u.id,
+      buyer: '',
+    });
     expect(Math.abs(book.date - Date.now())).toBeLessThan(60_000);
     const notes = await json(await api.get('/api/user/getNotifications', u.auth));
     expect(notes.data[0].message).toBe(`Thanks for posting "${BOOK.name}" up for sale.`);
-    const [ev] = await testDb().query<{ payload: any }>("SELECT payload FROM webhooks.outbox WHERE event_name = 'book_posted' AND object_id = $1", [book._id]);
+    const [ev] = await testDb().query<{ payload: any }>(
+      "SELECT payload FROM webhooks.outbox WHERE event_name = 'book_posted' AND object_id = $1",
+      [book._id],
+    );
     expect(ev!.payload).toEqual(book);
   });
 
@@ -28,7 +47,11 @@ describe('posting and listing books', () => {
     ['missing condition', { condition: undefined }],
   ])('rejects a book with %s (400)', async (_n, over) => {
     const u = await makeUser();
-    await expectError(await api.post('/api/books/postBook', { data: { ...BOOK, ...over } }, u.auth), 400, 'POST /api/books/postBook');
+    await expectError(
+      await api.post('/api/books/postBook', { data: { ...BOOK, ...over } }, u.auth),
+      400,
+      'POST /api/books/postBook',
+    );
   });
 
   it('postBook needs a token', async () => {
@@ -76,7 +99,11 @@ describe('posting and listing books', () => {
     const anon = await walk('/api/books/getBooksNoToken/3/0', (c) => `/api/books/getBooksNoToken/3/0?cursor=${c}`);
     expect(anon).toEqual(await byOffset((skip) => `/api/books/getBooksNoToken/100/${skip}`));
     expect(new Set(anon).size).toBe(anon.length);
-    const signedIn = await walk('/api/books/getAllBooks?limit=4', (c) => `/api/books/getAllBooks?limit=4&cursor=${c}`, viewer.auth);
+    const signedIn = await walk(
+      '/api/books/getAllBooks?limit=4',
+      (c) => `/api/books/getAllBooks?limit=4&cursor=${c}`,
+      viewer.auth,
+    );
     expect(signedIn).toEqual(await byOffset((skip) => `/api/books/getAllBooks?limit=100&skip=${skip}`, viewer.auth));
     // skip counts from the cursor
     const page = await api.get('/api/books/getBooksNoToken/2/0');
@@ -89,7 +116,7 @@ describe('posting and listing books', () => {
     }
   });
 
-  it('getAllBooks: without a token every listed book, with one the others\' books with cart items marked 42', async () => {
+  it("getAllBooks: without a token every listed book, with one the others' books with cart items marked 42", async () => {
     const seller = await makeUser();
     const viewer = await makeUser();
     const a = await postBook(seller, { name: 'Marker book A' });
@@ -110,7 +137,10 @@ describe('posting and listing books', () => {
     const b = await postBook(u, { name: 'Delete me' });
     await testDb().query('UPDATE market.books SET status = 5 WHERE id = $1', [a._id]);
     const posts = await json(await api.get('/api/books/getUsersPosts', u.auth));
-    expect(posts.data.map((x: any) => [x._id, x.status])).toEqual([[b._id, 0], [a._id, 5]]);
+    expect(posts.data.map((x: any) => [x._id, x.status])).toEqual([
+      [b._id, 0],
+      [a._id, 5],
+    ]);
 
     await expectError(await api.post('/api/books/deleteBook', { bookID: b._id }, other.auth), 404);
     await expectError(await api.post('/api/books/deleteBook', { bookID: 'abc' }, u.auth), 400);
@@ -134,7 +164,12 @@ describe('search', () => {
     const searcher = await makeUser();
     const tag = `zq${Date.now().toString(36)}`;
     const title = await postBook(seller, { name: `Quantum ${tag} Mechanics`, course: 'PHY 237', ISBN: null });
-    const course = await postBook(seller, { name: 'Unrelated volume', course: 'PHY 237', ISBN: '0131103628', comments: tag });
+    const course = await postBook(seller, {
+      name: 'Unrelated volume',
+      course: 'PHY 237',
+      ISBN: '0131103628',
+      comments: tag,
+    });
     const own = await postBook(searcher, { name: `Quantum ${tag} Workbook`, course: 'PHY 237', ISBN: null });
     const sold = await postBook(seller, { name: `Quantum ${tag} Sold`, ISBN: null });
     await testDb().query('UPDATE market.books SET status = 1 WHERE id = $1', [sold._id]);
@@ -160,7 +195,9 @@ describe('search', () => {
       `INSERT INTO market.books (owner_id, name, name_norm, edition, course, course_norm, price, condition, posted_at)
        SELECT $1, CASE WHEN i = 0 THEN 'Old ${tag} title' ELSE 'Other book ' || i END, 'x', 1, 'CSC 101',
               CASE WHEN i = 0 THEN 'csc101' ELSE '${tag}' END, 10, 'Good', now() - make_interval(days => 1000 - i)
-       FROM generate_series(0, $2::int) AS i`, [seller.id, SEARCH_CANDIDATES + 5]);
+       FROM generate_series(0, $2::int) AS i`,
+      [seller.id, SEARCH_CANDIDATES + 5],
+    );
     const found = (await json(await api.get(`/api/books/search/public/${tag}`))).data;
     expect(found).toHaveLength(40);
     expect(found.map((b: any) => b.name)).not.toContain(`Old ${tag} title`); // older than the newest candidates
@@ -189,7 +226,7 @@ describe('search', () => {
 });
 
 describe('requests and matching', () => {
-  it('matches by ISBN-10/13, normalised course and name; both directions; never the requester\'s own book', async () => {
+  it("matches by ISBN-10/13, normalised course and name; both directions; never the requester's own book", async () => {
     const buyer = await makeUser();
     const seller = await makeUser();
     const tag = `m${Date.now().toString(36)}`;
@@ -199,22 +236,36 @@ describe('requests and matching', () => {
     const noMatch = await postBook(seller, { name: `Other ${tag}`, course: 'XYZ 9990', ISBN: null });
     await postBook(buyer, { name: `Own ${tag}`, course: 'XYZ 999', ISBN: null });
 
-    const r1 = await api.post('/api/books/requestBook', { data: { payload: { name: 'Something else', course: 'QQQ 111', ISBN: isbn.isbn13 } } }, buyer.auth);
+    const r1 = await api.post(
+      '/api/books/requestBook',
+      { data: { payload: { name: 'Something else', course: 'QQQ 111', ISBN: isbn.isbn13 } } },
+      buyer.auth,
+    );
     expect(r1.status).toBe(200);
     expect((await json(r1)).data.matches).toBe(1);
-    const r2 = await json(await api.post('/api/books/requestBook', { name: 'Anything', course: 'xyz-999' }, buyer.auth));
+    const r2 = await json(
+      await api.post('/api/books/requestBook', { name: 'Anything', course: 'xyz-999' }, buyer.auth),
+    );
     expect(r2.data.matches).toBe(1);
     const matches = ids(await json(await api.get('/api/books/getUserMatches', buyer.auth)));
     expect(matches.sort()).toEqual([byIsbn._id, byCourse._id].sort());
     expect(matches).not.toContain(noMatch._id);
 
     // a later post whose name contains the request's name matches too
-    const r3 = await json(await api.post('/api/books/requestBook', { name: `Linear Algebra ${tag}`, course: 'MTH 165' }, buyer.auth));
+    const r3 = await json(
+      await api.post('/api/books/requestBook', { name: `Linear Algebra ${tag}`, course: 'MTH 165' }, buyer.auth),
+    );
     expect(r3.data.matches).toBe(0);
-    const later = await postBook(seller, { name: `Linear Algebra ${tag} and Its Applications`, course: 'MTH 999', ISBN: null });
+    const later = await postBook(seller, {
+      name: `Linear Algebra ${tag} and Its Applications`,
+      course: 'MTH 999',
+      ISBN: null,
+    });
     expect(ids(await json(await api.get('/api/books/getUserMatches', buyer.auth)))).toContain(later._id);
     const notes = await json(await api.get('/api/user/getNotifications', buyer.auth));
-    expect(notes.data[0].message).toBe(`Match found: "${later.name}" matches your request for "Linear Algebra ${tag}".`);
+    expect(notes.data[0].message).toBe(
+      `Match found: "${later.name}" matches your request for "Linear Algebra ${tag}".`,
+    );
 
     const reqs = await json(await api.get('/api/user/getRequests', buyer.auth));
     expect(reqs.data.map((r: any) => r.course)).toEqual(['MTH 165', 'XYZ-999', 'QQQ 111']);
@@ -226,7 +277,10 @@ describe('requests and matching', () => {
     const after = ids(await json(await api.get('/api/books/getUserMatches', buyer.auth)));
     expect(after.sort()).toEqual([byCourse._id, later._id].sort());
     await expectError(await api.post('/api/user/deleteRequest', { bookID: isbnRequest }, buyer.auth), 404);
-    const events = await testDb().query<{ n: number }>("SELECT count(*)::int AS n FROM webhooks.outbox WHERE event_name = 'book_matched' AND payload->>'userId' = $1", [buyer.id]);
+    const events = await testDb().query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM webhooks.outbox WHERE event_name = 'book_matched' AND payload->>'userId' = $1",
+      [buyer.id],
+    );
     expect(events[0]!.n).toBe(3);
   });
 

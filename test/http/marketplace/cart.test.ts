@@ -19,9 +19,15 @@ describe('cart', () => {
     expect(added.status).toBe(202);
     expect((await json(added)).data).toEqual({ added: a._id });
     expect((await api.post('/api/user/addToCart', { bookID: Number(b._id) }, buyer.auth)).status).toBe(202);
-    expect(await expectError(await api.post('/api/user/addToCart', { bookID: a._id }, buyer.auth), 409)).toBe('This book is already in your cart');
-    expect(await expectError(await api.post('/api/user/addToCart', { bookID: own._id }, buyer.auth), 409)).toBe('You cannot buy your own book');
-    expect(await expectError(await api.post('/api/user/addToCart', { bookID: gone._id }, buyer.auth), 409)).toBe('This book is no longer available');
+    expect(await expectError(await api.post('/api/user/addToCart', { bookID: a._id }, buyer.auth), 409)).toBe(
+      'This book is already in your cart',
+    );
+    expect(await expectError(await api.post('/api/user/addToCart', { bookID: own._id }, buyer.auth), 409)).toBe(
+      'You cannot buy your own book',
+    );
+    expect(await expectError(await api.post('/api/user/addToCart', { bookID: gone._id }, buyer.auth), 409)).toBe(
+      'This book is no longer available',
+    );
     await expectError(await api.post('/api/user/addToCart', { bookID: '999999999' }, buyer.auth), 404);
     await expectError(await api.post('/api/user/addToCart', { bookID: 'x' }, buyer.auth), 400);
     await expectError(await api.post('/api/user/addToCart', { bookID: a._id }), 401);
@@ -43,24 +49,52 @@ describe('checkout', () => {
     const other = await makeUser();
     const a = await postBook(s1, { name: 'Checkout A', price: 10.5 });
     const b = await postBook(s2, { name: 'Checkout B', price: 20 });
-    for (const x of [a, b]) expect((await api.post('/api/user/addToCart', { bookID: x._id }, buyer.auth)).status).toBe(202);
+    for (const x of [a, b])
+      expect((await api.post('/api/user/addToCart', { bookID: x._id }, buyer.auth)).status).toBe(202);
     expect((await api.post('/api/user/addToCart', { bookID: a._id }, other.auth)).status).toBe(202);
 
     const res = await api.post('/api/user/checkout', {}, buyer.auth);
     expect(res.status).toBe(200);
     const t = (await json(res)).data.transaction;
-    expect(t).toMatchObject({ buyerID: buyer.id, subtotal: 30.5, totalCharged: 32.03, booksPurchased: [a._id, b._id].sort((x, y) => Number(x) - Number(y)), status: 0, buyerEmail: buyer.email });
+    expect(t).toMatchObject({
+      buyerID: buyer.id,
+      subtotal: 30.5,
+      totalCharged: 32.03,
+      booksPurchased: [a._id, b._id].sort((x, y) => Number(x) - Number(y)),
+      status: 0,
+      buyerEmail: buyer.email,
+    });
 
     const purchased = await json(await api.get('/api/user/getPurchasedBooks', buyer.auth));
-    expect(purchased.data.map((x: any) => [x._id, x.status, x.buyer]).sort()).toEqual([[a._id, 1, buyer.id], [b._id, 1, buyer.id]].sort());
+    expect(purchased.data.map((x: any) => [x._id, x.status, x.buyer]).sort()).toEqual(
+      [
+        [a._id, 1, buyer.id],
+        [b._id, 1, buyer.id],
+      ].sort(),
+    );
     expect((await json(await api.get('/api/user/getCartItems', buyer.auth))).data).toEqual([]);
     expect((await json(await api.get('/api/user/getCartItems', other.auth))).data).toEqual([]);
-    expect((await json(await api.get('/api/user/getUserStatistics', buyer.auth))).data).toEqual({ numberOfBooksBought: 2, numberOfBooksSold: 0, moneyMade: 0 });
-    expect((await json(await api.get('/api/user/getUserStatistics', s1.auth))).data).toEqual({ numberOfBooksBought: 0, numberOfBooksSold: 1, moneyMade: 10.5 });
+    expect((await json(await api.get('/api/user/getUserStatistics', buyer.auth))).data).toEqual({
+      numberOfBooksBought: 2,
+      numberOfBooksSold: 0,
+      moneyMade: 0,
+    });
+    expect((await json(await api.get('/api/user/getUserStatistics', s1.auth))).data).toEqual({
+      numberOfBooksBought: 0,
+      numberOfBooksSold: 1,
+      moneyMade: 10.5,
+    });
     expect(ids(await json(await api.get('/api/user/getSoldBooks', s2.auth)))).toEqual([b._id]);
-    expect((await json(await api.get('/api/user/getNotifications', buyer.auth))).data[0].message).toBe('Thanks for your purchase! You will be charged $32.03 once the books are checked.');
-    expect((await json(await api.get('/api/user/getNotifications', s1.auth))).data[0].message).toBe('Someone bought your book: "Checkout A".');
-    const ev = await testDb().query<{ n: number }>("SELECT count(*)::int AS n FROM webhooks.outbox WHERE event_name = 'cart_checked_out' AND object_id = $1", [t._id]);
+    expect((await json(await api.get('/api/user/getNotifications', buyer.auth))).data[0].message).toBe(
+      'Thanks for your purchase! You will be charged $32.03 once the books are checked.',
+    );
+    expect((await json(await api.get('/api/user/getNotifications', s1.auth))).data[0].message).toBe(
+      'Someone bought your book: "Checkout A".',
+    );
+    const ev = await testDb().query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM webhooks.outbox WHERE event_name = 'cart_checked_out' AND object_id = $1",
+      [t._id],
+    );
     expect(ev[0]!.n).toBe(1);
 
     expect(await expectError(await api.post('/api/user/checkout', {}, buyer.auth), 400)).toBe('Your cart is empty');
@@ -80,7 +114,10 @@ describe('checkout', () => {
     const res = await api.post('/api/user/checkout', {}, second.auth);
     expect(res.status).toBe(409);
     const body = await json(res);
-    expect(body.data).toEqual({ error: 'Some books in your cart are no longer available; nothing was bought', unavailable: [shared._id] });
+    expect(body.data).toEqual({
+      error: 'Some books in your cart are no longer available; nothing was bought',
+      unavailable: [shared._id],
+    });
     const [row] = await testDb().query<{ status: number }>('SELECT status FROM market.books WHERE id = $1', [mine._id]);
     expect(row!.status).toBe(0);
     // the taken book left the cart, so the next checkout buys the rest
@@ -107,18 +144,29 @@ describe('checkout', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(n - 1);
     const winner = buyers[statuses.indexOf(200)]!;
-    for (const r of results.filter((x) => x.status === 409)) expect((await json(r)).data.unavailable).toEqual([shared._id]);
+    for (const r of results.filter((x) => x.status === 409))
+      expect((await json(r)).data.unavailable).toEqual([shared._id]);
 
     const db = testDb();
-    const [book] = await db.query<{ status: number; buyer_id: string }>('SELECT status, buyer_id::text FROM market.books WHERE id = $1', [shared._id]);
+    const [book] = await db.query<{ status: number; buyer_id: string }>(
+      'SELECT status, buyer_id::text FROM market.books WHERE id = $1',
+      [shared._id],
+    );
     expect(book).toEqual({ status: 1, buyer_id: winner.id });
-    const sold = await db.query<{ id: string }>("SELECT id::text FROM market.books WHERE owner_id = $1 AND status = 1 ORDER BY id", [seller.id]);
-    expect(sold.map((r) => r.id).sort((x, y) => Number(x) - Number(y))).toEqual([shared._id, extras[buyers.indexOf(winner)]!].sort((x, y) => Number(x) - Number(y)));
+    const sold = await db.query<{ id: string }>(
+      'SELECT id::text FROM market.books WHERE owner_id = $1 AND status = 1 ORDER BY id',
+      [seller.id],
+    );
+    expect(sold.map((r) => r.id).sort((x, y) => Number(x) - Number(y))).toEqual(
+      [shared._id, extras[buyers.indexOf(winner)]!].sort((x, y) => Number(x) - Number(y)),
+    );
     const [stats] = await db.query<{ bought: number; sold: number; money: string; txs: number }>(
       `SELECT (SELECT sum(books_bought)::int FROM market.users WHERE id = ANY($1::bigint[])) AS bought,
               (SELECT books_sold FROM market.users WHERE id = $2) AS sold,
               (SELECT money_made::text FROM market.users WHERE id = $2) AS money,
-              (SELECT count(*)::int FROM market.transactions WHERE buyer_id = ANY($1::bigint[])) AS txs`, [buyers.map((b) => b.id), seller.id]);
+              (SELECT count(*)::int FROM market.transactions WHERE buyer_id = ANY($1::bigint[])) AS txs`,
+      [buyers.map((b) => b.id), seller.id],
+    );
     expect(stats).toEqual({ bought: 2, sold: 2, money: '50.00', txs: 1 });
   }, 120_000);
 });

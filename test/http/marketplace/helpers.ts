@@ -26,18 +26,29 @@ export function client(env: Env = testEnv()) {
   return workerClient(marketplace, env);
 }
 
-export async function makeUser(opts: { permission?: 0 | 1 | 2; email?: string; first?: string; last?: string } = {}): Promise<TestUser> {
+export async function makeUser(
+  opts: { permission?: 0 | 1 | 2; email?: string; first?: string; last?: string } = {},
+): Promise<TestUser> {
   hash ??= hashPassword(PASSWORD);
   const email = opts.email ?? `u${Date.now().toString(36)}${++seq}${Math.random().toString(36).slice(2, 6)}@test.edu`;
   const [row] = await testDb().query<{ id: string }>(
     `INSERT INTO market.users (email, password_hash, first_name, last_name, university, cmc, venmo_username, permission_type)
      VALUES ($1, $2, $3, $4, 'Test University', 'CMC 1', 'venmo-user', $5) RETURNING id::text`,
-    [email, await hash, opts.first ?? 'Test', opts.last ?? `User${seq}`, opts.permission ?? 0]);
+    [email, await hash, opts.first ?? 'Test', opts.last ?? `User${seq}`, opts.permission ?? 0],
+  );
   const token = await tokenFor(testEnv(), row!.id, 0);
   return { id: row!.id, email, token, auth: { authorization: `Bearer ${token}` } };
 }
 
-export const BOOK = { name: 'Introduction to Algorithms', edition: 3, course: 'CSC 282', price: 50, condition: 'Good', comments: 'some notes', ISBN: '978-0-262-03384-8' };
+export const BOOK = {
+  name: 'Introduction to Algorithms',
+  edition: 3,
+  course: 'CSC 282',
+  price: 50,
+  condition: 'Good',
+  comments: 'some notes',
+  ISBN: '978-0-262-03384-8',
+};
 
 export async function postBook(user: TestUser, overrides: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const res = await client().post('/api/books/postBook', { data: { ...BOOK, ...overrides } }, user.auth);
@@ -66,7 +77,11 @@ export async function mails(mailUrl: string): Promise<{ to: string[]; subject: s
 
 /** Polls the mail catcher until a mail to `to` whose subject contains `subject` arrives. */
 export function waitForMail(mailUrl: string, to: string, subject: string, timeoutMs = 15_000) {
-  return waitFor(`a mail "${subject}" to ${to}`, async () => (await mails(mailUrl)).find((x) => x.to.includes(to) && x.subject.includes(subject)), { timeoutMs });
+  return waitFor(
+    `a mail "${subject}" to ${to}`,
+    async () => (await mails(mailUrl)).find((x) => x.to.includes(to) && x.subject.includes(subject)),
+    { timeoutMs },
+  );
 }
 
 /** A valid ISBN-10 no other test uses (random body, computed check digit), and its ISBN-13. */

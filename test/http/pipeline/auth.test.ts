@@ -10,9 +10,21 @@ describe('pipeline admin token', () => {
     ['no header', {}, 401, 'Not authenticated'],
     ['wrong scheme', { authorization: `Basic ${TOKEN}` }, 401, 'Not authenticated'],
     ['wrong token', { authorization: 'Bearer nope' }, 401, 'Invalid admin token'],
-    ['token with a different last char', { authorization: `Bearer ${TOKEN.slice(0, -1)}x` }, 401, 'Invalid admin token'],
+    [
+      'token with a different last char',
+      { authorization: `Bearer ${TOKEN.slice(0, -1)}x` },
+      401,
+      'Invalid admin token',
+    ],
   ])('%s -> %i', async (_n, headers, status, detail) => {
-    for (const path of ['/api/v1/sources', '/api/v1/tasks', '/api/v1/providers', '/api/v1/destinations', '/api/v1/reports', '/api/v1/monitors']) {
+    for (const path of [
+      '/api/v1/sources',
+      '/api/v1/tasks',
+      '/api/v1/providers',
+      '/api/v1/destinations',
+      '/api/v1/reports',
+      '/api/v1/monitors',
+    ]) {
       const res = await api.get(path, headers);
       expect(res.status).toBe(status);
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
@@ -27,7 +39,10 @@ describe('pipeline admin token', () => {
 
   it('refuses everything when the deployment has no token', async () => {
     const bare = workerClient(pipeline, testEnv({ PIPELINE_ADMIN_TOKEN: '' }));
-    for (const headers of [{}, { authorization: 'Bearer ' }, { authorization: 'Bearer anything' }] as Record<string, string>[]) {
+    for (const headers of [{}, { authorization: 'Bearer ' }, { authorization: 'Bearer anything' }] as Record<
+      string,
+      string
+    >[]) {
       const res = await bare.get('/api/v1/sources', headers);
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ detail: 'Admin token is not configured on this deployment' });
@@ -46,6 +61,11 @@ describe('pipeline admin token', () => {
 
   it('links the pages and the feed from the API root', async () => {
     const body = await (await api.get('/')).json();
-    expect(body).toEqual({ name: 'Insight Pipeline API', version: 'v1', api: '/api/v1', links: { reports_page: '/reports', feed: '/api/v1/feed.xml', health: '/healthz' } });
+    expect(body).toEqual({
+      name: 'Insight Pipeline API',
+      version: 'v1',
+      api: '/api/v1',
+      links: { reports_page: '/reports', feed: '/api/v1/feed.xml', health: '/healthz' },
+    });
   });
 });

@@ -398,8 +398,17 @@ describe('collected items through the worker', () => {
   it('a source that fails once in a monitor run is retried through the queue, and its items still reach the report', async () => {
     await resetPipeline();
     const hf = await source({ category: 'open_source', collect_method: 'huggingface', config: {} });
-    const github = await source({ category: 'open_source', collect_method: 'github_trending', config: { language: 'rust' } });
-    const created = await api.post('/api/v1/monitors', { name: 'Flaky radar', time_period: 'custom', source_ids: [hf, github], window_hours: 24 });
+    const github = await source({
+      category: 'open_source',
+      collect_method: 'github_trending',
+      config: { language: 'rust' },
+    });
+    const created = await api.post('/api/v1/monitors', {
+      name: 'Flaky radar',
+      time_period: 'custom',
+      source_ids: [hf, github],
+      window_hours: 24,
+    });
     const m = (await created.json()) as any;
     expect(created.status).toBe(201);
     apis.failNext(1); // the first request of the run, huggingface's, answers 503
@@ -407,7 +416,10 @@ describe('collected items through the worker', () => {
     expect((await waitForTask(api, started.run_id)).status).toBe('success');
     const detail = (await (await api.get(`/api/v1/monitors/${m.id}/runs/${started.run_id}`)).json()) as any;
     const collect = detail.steps.find((s: any) => s.step === 'collect');
-    expect(collect.result.sources.map((s: any) => [s.name, s.status])).toEqual([['huggingface', 'success'], ['github_trending', 'success']]);
+    expect(collect.result.sources.map((s: any) => [s.name, s.status])).toEqual([
+      ['huggingface', 'success'],
+      ['github_trending', 'success'],
+    ]);
     expect(collect.attempts).toBe(2);
     const trending = apis.requests.filter((r) => r.path.startsWith('/github/trending'));
     expect(trending.length).toBeGreaterThanOrEqual(2); // read again on the retry, stored once
@@ -415,7 +427,9 @@ describe('collected items through the worker', () => {
     const full = (await (await api.get(`/api/v1/reports/${report.id}`)).json()) as any;
     expect(full.content).toContain('https://huggingface.co/papers/2603.11021');
     expect(full.content.split('https://github.com/astral-sh/uv').length - 1).toBeGreaterThanOrEqual(1);
-    const stored = await testDb().query<{ n: number }>("SELECT count(*)::int AS n FROM pipeline.articles WHERE url = 'https://github.com/astral-sh/uv'");
+    const stored = await testDb().query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pipeline.articles WHERE url = 'https://github.com/astral-sh/uv'",
+    );
     expect(stored[0]!.n).toBe(1);
   });
 

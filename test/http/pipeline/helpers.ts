@@ -26,9 +26,14 @@ export function adminClient(env = testEnv()) {
 }
 
 /** Serves the delivery function so the QStash test server can call it back; both workers share the env. */
-export async function withQueue(extra: Record<string, string> = {}): Promise<{ served: Served; api: ReturnType<typeof adminClient> }> {
+export async function withQueue(
+  extra: Record<string, string> = {},
+): Promise<{ served: Served; api: ReturnType<typeof adminClient> }> {
   let env = testEnv();
-  const served = await serveWorker(delivery, (url) => (env = testEnv({ DELIVERY_URL: url, PIPELINE_URL: 'http://pipeline.test', ...extra })));
+  const served = await serveWorker(
+    delivery,
+    (url) => (env = testEnv({ DELIVERY_URL: url, PIPELINE_URL: 'http://pipeline.test', ...extra })),
+  );
   return { served, api: adminClient(env) };
 }
 
@@ -45,16 +50,20 @@ const TERMINAL = ['success', 'failed', 'cancelled', 'partial_success'];
  */
 export async function waitQueueIdle(timeoutMs = 20_000): Promise<void> {
   const url = `${stackInfo().qstashUrl}/v2/events`;
-  await waitFor('the queue to be idle', async () => {
-    const res = await fetch(url, { headers: { authorization: `Bearer ${QSTASH_DEV.token}` } });
-    const all = (await res.json()) as { events: { time: number; messageId: string; state: string; url: string }[] };
-    const events = all.events.filter((e) => new URL(e.url).pathname.startsWith('/pipeline/'));
-    const latest = new Map<string, { time: number; state: string }>();
-    for (const e of [...events].reverse()) latest.set(e.messageId, e);
-    const busy = [...latest.values()].some((e) => !['DELIVERED', 'FAILED', 'CANCELED'].includes(e.state));
-    const last = Math.max(0, ...events.map((e) => e.time));
-    return !busy && Date.now() - last > 250 ? true : undefined;
-  }, timeoutMs);
+  await waitFor(
+    'the queue to be idle',
+    async () => {
+      const res = await fetch(url, { headers: { authorization: `Bearer ${QSTASH_DEV.token}` } });
+      const all = (await res.json()) as { events: { time: number; messageId: string; state: string; url: string }[] };
+      const events = all.events.filter((e) => new URL(e.url).pathname.startsWith('/pipeline/'));
+      const latest = new Map<string, { time: number; state: string }>();
+      for (const e of [...events].reverse()) latest.set(e.messageId, e);
+      const busy = [...latest.values()].some((e) => !['DELIVERED', 'FAILED', 'CANCELED'].includes(e.state));
+      const last = Math.max(0, ...events.map((e) => e.time));
+      return !busy && Date.now() - last > 250 ? true : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 export async function waitForTask(api: ReturnType<typeof adminClient>, id: string): Promise<Record<string, any>> {
@@ -70,7 +79,9 @@ export async function waitForTask(api: ReturnType<typeof adminClient>, id: strin
 /** Empties the pipeline tables between suites (settings rows reset to their presets). */
 export async function resetPipeline(): Promise<void> {
   const db = testDb();
-  await db.query(`TRUNCATE pipeline.reports, pipeline.run_steps, pipeline.task_events, pipeline.tasks, pipeline.articles, pipeline.monitors, pipeline.sources`);
+  await db.query(
+    `TRUNCATE pipeline.reports, pipeline.run_steps, pipeline.task_events, pipeline.tasks, pipeline.articles, pipeline.monitors, pipeline.sources`,
+  );
   // Settings rows back to the presets of the migration (its own INSERT statements).
   const sql = readFileSync(new URL('../../../migrations/0300_pipeline.sql', import.meta.url), 'utf8');
   const presets = sql.match(/INSERT INTO pipeline\.(providers|destinations)[\s\S]*?\);\n(?!\s+\()/g) ?? [];

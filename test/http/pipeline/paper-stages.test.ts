@@ -96,16 +96,22 @@ describe('research reports on academic items', () => {
     const feed = await (await api.raw.get('/api/v1/feed.xml')).text();
     expect(feed).toContain(report.title);
     // the RSS item carries the whole report as its page renders it: the paper cards too, escaped once
-    const encoded = /<content:encoded>([\s\S]*?)<\/content:encoded>/.exec(feed.slice(feed.indexOf(report.title)))?.[1] ?? '';
+    const encoded =
+      /<content:encoded>([\s\S]*?)<\/content:encoded>/.exec(feed.slice(feed.indexOf(report.title)))?.[1] ?? '';
     expect(encoded).toContain('&lt;em&gt;Ana Souza&lt;/em&gt;');
     expect(encoded).toContain('href=&quot;https://doi.org/10.1038/s41586-026-01234-5&quot;');
     expect(encoded).not.toContain('<em>');
     const page = notion.pages.at(-1)!;
     const blocks = page.children as { type: string; [k: string]: any }[];
-    const card = blocks.findIndex((b) => b.type === 'heading_3' && b.heading_3.rich_text[0].text.content.startsWith('[Scaling laws'));
+    const card = blocks.findIndex(
+      (b) => b.type === 'heading_3' && b.heading_3.rich_text[0].text.content.startsWith('[Scaling laws'),
+    );
     expect(card).toBeGreaterThan(0);
     expect(blocks.slice(card + 1, card + 3).map((b) => [b.type, b[b.type].rich_text[0].text.content])).toEqual([
-      ['paragraph', `*Ana Souza* · Nature · ${day(-1)} · DOI [10.1038/s41586-026-01234-5](https://doi.org/10.1038/s41586-026-01234-5)`],
+      [
+        'paragraph',
+        `*Ana Souza* · Nature · ${day(-1)} · DOI [10.1038/s41586-026-01234-5](https://doi.org/10.1038/s41586-026-01234-5)`,
+      ],
       ['quote', 'Protein language models follow predictable scaling laws.'],
     ]);
   });

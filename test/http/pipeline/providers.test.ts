@@ -15,25 +15,45 @@ afterAll(() => llm.close());
 describe('providers', () => {
   it('lists the two presets, disabled, with no key', async () => {
     const list = (await (await api.get('/api/v1/providers')).json()) as any[];
-    expect(list.map((p) => [p.id, p.name, p.type, p.enabled, p.config.model, p.config.api_key, p.config.max_retry])).toEqual([
+    expect(
+      list.map((p) => [p.id, p.name, p.type, p.enabled, p.config.model, p.config.api_key, p.config.max_retry]),
+    ).toEqual([
       ['llm_alpha', 'LLM Alpha', 'llm', false, 'gpt-5-codex', null, 2],
       ['llm_beta', 'LLM Beta', 'llm', false, 'gpt-4o-mini', null, 2],
     ]);
   });
 
   it('stores the API key encrypted and shows it masked; a masked value sent back keeps it', async () => {
-    const res = await api.patch('/api/v1/providers/llm_beta', { enabled: true, config: { base_url: `${llm.url}/v1/`, api_key: llm.key, model: 'local-model', temperature: 0.5 } });
+    const res = await api.patch('/api/v1/providers/llm_beta', {
+      enabled: true,
+      config: { base_url: `${llm.url}/v1/`, api_key: llm.key, model: 'local-model', temperature: 0.5 },
+    });
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
-    expect(body.config).toEqual({ base_url: `${llm.url}/v1`, model: 'local-model', api_key: '****1234', timeout_sec: 60, max_retry: 2, temperature: 0.5, max_output_tokens: 2048 });
-    const [row] = await testDb().query<{ api_key_enc: string }>(`SELECT api_key_enc FROM pipeline.providers WHERE id = 'llm_beta'`);
+    expect(body.config).toEqual({
+      base_url: `${llm.url}/v1`,
+      model: 'local-model',
+      api_key: '****1234',
+      timeout_sec: 60,
+      max_retry: 2,
+      temperature: 0.5,
+      max_output_tokens: 2048,
+    });
+    const [row] = await testDb().query<{ api_key_enc: string }>(
+      `SELECT api_key_enc FROM pipeline.providers WHERE id = 'llm_beta'`,
+    );
     expect(row!.api_key_enc.startsWith('v1:')).toBe(true);
     expect(row!.api_key_enc).not.toContain(llm.key);
     await api.patch('/api/v1/providers/llm_beta', { config: { api_key: '****1234' } });
     const test = (await (await api.post('/api/v1/providers/llm_beta/test')).json()) as any;
     expect(test).toMatchObject({ success: true, message: 'Provider reachable (1 attempt)', model: 'local-model' });
     const probe = JSON.parse(llm.requests.at(-1)!.body);
-    expect(probe).toEqual({ model: 'local-model', messages: [{ role: 'user', content: 'Return JSON only: {"ok": true, "message": "pong"}' }], temperature: 0, max_tokens: 32 });
+    expect(probe).toEqual({
+      model: 'local-model',
+      messages: [{ role: 'user', content: 'Return JSON only: {"ok": true, "message": "pong"}' }],
+      temperature: 0,
+      max_tokens: 32,
+    });
   });
 
   it('retries a flaky provider (two 503s, then an answer) and says how many attempts it took', async () => {

@@ -21,22 +21,76 @@ const HOSTILE = [
 
 const ids: Record<string, string> = {};
 
-async function report(key: string, fields: { title: string; time_period: string; report_type: string; date: string; categories: string[]; monitor?: string; content?: string; created?: string }) {
+async function report(
+  key: string,
+  fields: {
+    title: string;
+    time_period: string;
+    report_type: string;
+    date: string;
+    categories: string[];
+    monitor?: string;
+    content?: string;
+    created?: string;
+  },
+) {
   const id = crypto.randomUUID();
   ids[key] = id;
   await testDb().query(
     `INSERT INTO pipeline.reports (id, monitor_id, time_period, report_type, title, content, article_ids, metadata, published_to, report_date, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, '["a","b"]', $7::jsonb, '["database"]', $8::date, $9::timestamptz)`,
-    [id, fields.monitor ?? null, fields.time_period, fields.report_type, fields.title, fields.content ?? 'Body', JSON.stringify({ global_tldr: `tldr of ${fields.title}`, categories: fields.categories, monitor_name: fields.monitor ? 'Daily digest' : undefined }), fields.date, fields.created ?? `${fields.date}T08:00:00Z`],
+    [
+      id,
+      fields.monitor ?? null,
+      fields.time_period,
+      fields.report_type,
+      fields.title,
+      fields.content ?? 'Body',
+      JSON.stringify({
+        global_tldr: `tldr of ${fields.title}`,
+        categories: fields.categories,
+        monitor_name: fields.monitor ? 'Daily digest' : undefined,
+      }),
+      fields.date,
+      fields.created ?? `${fields.date}T08:00:00Z`,
+    ],
   );
 }
 
 beforeAll(async () => {
   await resetPipeline();
-  await report('d1', { title: 'Daily one', time_period: 'daily', report_type: 'daily', date: '2026-11-01', categories: ['blog'], monitor: MONITOR });
-  await report('d2', { title: 'Daily two', time_period: 'daily', report_type: 'daily', date: '2026-11-02', categories: ['academic', 'blog'], monitor: MONITOR });
-  await report('w1', { title: 'Weekly <one> & "x"', time_period: 'weekly', report_type: 'weekly', date: '2026-11-02', categories: ['social'], created: '2026-11-02T09:00:00Z', content: HOSTILE });
-  await report('r1', { title: 'Research', time_period: 'custom', report_type: 'research', date: '2026-10-01', categories: [] });
+  await report('d1', {
+    title: 'Daily one',
+    time_period: 'daily',
+    report_type: 'daily',
+    date: '2026-11-01',
+    categories: ['blog'],
+    monitor: MONITOR,
+  });
+  await report('d2', {
+    title: 'Daily two',
+    time_period: 'daily',
+    report_type: 'daily',
+    date: '2026-11-02',
+    categories: ['academic', 'blog'],
+    monitor: MONITOR,
+  });
+  await report('w1', {
+    title: 'Weekly <one> & "x"',
+    time_period: 'weekly',
+    report_type: 'weekly',
+    date: '2026-11-02',
+    categories: ['social'],
+    created: '2026-11-02T09:00:00Z',
+    content: HOSTILE,
+  });
+  await report('r1', {
+    title: 'Research',
+    time_period: 'custom',
+    report_type: 'research',
+    date: '2026-10-01',
+    categories: [],
+  });
 });
 
 describe('reports API', () => {
@@ -46,8 +100,18 @@ describe('reports API', () => {
     const list = (await res.json()) as any[];
     expect(list.map((r) => r.id)).toEqual([ids.w1, ids.d2, ids.d1, ids.r1]);
     expect(list[1]).toEqual({
-      id: ids.d2, title: 'Daily two', time_period: 'daily', report_type: 'daily', report_date: '2026-11-02', monitor_id: MONITOR, monitor_name: 'Daily digest',
-      tldr: 'tldr of Daily two', categories: ['academic', 'blog'], article_count: 2, published_to: ['database'], created_at: '2026-11-02T08:00:00.000Z',
+      id: ids.d2,
+      title: 'Daily two',
+      time_period: 'daily',
+      report_type: 'daily',
+      report_date: '2026-11-02',
+      monitor_id: MONITOR,
+      monitor_name: 'Daily digest',
+      tldr: 'tldr of Daily two',
+      categories: ['academic', 'blog'],
+      article_count: 2,
+      published_to: ['database'],
+      created_at: '2026-11-02T08:00:00.000Z',
     });
   });
 
@@ -62,9 +126,12 @@ describe('reports API', () => {
     expect(list.map((r) => r.id)).toEqual(keys.map((k) => ids[k]));
   });
 
-  it.each(['?limit=0', '?limit=101', '?page=0', '?time_period=hourly', '?monitor_id=x'])('rejects %s with 422', async (q) => {
-    expect((await api.get(`/api/v1/reports${q}`)).status).toBe(422);
-  });
+  it.each(['?limit=0', '?limit=101', '?page=0', '?time_period=hourly', '?monitor_id=x'])(
+    'rejects %s with 422',
+    async (q) => {
+      expect((await api.get(`/api/v1/reports${q}`)).status).toBe(422);
+    },
+  );
 
   it('lists the filter values of existing reports', async () => {
     expect(await (await api.get('/api/v1/reports/filters')).json()).toEqual({
@@ -84,7 +151,12 @@ describe('reports API', () => {
     const body = { title: 'T', prompt: 'P' };
     const res = await api.post('/api/v1/reports/custom', body);
     expect(res.status).toBe(501);
-    expect(await res.json()).toEqual({ detail: { message: 'Not implemented (P2)', request_echo: { title: 'T', prompt: 'P', time_period: 'custom', report_type: 'research' } } });
+    expect(await res.json()).toEqual({
+      detail: {
+        message: 'Not implemented (P2)',
+        request_echo: { title: 'T', prompt: 'P', time_period: 'custom', report_type: 'research' },
+      },
+    });
     expect((await api.post('/api/v1/reports/custom', {})).status).toBe(422);
   });
 
@@ -102,17 +174,28 @@ describe('reports API', () => {
     const res = await api.post(`/api/v1/reports/${ids.d1}/publish`, { destination_ids: ['rss'] });
     expect(res.status).toBe(200);
     const out = (await res.json()) as any;
-    expect(out.results).toEqual([{ destination_id: 'rss', status: 'success', url: 'http://127.0.0.1:8789/api/v1/feed.xml' }]);
+    expect(out.results).toEqual([
+      { destination_id: 'rss', status: 'success', url: 'http://127.0.0.1:8789/api/v1/feed.xml' },
+    ]);
     expect(out.report.published_to).toEqual(['database', 'rss']);
     expect(out.report.publish_trace).toMatchObject([{ sink: 'rss', status: 'success', trigger: 'manual' }]);
   });
 
   it('publishing to a destination that is down answers 502 and records the failure', async () => {
-    await testDb().query(`UPDATE pipeline.destinations SET enabled = true, config = config || '{"api_url": "http://127.0.0.1:9"}'::jsonb, secret_enc = NULL WHERE id = 'obsidian'`);
+    await testDb().query(
+      `UPDATE pipeline.destinations SET enabled = true, config = config || '{"api_url": "http://127.0.0.1:9"}'::jsonb, secret_enc = NULL WHERE id = 'obsidian'`,
+    );
     const res = await api.post(`/api/v1/reports/${ids.d1}/publish`, { destination_id: 'obsidian' });
     expect(res.status).toBe(502);
     const body = (await res.json()) as any;
-    expect(body.detail.results).toEqual([{ destination_id: 'obsidian', status: 'failed', error: 'Obsidian api_key is required in rest mode', permanent: false }]);
+    expect(body.detail.results).toEqual([
+      {
+        destination_id: 'obsidian',
+        status: 'failed',
+        error: 'Obsidian api_key is required in rest mode',
+        permanent: false,
+      },
+    ]);
   });
 
   it('deletes a report', async () => {
@@ -127,9 +210,13 @@ describe('public pages and feed', () => {
   it('renders the report list with every title escaped', async () => {
     const res = await pub.get('/reports');
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    expect(res.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
     const html = await res.text();
-    expect(html).toContain(`<a class="report-link" href="/reports/${ids.w1}">Weekly &lt;one&gt; &amp; &quot;x&quot;</a>`);
+    expect(html).toContain(
+      `<a class="report-link" href="/reports/${ids.w1}">Weekly &lt;one&gt; &amp; &quot;x&quot;</a>`,
+    );
     expect([...html.matchAll(/class="report-link"/g)].length).toBe(3);
   });
 
@@ -139,23 +226,34 @@ describe('public pages and feed', () => {
     // a quote in text needs no escaping: marked leaves this one as it is (the list item's quotes it escapes)
     expect(content).toContain('<p>TL;DR: &lt;script&gt;alert("x")&lt;/script&gt; &amp; more</p>');
     expect(content).toContain('<h2>Items &lt;img src=x onerror=alert(1)&gt;</h2>');
-    expect(content).toContain('<li>click and <a href="https://example.org/a?b=1&amp;c=2" rel="nofollow noopener noreferrer">ok</a></li>');
-    expect(content).toContain('<li><strong>bold</strong> <code>&lt;b&gt;code&lt;/b&gt;</code> &quot;quoted&quot; &#39;single&#39;</li>');
+    expect(content).toContain(
+      '<li>click and <a href="https://example.org/a?b=1&amp;c=2" rel="nofollow noopener noreferrer">ok</a></li>',
+    );
+    expect(content).toContain(
+      '<li><strong>bold</strong> <code>&lt;b&gt;code&lt;/b&gt;</code> &quot;quoted&quot; &#39;single&#39;</li>',
+    );
     expect(content).toContain('<pre><code>&lt;/code&gt;&lt;/pre&gt;&lt;script&gt;alert(3)&lt;/script&gt;</code></pre>');
     expect(html).not.toMatch(/<script|<img|<iframe|href="javascript:|\son\w+="/i);
   });
 
-  it.each([['/reports/not-a-uuid'], ['/reports/00000000-0000-4000-8000-000000000000']])('%s -> 404 page', async (path) => {
-    const res = await pub.get(path);
-    expect(res.status).toBe(404);
-    expect(await res.text()).toContain('<h1>Report not found</h1>');
-  });
+  it.each([['/reports/not-a-uuid'], ['/reports/00000000-0000-4000-8000-000000000000']])(
+    '%s -> 404 page',
+    async (path) => {
+      const res = await pub.get(path);
+      expect(res.status).toBe(404);
+      expect(await res.text()).toContain('<h1>Report not found</h1>');
+    },
+  );
 
   it('serves valid RSS 2.0 of recent reports, max_items honoured', async () => {
     const res = await pub.get('/api/v1/feed.xml?max_items=2');
     expect(res.status).toBe(200);
     const xml = await res.text();
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/">')).toBe(true);
+    expect(
+      xml.startsWith(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/">',
+      ),
+    ).toBe(true);
     const items = [...xml.matchAll(/<item>([\s\S]*?)<\/item>/g)].map((m) => m[1]!);
     expect(items.length).toBe(2);
     expect(items[0]).toContain('<title>Weekly &lt;one&gt; &amp; &quot;x&quot;</title>');

@@ -19,12 +19,28 @@ async function create(body: Record<string, unknown>) {
 
 describe('sources CRUD', () => {
   it('creates, reads, lists, updates and deletes a source', async () => {
-    const { status, body } = await create({ name: 'Blog', category: 'blog', collect_method: 'rss', config: { feed_url: `${feeds.url}/rss.xml` } });
+    const { status, body } = await create({
+      name: 'Blog',
+      category: 'blog',
+      collect_method: 'rss',
+      config: { feed_url: `${feeds.url}/rss.xml` },
+    });
     expect(status).toBe(201);
-    expect(body).toMatchObject({ name: 'Blog', category: 'blog', collect_method: 'rss', enabled: true, status: 'healthy', last_collected: null, last_run: null, target_url: `${feeds.url}/rss.xml` });
+    expect(body).toMatchObject({
+      name: 'Blog',
+      category: 'blog',
+      collect_method: 'rss',
+      enabled: true,
+      status: 'healthy',
+      last_collected: null,
+      last_run: null,
+      target_url: `${feeds.url}/rss.xml`,
+    });
     const got = await (await api.get(`/api/v1/sources/${body.id}`)).json();
     expect(got).toEqual(body);
-    const patched = (await (await api.patch(`/api/v1/sources/${body.id}`, { name: 'Renamed', enabled: false })).json()) as Record<string, any>;
+    const patched = (await (
+      await api.patch(`/api/v1/sources/${body.id}`, { name: 'Renamed', enabled: false })
+    ).json()) as Record<string, any>;
     expect(patched).toMatchObject({ name: 'Renamed', enabled: false, category: 'blog' });
     const list = (await (await api.get('/api/v1/sources?category=blog')).json()) as any[];
     expect(list.map((s) => s.id)).toEqual([body.id]);
@@ -35,16 +51,41 @@ describe('sources CRUD', () => {
   });
 
   it('counts categories sorted by name', async () => {
-    for (const [name, category] of [['a', 'social'], ['b', 'academic'], ['c', 'social']]) {
-      expect((await create({ name, category, collect_method: 'blog_scraper', config: { url: `${feeds.url}/blog.html` } })).status).toBe(201);
+    for (const [name, category] of [
+      ['a', 'social'],
+      ['b', 'academic'],
+      ['c', 'social'],
+    ]) {
+      expect(
+        (await create({ name, category, collect_method: 'blog_scraper', config: { url: `${feeds.url}/blog.html` } }))
+          .status,
+      ).toBe(201);
     }
-    expect(await (await api.get('/api/v1/sources/categories')).json()).toEqual([{ category: 'academic', count: 1 }, { category: 'social', count: 2 }]);
+    expect(await (await api.get('/api/v1/sources/categories')).json()).toEqual([
+      { category: 'academic', count: 1 },
+      { category: 'social', count: 2 },
+    ]);
   });
 
   it.each([
-    ['missing name', { category: 'blog', collect_method: 'rss', config: { feed_url: 'https://x.test/f' } }, 422, ['body', 'name']],
-    ['unknown category', { name: 'x', category: 'news', collect_method: 'rss', config: { feed_url: 'https://x.test/f' } }, 422, ['body', 'category']],
-    ['unknown method', { name: 'x', category: 'blog', collect_method: 'carrier_pigeon', config: {} }, 422, ['body', 'collect_method']],
+    [
+      'missing name',
+      { category: 'blog', collect_method: 'rss', config: { feed_url: 'https://x.test/f' } },
+      422,
+      ['body', 'name'],
+    ],
+    [
+      'unknown category',
+      { name: 'x', category: 'news', collect_method: 'rss', config: { feed_url: 'https://x.test/f' } },
+      422,
+      ['body', 'category'],
+    ],
+    [
+      'unknown method',
+      { name: 'x', category: 'blog', collect_method: 'carrier_pigeon', config: {} },
+      422,
+      ['body', 'collect_method'],
+    ],
   ])('rejects %s with a FastAPI 422', async (_n, body, status, loc) => {
     const res = await api.post('/api/v1/sources', body);
     expect(res.status).toBe(status);
@@ -54,8 +95,16 @@ describe('sources CRUD', () => {
 
   it.each([
     ['rss without a feed URL', { collect_method: 'rss', config: {} }, 'config.feed_url is required for rss sources'],
-    ['scraper without a URL', { collect_method: 'blog_scraper', config: {} }, 'config.url is required for blog_scraper sources'],
-    ['a non-http URL', { collect_method: 'rss', config: { feed_url: 'file:///etc/passwd' } }, 'source URL must be an absolute http(s) URL'],
+    [
+      'scraper without a URL',
+      { collect_method: 'blog_scraper', config: {} },
+      'config.url is required for blog_scraper sources',
+    ],
+    [
+      'a non-http URL',
+      { collect_method: 'rss', config: { feed_url: 'file:///etc/passwd' } },
+      'source URL must be an absolute http(s) URL',
+    ],
   ])('rejects %s', async (_n, body, detail) => {
     const res = await api.post('/api/v1/sources', { name: 'x', category: 'blog', ...body });
     expect(res.status).toBe(422);
@@ -68,13 +117,23 @@ describe('sources CRUD', () => {
     ['PATCH', '/api/v1/sources/00000000-0000-4000-8000-000000000000', 404, 'Source not found'],
     ['POST', '/api/v1/sources/00000000-0000-4000-8000-000000000000/test', 404, 'Source not found'],
   ])('%s %s -> %i', async (method, path, status, detail) => {
-    const res = method === 'GET' ? await api.get(path) : method === 'PATCH' ? await api.patch(path, { name: 'x' }) : await api.post(path);
+    const res =
+      method === 'GET'
+        ? await api.get(path)
+        : method === 'PATCH'
+          ? await api.patch(path, { name: 'x' })
+          : await api.post(path);
     expect(res.status).toBe(status);
     expect(await res.json()).toEqual({ detail });
   });
 
   it('refuses immutable fields on update', async () => {
-    const { body } = await create({ name: 'imm', category: 'blog', collect_method: 'rss', config: { feed_url: `${feeds.url}/rss.xml` } });
+    const { body } = await create({
+      name: 'imm',
+      category: 'blog',
+      collect_method: 'rss',
+      config: { feed_url: `${feeds.url}/rss.xml` },
+    });
     const res = await api.patch(`/api/v1/sources/${body.id}`, { category: 'social' });
     expect(res.status).toBe(422);
   });
@@ -82,15 +141,38 @@ describe('sources CRUD', () => {
 
 describe('source test (really fetches once, stores nothing)', () => {
   it.each([
-    ['RSS 2.0', 'rss', '/rss.xml', 3, ['Release notes', 'Second & final post', 'Relative link post'], ['/posts/release', '/posts/second', '/posts/relative']],
+    [
+      'RSS 2.0',
+      'rss',
+      '/rss.xml',
+      3,
+      ['Release notes', 'Second & final post', 'Relative link post'],
+      ['/posts/release', '/posts/second', '/posts/relative'],
+    ],
     ['Atom', 'rss', '/atom.xml', 2, ['Atom one', 'Atom two'], ['/atom/1', '/atom/2']],
     ['JSON Feed', 'rss', '/feed.json', 2, ['JSON one', 'JSON two'], ['/json/1', '/json/2']],
-    ['a redirected feed', 'rss', '/moved', 3, ['Release notes', 'Second & final post', 'Relative link post'], ['/posts/release', '/posts/second', '/posts/relative']],
+    [
+      'a redirected feed',
+      'rss',
+      '/moved',
+      3,
+      ['Release notes', 'Second & final post', 'Relative link post'],
+      ['/posts/release', '/posts/second', '/posts/relative'],
+    ],
   ])('%s', async (_n, method, path, count, titles, paths) => {
-    const { body } = await create({ name: 'feed', category: 'blog', collect_method: method, config: { feed_url: `${feeds.url}${path}` } });
+    const { body } = await create({
+      name: 'feed',
+      category: 'blog',
+      collect_method: method,
+      config: { feed_url: `${feeds.url}${path}` },
+    });
     const res = await api.post(`/api/v1/sources/${body.id}/test`);
     expect(res.status).toBe(200);
-    const out = (await res.json()) as { success: boolean; message: string; sample_articles: { title: string; url: string }[] };
+    const out = (await res.json()) as {
+      success: boolean;
+      message: string;
+      sample_articles: { title: string; url: string }[];
+    };
     expect(out.success).toBe(true);
     expect(out.message).toBe(`Connection successful. Retrieved ${count} items.`);
     expect(out.sample_articles.map((a) => a.title)).toEqual(titles);
@@ -100,7 +182,12 @@ describe('source test (really fetches once, stores nothing)', () => {
   });
 
   it('parses an HTML page: article titles, resolved links, dates; drops javascript: links', async () => {
-    const { body } = await create({ name: 'html', category: 'blog', collect_method: 'blog_scraper', config: { url: `${feeds.url}/blog.html` } });
+    const { body } = await create({
+      name: 'html',
+      category: 'blog',
+      collect_method: 'blog_scraper',
+      config: { url: `${feeds.url}/blog.html` },
+    });
     const out = (await (await api.post(`/api/v1/sources/${body.id}/test`, { max_results: 10 })).json()) as any;
     expect(out.success).toBe(true);
     expect(out.sample_articles.map((a: any) => [a.title, a.url])).toEqual([
@@ -112,7 +199,12 @@ describe('source test (really fetches once, stores nothing)', () => {
   });
 
   it('filters by keywords and caps by max_results', async () => {
-    const { body } = await create({ name: 'kw', category: 'blog', collect_method: 'rss', config: { feed_url: `${feeds.url}/rss.xml` } });
+    const { body } = await create({
+      name: 'kw',
+      category: 'blog',
+      collect_method: 'rss',
+      config: { feed_url: `${feeds.url}/rss.xml` },
+    });
     const out = (await (await api.post(`/api/v1/sources/${body.id}/test`, { keywords: ['FINAL'] })).json()) as any;
     expect(out.sample_articles.map((a: any) => a.title)).toEqual(['Second & final post']);
     const capped = (await (await api.post(`/api/v1/sources/${body.id}/test`, { max_results: 1 })).json()) as any;
@@ -123,19 +215,38 @@ describe('source test (really fetches once, stores nothing)', () => {
     ['an HTTP error', `/missing.xml`, 'Test failed: source returned HTTP 404'],
     ['a page that is not a feed', `/blog.html`, 'Test failed: response is not an RSS, Atom or JSON feed'],
   ])('reports %s as success=false (200)', async (_n, path, message) => {
-    const { body } = await create({ name: 'bad', category: 'blog', collect_method: 'rss', config: { feed_url: `${feeds.url}${path}` } });
+    const { body } = await create({
+      name: 'bad',
+      category: 'blog',
+      collect_method: 'rss',
+      config: { feed_url: `${feeds.url}${path}` },
+    });
     const res = await api.post(`/api/v1/sources/${body.id}/test`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ success: false, message, sample_articles: [] });
   });
 
   it('refuses private addresses through the outbound guard', async () => {
-    const { body } = await create({ name: 'ssrf', category: 'blog', collect_method: 'rss', config: { feed_url: 'http://10.0.0.1/feed' } });
-    expect(await (await api.post(`/api/v1/sources/${body.id}/test`)).json()).toEqual({ success: false, message: 'Test failed: refused http://10.0.0.1/feed: private address is not allowed', sample_articles: [] });
+    const { body } = await create({
+      name: 'ssrf',
+      category: 'blog',
+      collect_method: 'rss',
+      config: { feed_url: 'http://10.0.0.1/feed' },
+    });
+    expect(await (await api.post(`/api/v1/sources/${body.id}/test`)).json()).toEqual({
+      success: false,
+      message: 'Test failed: refused http://10.0.0.1/feed: private address is not allowed',
+      sample_articles: [],
+    });
   });
 
   it('rejects a malformed test body', async () => {
-    const { body } = await create({ name: 'x', category: 'blog', collect_method: 'rss', config: { feed_url: `${feeds.url}/rss.xml` } });
+    const { body } = await create({
+      name: 'x',
+      category: 'blog',
+      collect_method: 'rss',
+      config: { feed_url: `${feeds.url}/rss.xml` },
+    });
     expect((await api.post(`/api/v1/sources/${body.id}/test`, { max_results: 0 })).status).toBe(422);
     expect((await api.post(`/api/v1/sources/${body.id}/test`, '{oops')).status).toBe(422);
   });

@@ -22,16 +22,25 @@ afterAll(async () => {
 });
 
 async function source(name: string, path: string, category = 'blog'): Promise<string> {
-  const res = await api.post('/api/v1/sources', { name, category, collect_method: 'rss', config: { feed_url: `${feeds.url}${path}` } });
+  const res = await api.post('/api/v1/sources', {
+    name,
+    category,
+    collect_method: 'rss',
+    config: { feed_url: `${feeds.url}${path}` },
+  });
   return ((await res.json()) as { id: string }).id;
 }
 
 async function events(taskId: string): Promise<string[]> {
-  return ((await (await api.get(`/api/v1/tasks/${taskId}/events`)).json()) as { event_type: string }[]).map((e) => e.event_type);
+  return ((await (await api.get(`/api/v1/tasks/${taskId}/events`)).json()) as { event_type: string }[]).map(
+    (e) => e.event_type,
+  );
 }
 
 async function outbox(objectId: string): Promise<{ event_name: string; payload: any }[]> {
-  return testDb().query(`SELECT event_name, payload FROM webhooks.outbox WHERE object_id = $1 ORDER BY event_id`, [objectId]);
+  return testDb().query(`SELECT event_name, payload FROM webhooks.outbox WHERE object_id = $1 ORDER BY event_id`, [
+    objectId,
+  ]);
 }
 
 describe('triggered tasks run through the queue', () => {
@@ -40,10 +49,18 @@ describe('triggered tasks run through the queue', () => {
     const res = await api.post('/api/v1/tasks/trigger', { source_id: id });
     expect(res.status).toBe(200);
     const created = (await res.json()) as Record<string, any>;
-    expect(created).toMatchObject({ source_id: id, trigger_type: 'manual', status: 'pending', run_id: created.id, articles_count: 0 });
+    expect(created).toMatchObject({
+      source_id: id,
+      trigger_type: 'manual',
+      status: 'pending',
+      run_id: created.id,
+      articles_count: 0,
+    });
     const done = await waitForTask(api, created.id);
     expect(done).toMatchObject({ status: 'success', articles_count: 3, error_message: null });
-    expect(done.stage_trace).toEqual([{ stage: 'collect', provider: 'rss', status: 'success', articles: 3, new_articles: 3, format: 'rss' }]);
+    expect(done.stage_trace).toEqual([
+      { stage: 'collect', provider: 'rss', status: 'success', articles: 3, new_articles: 3, format: 'rss' },
+    ]);
     expect(await events(created.id)).toEqual(['task_created', 'task_running', 'task_succeeded']);
     const ev = await outbox(created.id);
     expect(ev.map((e) => [e.event_name, e.payload.status])).toEqual([['task_finished', 'success']]);
@@ -54,7 +71,10 @@ describe('triggered tasks run through the queue', () => {
     const again = (await (await api.post('/api/v1/tasks/trigger', { source_id: id })).json()) as any;
     const second = await waitForTask(api, again.id);
     expect(second.stage_trace[0]).toMatchObject({ articles: 3, new_articles: 0 });
-    const [{ n }] = await testDb().query<{ n: number }>(`SELECT count(*)::int AS n FROM pipeline.articles WHERE source_id = $1`, [id]);
+    const [{ n }] = await testDb().query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pipeline.articles WHERE source_id = $1`,
+      [id],
+    );
     expect(n).toBe(3);
   });
 
@@ -63,7 +83,9 @@ describe('triggered tasks run through the queue', () => {
     const t = (await (await api.post('/api/v1/tasks/trigger', { source_id: id })).json()) as any;
     await waitForTask(api, t.id);
     const before = feeds.requests.length;
-    expect(await runTask(api.env, (await import('../../../src/platform/db.ts')).createDb(api.env), t.id)).toEqual({ ran: false });
+    expect(await runTask(api.env, (await import('../../../src/platform/db.ts')).createDb(api.env), t.id)).toEqual({
+      ran: false,
+    });
     expect(feeds.requests.length).toBe(before);
     expect(await events(t.id)).toEqual(['task_created', 'task_running', 'task_succeeded']);
   });
@@ -97,7 +119,9 @@ describe('triggered tasks run through the queue', () => {
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     expect(((await (await api.get('/api/v1/tasks?category=academic')).json()) as any[]).length).toBe(1);
     expect(((await (await api.get('/api/v1/tasks?status=failed')).json()) as any[]).length).toBe(1);
-    expect(((await (await api.get('/api/v1/tasks?limit=2&page=2')).json()) as any[]).map((t) => t.id)).toEqual(all.slice(2, 4).map((t) => t.id));
+    expect(((await (await api.get('/api/v1/tasks?limit=2&page=2')).json()) as any[]).map((t) => t.id)).toEqual(
+      all.slice(2, 4).map((t) => t.id),
+    );
   });
 
   it.each([
@@ -119,21 +143,32 @@ describe('cancellation and timeouts', () => {
     const id = await source('cancel', '/rss.xml');
     // No queue here: a client whose DELIVERY_URL points nowhere still creates the task (publish goes to QStash, which retries).
     const offline = workerClient(pipeline, testEnv({ DELIVERY_URL: 'http://127.0.0.1:9' }));
-    const t = (await (await offline.post('/api/v1/tasks/trigger', { source_id: id }, { authorization: 'Bearer local-pipeline-admin-token' })).json()) as any;
+    const t = (await (
+      await offline.post(
+        '/api/v1/tasks/trigger',
+        { source_id: id },
+        { authorization: 'Bearer local-pipeline-admin-token' },
+      )
+    ).json()) as any;
     const res = await api.post(`/api/v1/tasks/${t.id}/cancel`);
     expect(res.status).toBe(200);
     expect(((await res.json()) as any).status).toBe('cancelled');
     const again = await api.post(`/api/v1/tasks/${t.id}/cancel`);
     expect(again.status).toBe(409);
     expect(await again.json()).toEqual({ detail: 'Task is already cancelled' });
-    expect(await runTask(api.env, (await import('../../../src/platform/db.ts')).createDb(api.env), t.id)).toEqual({ ran: false });
+    expect(await runTask(api.env, (await import('../../../src/platform/db.ts')).createDb(api.env), t.id)).toEqual({
+      ran: false,
+    });
     expect((await outbox(t.id)).map((e) => e.payload.status)).toEqual(['cancelled']);
   });
 
   it('the scheduled sweep fails tasks stuck running past the timeout', async () => {
     const db = testDb();
     const id = crypto.randomUUID();
-    await db.query(`INSERT INTO pipeline.tasks (id, run_id, trigger_type, status, started_at, created_at) VALUES ($1, $1, 'manual', 'running', now() - interval '2 hours', now() - interval '2 hours')`, [id]);
+    await db.query(
+      `INSERT INTO pipeline.tasks (id, run_id, trigger_type, status, started_at, created_at) VALUES ($1, $1, 'manual', 'running', now() - interval '2 hours', now() - interval '2 hours')`,
+      [id],
+    );
     const r = await runScheduled(testEnv({ DELIVERY_URL: served.url, PIPELINE_TASK_TIMEOUT_MINUTES: '30' }));
     expect(r.timedOut).toEqual([id]);
     const t = (await (await api.get(`/api/v1/tasks/${id}`)).json()) as any;
@@ -148,16 +183,40 @@ describe('cancellation and timeouts', () => {
   ])('a monitor run started 2 hours ago and %s is timed out: %s', async (_n, idleMinutes, timedOut) => {
     const db = testDb();
     const id = crypto.randomUUID();
-    await db.query(`INSERT INTO pipeline.tasks (id, run_id, trigger_type, status, started_at, created_at) VALUES ($1, $1, 'manual', 'running', now() - interval '2 hours', now() - interval '2 hours')`, [id]);
-    await db.query(`INSERT INTO pipeline.run_steps (run_id, step, status, attempts) VALUES ($1, 'collect', 'success', 1), ($1, 'report', 'running', 3), ($1, 'publish:rss', 'pending', 0)`, [id]);
-    await db.query(`INSERT INTO pipeline.task_events (run_id, task_id, stage, event_type, created_at) VALUES ($1, $1, 'report', 'step_started', now() - make_interval(mins => $2))`, [id, idleMinutes]);
+    await db.query(
+      `INSERT INTO pipeline.tasks (id, run_id, trigger_type, status, started_at, created_at) VALUES ($1, $1, 'manual', 'running', now() - interval '2 hours', now() - interval '2 hours')`,
+      [id],
+    );
+    await db.query(
+      `INSERT INTO pipeline.run_steps (run_id, step, status, attempts) VALUES ($1, 'collect', 'success', 1), ($1, 'report', 'running', 3), ($1, 'publish:rss', 'pending', 0)`,
+      [id],
+    );
+    await db.query(
+      `INSERT INTO pipeline.task_events (run_id, task_id, stage, event_type, created_at) VALUES ($1, $1, 'report', 'step_started', now() - make_interval(mins => $2))`,
+      [id, idleMinutes],
+    );
     const r = await runScheduled(testEnv({ DELIVERY_URL: served.url, PIPELINE_TASK_TIMEOUT_MINUTES: '30' }));
     expect(r.timedOut).toEqual(timedOut ? [id] : []);
-    const steps = await db.query<{ step: string; status: string; error: string | null }>(`SELECT step, status, error FROM pipeline.run_steps WHERE run_id = $1 ORDER BY step`, [id]);
-    expect(steps).toEqual(timedOut
-      ? [{ step: 'collect', status: 'success', error: null }, { step: 'publish:rss', status: 'failed', error: 'timed out after 30 minutes' }, { step: 'report', status: 'failed', error: 'timed out after 30 minutes' }]
-      : [{ step: 'collect', status: 'success', error: null }, { step: 'publish:rss', status: 'pending', error: null }, { step: 'report', status: 'running', error: null }]);
-    expect(await events(id)).toEqual(timedOut ? ['step_started', 'task_timed_out', 'step_failed', 'step_failed'] : ['step_started']);
+    const steps = await db.query<{ step: string; status: string; error: string | null }>(
+      `SELECT step, status, error FROM pipeline.run_steps WHERE run_id = $1 ORDER BY step`,
+      [id],
+    );
+    expect(steps).toEqual(
+      timedOut
+        ? [
+            { step: 'collect', status: 'success', error: null },
+            { step: 'publish:rss', status: 'failed', error: 'timed out after 30 minutes' },
+            { step: 'report', status: 'failed', error: 'timed out after 30 minutes' },
+          ]
+        : [
+            { step: 'collect', status: 'success', error: null },
+            { step: 'publish:rss', status: 'pending', error: null },
+            { step: 'report', status: 'running', error: null },
+          ],
+    );
+    expect(await events(id)).toEqual(
+      timedOut ? ['step_started', 'task_timed_out', 'step_failed', 'step_failed'] : ['step_started'],
+    );
     if (!timedOut) await db.query(`UPDATE pipeline.tasks SET status = 'failed' WHERE id = $1`, [id]);
   });
 });

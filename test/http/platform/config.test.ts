@@ -17,9 +17,15 @@ describe('a misconfigured function', () => {
   });
 
   it('answers 503 in the deps.dev dialect for insights', async () => {
-    const res = await callWorker(insights, get('/v3/systems/npm/packages/lodash'), testEnv({ INSIGHTS_FETCH_LIMIT: 'many' }));
+    const res = await callWorker(
+      insights,
+      get('/v3/systems/npm/packages/lodash'),
+      testEnv({ INSIGHTS_FETCH_LIMIT: 'many' }),
+    );
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ error: 'service misconfigured: INSIGHTS_FETCH_LIMIT: must be a whole number ≥ 1' });
+    expect(await res.json()).toEqual({
+      error: 'service misconfigured: INSIGHTS_FETCH_LIMIT: must be a whole number ≥ 1',
+    });
   });
 
   it('answers 503 in the UltraCart dialect on the webhook resource of pipeline', async () => {

@@ -23,19 +23,59 @@ import { seededRandom } from '../../../tools/seeded-random.ts';
 import { startRegistry, type RegistryServer } from '../../../tools/registries/registry-server.ts';
 import { encryptionKey } from '../../../src/platform/config/shared.ts';
 
-interface Fn { name: string; worker: Worker; app: Hono<any>; dialectFor: (path: string) => Dialect }
+interface Fn {
+  name: string;
+  worker: Worker;
+  app: Hono<any>;
+  dialectFor: (path: string) => Dialect;
+}
 const FUNCTIONS: Fn[] = [
   { name: 'insights', worker: insights, app: insightsApp, dialectFor: () => 'insights' },
   { name: 'marketplace', worker: marketplace, app: marketplaceApp, dialectFor: () => 'marketplace' },
-  { name: 'pipeline', worker: pipeline, app: pipelineApp, dialectFor: (p) => (p.startsWith('/rest/v2/webhook') ? 'ultracart' : 'pipeline') },
+  {
+    name: 'pipeline',
+    worker: pipeline,
+    app: pipelineApp,
+    dialectFor: (p) => (p.startsWith('/rest/v2/webhook') ? 'ultracart' : 'pipeline'),
+  },
   { name: 'delivery', worker: delivery, app: deliveryApp, dialectFor: () => 'pipeline' },
 ];
 
-const PARAMS = ['%00', 'a%00b', '%07x', '%0A', '%E0%A4%A', '%ZZ', 'x'.repeat(5000), '%F0%9F%92%A9', '-1', '0', '99999999999999999999', "1' OR '1'='1", '..%2F..%2Fetc'];
-const QUERIES = ['?limit=%00', '?skip=-5&limit=abc', '?_placeholders=maybe', '?q=%E0%A4%A', '?page=1e309', `?x=${'y'.repeat(9000)}`, '?a=%07', '?versionKey.name=%00'];
+const PARAMS = [
+  '%00',
+  'a%00b',
+  '%07x',
+  '%0A',
+  '%E0%A4%A',
+  '%ZZ',
+  'x'.repeat(5000),
+  '%F0%9F%92%A9',
+  '-1',
+  '0',
+  '99999999999999999999',
+  "1' OR '1'='1",
+  '..%2F..%2Fetc',
+];
+const QUERIES = [
+  '?limit=%00',
+  '?skip=-5&limit=abc',
+  '?_placeholders=maybe',
+  '?q=%E0%A4%A',
+  '?page=1e309',
+  `?x=${'y'.repeat(9000)}`,
+  '?a=%07',
+  '?versionKey.name=%00',
+];
 const BODIES: (string | Uint8Array)[] = [
-  '{', '[]', '"x"', 'null', '{"a":{"b":[1,2,{"c":null}]}}', '{"name":"\\u0000"}', '{"email":123,"password":[],"limit":"x"}',
-  new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), `{"x":"${'z'.repeat(3 * 1024 * 1024)}"}`,
+  '{',
+  '[]',
+  '"x"',
+  'null',
+  '{"a":{"b":[1,2,{"c":null}]}}',
+  '{"name":"\\u0000"}',
+  '{"email":123,"password":[],"limit":"x"}',
+  new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+  `{"x":"${'z'.repeat(3 * 1024 * 1024)}"}`,
   '{"requests":[{"versionKey":{"system":"NPM","name":"a\\u0000"}}],"pageToken":null}',
 ];
 
@@ -43,7 +83,7 @@ function routesOf(app: Hono<any>): { method: string; path: string }[] {
   const seen = new Set<string>();
   const out: { method: string; path: string }[] = [];
   for (const r of app.routes) {
-    if (r.method === 'ALL' || r.path.includes('*') && r.method === 'ALL') continue;
+    if (r.method === 'ALL' || (r.path.includes('*') && r.method === 'ALL')) continue;
     const k = `${r.method} ${r.path}`;
     if (seen.has(k)) continue;
     seen.add(k);
@@ -54,28 +94,55 @@ function routesOf(app: Hono<any>): { method: string; path: string }[] {
 
 /** The path with `value` in every parameter; a parameter with alternatives (`:api{v3|v3alpha}`) keeps its first. */
 function fill(path: string, value: string, tail = value): string {
-  return path.replace(/:[A-Za-z_]+(\{([^}]*)\})?/g, (_m, _c, alts: string | undefined) => (alts && /^[\w|]+$/.test(alts) ? alts.split('|')[0]! : value))
+  return path
+    .replace(/:[A-Za-z_]+(\{([^}]*)\})?/g, (_m, _c, alts: string | undefined) =>
+      alts && /^[\w|]+$/.test(alts) ? alts.split('|')[0]! : value,
+    )
     .replace(/\*/g, tail);
 }
 
 /** Shapes under a wildcard (e.g. insights' `/v3/systems/*`): the value alone and inside a package path. */
-const TAILS = (v: string) => [v, `npm/packages/${v}`, `npm/packages/x/versions/${v}`, `npm/packages/x/versions/${v}:dependencies`, `pypi/packages/${v}:requirements`];
+const TAILS = (v: string) => [
+  v,
+  `npm/packages/${v}`,
+  `npm/packages/x/versions/${v}`,
+  `npm/packages/x/versions/${v}:dependencies`,
+  `pypi/packages/${v}:requirements`,
+];
 
 function envelopeOk(dialect: Dialect, status: number, body: any): boolean {
   if (status < 400) return true;
   switch (dialect) {
-    case 'insights': return typeof body?.error === 'string';
-    case 'marketplace': return typeof body?.data?.error === 'string' && typeof body?.time === 'string';
-    case 'pipeline': return body?.detail !== undefined || typeof body?.error === 'string'; // delivery's 401 is {error}
-    case 'ultracart': return body?.success === false && typeof body?.error?.developer_message === 'string';
+    case 'insights':
+      return typeof body?.error === 'string';
+    case 'marketplace':
+      return typeof body?.data?.error === 'string' && typeof body?.time === 'string';
+    case 'pipeline':
+      return body?.detail !== undefined || typeof body?.error === 'string'; // delivery's 401 is {error}
+    case 'ultracart':
+      return body?.success === false && typeof body?.error?.developer_message === 'string';
   }
 }
 
 let auth: Record<string, Record<string, string>> = {};
 let env = testEnv();
 let upstream: RegistryServer;
-const UPSTREAMS = ['NPM_REGISTRY_URL', 'PYPI_URL', 'CRATES_INDEX_URL', 'CRATES_API_URL', 'MAVEN_REPO_URL', 'NUGET_INDEX_URL', 'RUBYGEMS_URL',
-  'GO_PROXY_URL', 'OSV_API_URL', 'OSV_BULK_URL', 'GITHUB_API_URL', 'GITLAB_API_URL', 'BITBUCKET_API_URL', 'SCORECARD_API_URL'];
+const UPSTREAMS = [
+  'NPM_REGISTRY_URL',
+  'PYPI_URL',
+  'CRATES_INDEX_URL',
+  'CRATES_API_URL',
+  'MAVEN_REPO_URL',
+  'NUGET_INDEX_URL',
+  'RUBYGEMS_URL',
+  'GO_PROXY_URL',
+  'OSV_API_URL',
+  'OSV_BULK_URL',
+  'GITHUB_API_URL',
+  'GITLAB_API_URL',
+  'BITBUCKET_API_URL',
+  'SCORECARD_API_URL',
+];
 let requests = 0;
 const statuses = new Map<number, number>();
 const failures: string[] = [];
@@ -99,7 +166,11 @@ async function send(fn: Fn, method: string, url: string, body?: string | Uint8Ar
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await callWorker(fn.worker, new Request(`http://localhost${url}`, { method, headers, body: body as BodyInit | undefined }), env);
+    res = await callWorker(
+      fn.worker,
+      new Request(`http://localhost${url}`, { method, headers, body: body as BodyInit | undefined }),
+      env,
+    );
   } catch (err) {
     failures.push(`${fn.name} ${method} ${url.slice(0, 80)}: threw ${(err as Error).message}`);
     return;
@@ -115,34 +186,47 @@ async function send(fn: Fn, method: string, url: string, body?: string | Uint8Ar
     parsed = null;
   }
   const isJson = (res.headers.get('content-type') ?? '').includes('json');
-  if (res.status >= 400 && isJson && !envelopeOk(fn.dialectFor(new URL(`http://localhost${url}`).pathname), res.status, parsed)) {
+  if (
+    res.status >= 400 &&
+    isJson &&
+    !envelopeOk(fn.dialectFor(new URL(`http://localhost${url}`).pathname), res.status, parsed)
+  ) {
     failures.push(`${where}: ${res.status} not in the ${fn.dialectFor(url)} envelope: ${text.slice(0, 120)}`);
   }
-  for (const [k, v] of res.headers) if (v.includes('\u0000') || v.length > 1000) failures.push(`${where}: header ${k} carries request text`);
+  for (const [k, v] of res.headers)
+    if (v.includes('\u0000') || v.length > 1000) failures.push(`${where}: header ${k} carries request text`);
 }
 
 describe('fuzz: every route of every function', () => {
   it('never answers 5xx, always in its envelope, and every function answers afterwards', async () => {
     const rnd = seededRandom(20261125);
-    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
     let routes = 0;
     for (const fn of FUNCTIONS) {
       for (const r of routesOf(fn.app)) {
         routes++;
         const hasParams = /[:*]/.test(r.path);
-        const paths = !hasParams ? [r.path] : PARAMS.flatMap((p) => (r.path.includes('*') ? TAILS(p).map((t) => fill(r.path, p, t)) : [fill(r.path, p)]));
+        const paths = !hasParams
+          ? [r.path]
+          : PARAMS.flatMap((p) => (r.path.includes('*') ? TAILS(p).map((t) => fill(r.path, p, t)) : [fill(r.path, p)]));
         for (const p of paths) await send(fn, r.method, p + (rnd() < 0.3 ? pick(QUERIES) : ''));
         const plain = hasParams ? fill(r.path, '1', 'npm/packages/x/versions/1.0.0') : r.path;
         for (const q of QUERIES) await send(fn, r.method, plain + q);
-        if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method)) for (const b of BODIES) await send(fn, r.method, plain, b);
+        if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method))
+          for (const b of BODIES) await send(fn, r.method, plain, b);
       }
     }
     for (const fn of FUNCTIONS) {
       const res = await callWorker(fn.worker, new Request('http://localhost/healthz'), env);
       expect(`${fn.name} ${res.status}`).toBe(`${fn.name} 200`);
     }
-    const tally = [...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}: ${n}`).join(', ');
-    console.log(`fuzz: ${requests} requests over ${routes} routes of ${FUNCTIONS.length} functions, ${failures.length} failures (${tally})`);
+    const tally = [...statuses]
+      .sort((a, b) => a[0] - b[0])
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', ');
+    console.log(
+      `fuzz: ${requests} requests over ${routes} routes of ${FUNCTIONS.length} functions, ${failures.length} failures (${tally})`,
+    );
     expect(failures).toEqual([]);
   }, 300_000);
 });

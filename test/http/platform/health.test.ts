@@ -23,7 +23,15 @@ describe.each([
 describe('error dialects on unknown routes', () => {
   it.each([
     ['insights', insights, (b: any) => expect(typeof b.error).toBe('string')],
-    ['marketplace', marketplace, (b: any) => { expect(typeof b.data.error).toBe('string'); expect(b.method).toBe('GET /nope'); expect(Date.parse(b.time)).not.toBeNaN(); }],
+    [
+      'marketplace',
+      marketplace,
+      (b: any) => {
+        expect(typeof b.data.error).toBe('string');
+        expect(b.method).toBe('GET /nope');
+        expect(Date.parse(b.time)).not.toBeNaN();
+      },
+    ],
     ['pipeline', pipeline, (b: any) => expect(b.detail).toBe('Not Found')],
   ] as const)('%s answers 404 in its envelope', async (_n, worker, check) => {
     const res = await workerClient(worker).get('/nope');

@@ -23,25 +23,40 @@ describe('migration runner', () => {
 
   it('applies a new file once, records it, and rolls a failing file back whole', async () => {
     const tag = `t${Date.now().toString(36)}`;
-    const good = { name: `9001_${tag}_good.sql`, sql: `CREATE TABLE platform.${tag}_a (id int); INSERT INTO platform.${tag}_a VALUES (1);` };
-    const bad = { name: `9002_${tag}_bad.sql`, sql: `CREATE TABLE platform.${tag}_b (id int); SELECT no_such_function();` };
+    const good = {
+      name: `9001_${tag}_good.sql`,
+      sql: `CREATE TABLE platform.${tag}_a (id int); INSERT INTO platform.${tag}_a VALUES (1);`,
+    };
+    const bad = {
+      name: `9002_${tag}_bad.sql`,
+      sql: `CREATE TABLE platform.${tag}_b (id int); SELECT no_such_function();`,
+    };
     try {
       expect((await runMigrations(client, [good])).applied).toEqual([good.name]);
       expect((await runMigrations(client, [good])).skipped).toEqual([good.name]);
       await expect(runMigrations(client, [good, bad])).rejects.toThrow(new RegExp(`migration ${bad.name} failed`));
-      const tables = await client.query(`SELECT to_regclass('platform.${tag}_a') AS a, to_regclass('platform.${tag}_b') AS b`);
+      const tables = await client.query(
+        `SELECT to_regclass('platform.${tag}_a') AS a, to_regclass('platform.${tag}_b') AS b`,
+      );
       expect(tables.rows[0]).toEqual({ a: `platform.${tag}_a`, b: null });
-      const recorded = await client.query('SELECT name FROM platform.schema_migrations WHERE name LIKE $1 ORDER BY name', [`%${tag}%`]);
+      const recorded = await client.query(
+        'SELECT name FROM platform.schema_migrations WHERE name LIKE $1 ORDER BY name',
+        [`%${tag}%`],
+      );
       expect(recorded.rows.map((r) => r.name)).toEqual([good.name]);
       const changed = await runMigrations(client, [{ ...good, sql: `${good.sql} -- edited` }]);
       expect(changed.changed).toEqual([good.name]);
     } finally {
-      await client.query(`DROP TABLE IF EXISTS platform.${tag}_a; DROP TABLE IF EXISTS platform.${tag}_b; DELETE FROM platform.schema_migrations WHERE name LIKE '%${tag}%'`);
+      await client.query(
+        `DROP TABLE IF EXISTS platform.${tag}_a; DROP TABLE IF EXISTS platform.${tag}_b; DELETE FROM platform.schema_migrations WHERE name LIKE '%${tag}%'`,
+      );
     }
   });
 
   it('refuses badly named files', async () => {
-    await expect(runMigrations(client, [{ name: 'create-users.sql', sql: 'SELECT 1' }])).rejects.toThrow(/0001_name\.sql/);
+    await expect(runMigrations(client, [{ name: 'create-users.sql', sql: 'SELECT 1' }])).rejects.toThrow(
+      /0001_name\.sql/,
+    );
   });
 });
 
@@ -52,13 +67,18 @@ describe('database handle', () => {
     const db = createDb(testEnv());
     const key = `tx-${Math.random()}`;
     try {
-      const [row] = await db.query<{ n: number; s: string; j: unknown; t: Date }>("SELECT 1::int AS n, $1::text AS s, '{\"a\":[1]}'::jsonb AS j, now() AS t", ['x']);
+      const [row] = await db.query<{ n: number; s: string; j: unknown; t: Date }>(
+        'SELECT 1::int AS n, $1::text AS s, \'{"a":[1]}\'::jsonb AS j, now() AS t',
+        ['x'],
+      );
       expect(row).toMatchObject({ n: 1, s: 'x', j: { a: [1] } });
       expect(row!.t).toBeInstanceOf(Date);
-      await expect(db.transaction(async (tx) => {
-        await tx.query('INSERT INTO platform.processed_messages (key) VALUES ($1)', [key]);
-        throw new Error('abort');
-      })).rejects.toThrow('abort');
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.query('INSERT INTO platform.processed_messages (key) VALUES ($1)', [key]);
+          throw new Error('abort');
+        }),
+      ).rejects.toThrow('abort');
       expect(await db.query('SELECT 1 FROM platform.processed_messages WHERE key = $1', [key])).toEqual([]);
       await db.transaction(async (tx) => tx.query('INSERT INTO platform.processed_messages (key) VALUES ($1)', [key]));
       expect(await db.query('SELECT key FROM platform.processed_messages WHERE key = $1', [key])).toEqual([{ key }]);
@@ -95,8 +115,14 @@ describe('database handle', () => {
       // work left running after the request (waitUntil) may still write: it opens and ends a pool of its own
       await db.transaction((t) => t.query('INSERT INTO platform.processed_messages (key) VALUES ($1)', [`${key}-b`]));
       expect(ends).toHaveBeenCalledTimes(2);
-      expect((await db.query<{ key: string }>('SELECT key FROM platform.processed_messages WHERE key LIKE $1 ORDER BY key', [`${key}%`])).map((r) => r.key))
-        .toEqual([`${key}-a`, `${key}-b`]);
+      expect(
+        (
+          await db.query<{ key: string }>(
+            'SELECT key FROM platform.processed_messages WHERE key LIKE $1 ORDER BY key',
+            [`${key}%`],
+          )
+        ).map((r) => r.key),
+      ).toEqual([`${key}-a`, `${key}-b`]);
     } finally {
       release(); // a failed expectation must not leave the transaction holding the backend
       ends.mockRestore();
@@ -126,10 +152,13 @@ describe('database handle', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const db = createDb({ ...env, NEON_LOCAL_PROXY: `127.0.0.1:${addr.port}` });
     try {
-      const pid = async () => (await db.transaction((t) => t.query<{ p: number }>('SELECT pg_backend_pid() AS p')))[0]!.p;
+      const pid = async () =>
+        (await db.transaction((t) => t.query<{ p: number }>('SELECT pg_backend_pid() AS p')))[0]!.p;
       expect(typeof (await pid())).toBe('number'); // the pool now holds an idle client
       for (const s of sockets) s.destroy();
-      await vi.waitFor(() => expect(warn.mock.calls.flat().join(' ')).toMatch(/idle connection closed/), { timeout: 5000 });
+      await vi.waitFor(() => expect(warn.mock.calls.flat().join(' ')).toMatch(/idle connection closed/), {
+        timeout: 5000,
+      });
       expect(typeof (await pid())).toBe('number'); // a fresh connection serves the next transaction
     } finally {
       warn.mockRestore();
@@ -148,9 +177,24 @@ describe('database handle', () => {
     const key = `once-${Math.random()}`;
     let runs = 0;
     try {
-      await expect(once(db, key, async () => { runs++; throw new Error('fail first'); })).rejects.toThrow('fail first');
-      expect(await once(db, key, async () => { runs++; return 7; })).toEqual({ ran: true, result: 7 });
-      expect(await once(db, key, async () => { runs++; return 8; })).toEqual({ ran: false });
+      await expect(
+        once(db, key, async () => {
+          runs++;
+          throw new Error('fail first');
+        }),
+      ).rejects.toThrow('fail first');
+      expect(
+        await once(db, key, async () => {
+          runs++;
+          return 7;
+        }),
+      ).toEqual({ ran: true, result: 7 });
+      expect(
+        await once(db, key, async () => {
+          runs++;
+          return 8;
+        }),
+      ).toEqual({ ran: false });
       expect(runs).toBe(2);
     } finally {
       await db.query('DELETE FROM platform.processed_messages WHERE key = $1', [key]);

@@ -24,7 +24,10 @@ afterAll(async () => served.close());
 const until = <T>(fn: () => Promise<T | undefined>, timeoutMs = 15_000) => waitFor('the condition', fn, { timeoutMs });
 
 async function echoRow(messageId: string) {
-  const rows = await testDb().query<{ payload: unknown }>('SELECT payload FROM platform.queue_echoes WHERE message_id = $1', [messageId]);
+  const rows = await testDb().query<{ payload: unknown }>(
+    'SELECT payload FROM platform.queue_echoes WHERE message_id = $1',
+    [messageId],
+  );
   return rows[0];
 }
 
@@ -33,7 +36,11 @@ async function sign(claims: Record<string, unknown>, opts: { key?: string; sub: 
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ body: createHash('sha256').update(opts.body).digest('base64url'), ...claims })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuer('Upstash').setSubject(opts.sub).setIssuedAt(now - 1).setNotBefore(now - 1).setExpirationTime(opts.exp ?? now + 300)
+    .setIssuer('Upstash')
+    .setSubject(opts.sub)
+    .setIssuedAt(now - 1)
+    .setNotBefore(now - 1)
+    .setExpirationTime(opts.exp ?? now + 300)
     .sign(new TextEncoder().encode(opts.key ?? QSTASH_DEV.currentSigningKey));
 }
 
@@ -53,7 +60,10 @@ describe('queue round trip', () => {
     process.env.QSTASH_DEV_PORT = port;
     try {
       const client = new Client({ devMode: true });
-      const { messageId } = (await client.publishJSON({ url: `${served.url}/platform/echo`, body: { via: 'devMode' } })) as { messageId: string };
+      const { messageId } = (await client.publishJSON({
+        url: `${served.url}/platform/echo`,
+        body: { via: 'devMode' },
+      })) as { messageId: string };
       expect((await until(() => echoRow(messageId))).payload).toEqual({ via: 'devMode' });
     } finally {
       if (saved === undefined) delete process.env.QSTASH_DEV_PORT;
@@ -74,15 +84,35 @@ describe('queue round trip', () => {
     const body = JSON.stringify({ forged: true });
     const cases: [string, (url: string) => Promise<Record<string, string>>][] = [
       ['no signature', async () => ({})],
-      ['signed with a foreign key', async (url) => ({ 'upstash-signature': await sign({}, { key: 'sig_notTheRealKeyAtAll000000000', sub: url, body }) })],
-      ['re-signed for another URL', async () => ({ 'upstash-signature': await sign({}, { sub: 'http://127.0.0.1:1/platform/echo', body }) })],
-      ['expired', async (url) => ({ 'upstash-signature': await sign({}, { sub: url, body, exp: Math.floor(Date.now() / 1000) - 600 }) })],
-      ['over a different body', async (url) => ({ 'upstash-signature': await sign({}, { sub: url, body: '{"other":1}' }) })],
+      [
+        'signed with a foreign key',
+        async (url) => ({
+          'upstash-signature': await sign({}, { key: 'sig_notTheRealKeyAtAll000000000', sub: url, body }),
+        }),
+      ],
+      [
+        're-signed for another URL',
+        async () => ({ 'upstash-signature': await sign({}, { sub: 'http://127.0.0.1:1/platform/echo', body }) }),
+      ],
+      [
+        'expired',
+        async (url) => ({
+          'upstash-signature': await sign({}, { sub: url, body, exp: Math.floor(Date.now() / 1000) - 600 }),
+        }),
+      ],
+      [
+        'over a different body',
+        async (url) => ({ 'upstash-signature': await sign({}, { sub: url, body: '{"other":1}' }) }),
+      ],
     ];
     it.each(cases)('refuses %s with 401 and writes nothing', async (_name, headers) => {
       const url = `${served.url}/platform/echo`;
       const id = `forged-${Math.random()}`;
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'upstash-message-id': id, ...(await headers(url)) }, body });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'upstash-message-id': id, ...(await headers(url)) },
+        body,
+      });
       expect(res.status).toBe(401);
       expect(await echoRow(id)).toBeUndefined();
     });
@@ -90,7 +120,15 @@ describe('queue round trip', () => {
     it('accepts the same request correctly signed with the next key (key rotation)', async () => {
       const url = `${served.url}/platform/echo`;
       const id = `rotated-${Math.random()}`;
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'upstash-message-id': id, 'upstash-signature': await sign({}, { key: QSTASH_DEV.nextSigningKey, sub: url, body }) }, body });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'upstash-message-id': id,
+          'upstash-signature': await sign({}, { key: QSTASH_DEV.nextSigningKey, sub: url, body }),
+        },
+        body,
+      });
       expect(res.status).toBe(200);
       expect((await echoRow(id))?.payload).toEqual({ forged: true });
     });
@@ -101,7 +139,12 @@ describe('queue round trip', () => {
     try {
       rogue = await startQstashServer({ port: 0, signingKey: 'sig_rogueKeyThatNobodyTrusts0000', retryBaseMs: 5000 });
       const env = testEnv({ DELIVERY_URL: served.url, QSTASH_URL: rogue.url });
-      const { messageId } = await publish(env, { path: '/platform/echo', body: {}, retries: 2, retryDelay: '50 + retried * 100' });
+      const { messageId } = await publish(env, {
+        path: '/platform/echo',
+        body: {},
+        retries: 2,
+        retryDelay: '50 + retried * 100',
+      });
       const dead = await until(async () => rogue!.dlq().find((m) => m.messageId === messageId), 5000);
       const active = rogue.events.filter((e) => e.messageId === messageId && e.state === 'ACTIVE').map((e) => e.time);
       expect(dead.retried).toBe(2);
@@ -134,11 +177,31 @@ describe('mail round trip', () => {
   it('queues a mail that the delivery function sends into the mail catcher, once', async () => {
     const env = testEnv({ DELIVERY_URL: served.url });
     const subject = `Welcome ${Math.random().toString(36).slice(2)}`;
-    await queueMail(env, { to: 'student@school.edu', subject, text: 'Hello <b>there</b>\n\nSecond line', key: `test-${subject}` });
-    await queueMail(env, { to: 'student@school.edu', subject, text: 'Hello <b>there</b>\n\nSecond line', key: `test-${subject}` });
+    await queueMail(env, {
+      to: 'student@school.edu',
+      subject,
+      text: 'Hello <b>there</b>\n\nSecond line',
+      key: `test-${subject}`,
+    });
+    await queueMail(env, {
+      to: 'student@school.edu',
+      subject,
+      text: 'Hello <b>there</b>\n\nSecond line',
+      key: `test-${subject}`,
+    });
     const mailUrl = stackInfo().mailUrl;
-    type Caught = { id: string; from: string; to: string[]; subject: string; text: string; html: string; receivedAt: string };
-    const mail = await until(async () => ((await (await fetch(`${mailUrl}/api/messages`)).json()) as Caught[]).find((m) => m.subject === subject));
+    type Caught = {
+      id: string;
+      from: string;
+      to: string[];
+      subject: string;
+      text: string;
+      html: string;
+      receivedAt: string;
+    };
+    const mail = await until(async () =>
+      ((await (await fetch(`${mailUrl}/api/messages`)).json()) as Caught[]).find((m) => m.subject === subject),
+    );
     expect(mail.to).toEqual(['student@school.edu']);
     expect(mail.from).toBe('Local Stack <no-reply@local.test>');
     expect(mail.text).toBe('Hello <b>there</b>\n\nSecond line');
@@ -151,9 +214,17 @@ describe('mail round trip', () => {
 
   it('the mail catcher refuses a wrong API key and incomplete mail', async () => {
     const mailUrl = stackInfo().mailUrl;
-    const bad = await fetch(`${mailUrl}/emails`, { method: 'POST', headers: { authorization: 'Bearer nope', 'content-type': 'application/json' }, body: '{}' });
+    const bad = await fetch(`${mailUrl}/emails`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer nope', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(bad.status).toBe(401);
-    const incomplete = await fetch(`${mailUrl}/emails`, { method: 'POST', headers: { authorization: `Bearer ${testEnv().MAIL_API_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ from: 'a@b.c', to: 'x@y.z' }) });
+    const incomplete = await fetch(`${mailUrl}/emails`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${testEnv().MAIL_API_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ from: 'a@b.c', to: 'x@y.z' }),
+    });
     expect(incomplete.status).toBe(422);
   });
 });

@@ -25,14 +25,29 @@ type Json = any;
 const RETRY_ENV = { WEBHOOK_RETRY_BASE_SECONDS: '1', WEBHOOK_RETRY_MAX_SECONDS: '1', WEBHOOK_LEASE_SECONDS: '8' };
 
 /** Polls `check` (the queue alone must get there: no sweep runs while waiting). */
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 45_000, explain?: () => Promise<unknown>): Promise<void> {
+async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 45_000,
+  explain?: () => Promise<unknown>,
+): Promise<void> {
   await poll(what, check, { timeoutMs, intervalMs: 200, explain });
 }
 
 async function state(oid: number) {
-  return (await testDb().query<{ pending: number; consecutive_failures: number; next_retry_after: Date | null; disabled: boolean; lease_token: string | null }>(
-    `SELECT (SELECT count(*)::int FROM webhooks.queue q WHERE q.webhook_oid = w.webhook_oid AND q.delivered_at IS NULL) AS pending, consecutive_failures, next_retry_after, disabled, lease_token
-     FROM webhooks.webhooks w WHERE webhook_oid = $1`, [oid]))[0]!;
+  return (
+    await testDb().query<{
+      pending: number;
+      consecutive_failures: number;
+      next_retry_after: Date | null;
+      disabled: boolean;
+      lease_token: string | null;
+    }>(
+      `SELECT (SELECT count(*)::int FROM webhooks.queue q WHERE q.webhook_oid = w.webhook_oid AND q.delivered_at IS NULL) AS pending, consecutive_failures, next_retry_after, disabled, lease_token
+     FROM webhooks.webhooks w WHERE webhook_oid = $1`,
+      [oid],
+    )
+  )[0]!;
 }
 
 async function emit(events: { name: string; id: string; payload: unknown }[], env: Env) {
@@ -64,7 +79,9 @@ let env: Env;
 let m: Awaited<ReturnType<typeof merchant>>;
 
 beforeAll(async () => {
-  served = await serveWorker(delivery, (url) => testEnv({ DELIVERY_URL: url, ...RETRY_ENV, WEBHOOK_DISABLE_AFTER_FAILURES: '1000' }));
+  served = await serveWorker(delivery, (url) =>
+    testEnv({ DELIVERY_URL: url, ...RETRY_ENV, WEBHOOK_DISABLE_AFTER_FAILURES: '1000' }),
+  );
   env = testEnv({ DELIVERY_URL: served.url, ...RETRY_ENV });
   m = await merchant('MERCH_DELIVERY');
   await quiesce();
@@ -99,21 +116,64 @@ describe('delivery through the queue', () => {
     const steady = await startReceiver(() => 200);
     const sqs = await startReceiver(() => 200);
     try {
-      const hookA = await createHook({ webhook_url: `${flaky.url}/hook`, maximum_events: 4, event_categories: [{ event_category: 'book', subscribed: true }] });
-      const hookB = await createHook({ webhook_url: `${steady.url}/gz`, maximum_events: 3, compress_events: true, authentication_type: 'basic', basic_username: 'bob', basic_password: 'pw-123456', event_categories: [{ event_category: 'book', events: [{ event_name: 'book_posted' }] }] });
-      const hookC = await createHook({ webhook_url: `${sqs.url}/123456789012/books`, authentication_type: 'aws iam', iam_access_key: 'AKIDTEST', iam_secret_key: 'SECRETTEST', maximum_events: 10, event_categories: [{ event_category: 'book', events: [{ event_name: 'book_posted' }] }] });
+      const hookA = await createHook({
+        webhook_url: `${flaky.url}/hook`,
+        maximum_events: 4,
+        event_categories: [{ event_category: 'book', subscribed: true }],
+      });
+      const hookB = await createHook({
+        webhook_url: `${steady.url}/gz`,
+        maximum_events: 3,
+        compress_events: true,
+        authentication_type: 'basic',
+        basic_username: 'bob',
+        basic_password: 'pw-123456',
+        event_categories: [{ event_category: 'book', events: [{ event_name: 'book_posted' }] }],
+      });
+      const hookC = await createHook({
+        webhook_url: `${sqs.url}/123456789012/books`,
+        authentication_type: 'aws iam',
+        iam_access_key: 'AKIDTEST',
+        iam_secret_key: 'SECRETTEST',
+        maximum_events: 10,
+        event_categories: [{ event_category: 'book', events: [{ event_name: 'book_posted' }] }],
+      });
 
-      const events = Array.from({ length: 30 }, (_, i) => ({ name: i % 3 === 2 ? 'book_status_changed' : 'book_posted', id: `b${i}`, payload: { book_id: `b${i}`, seq: i, title: `Book ${i}` } }));
+      const events = Array.from({ length: 30 }, (_, i) => ({
+        name: i % 3 === 2 ? 'book_status_changed' : 'book_posted',
+        id: `b${i}`,
+        payload: { book_id: `b${i}`, seq: i, title: `Book ${i}` },
+      }));
       await emit(events.slice(0, 10), env);
       await emit(events.slice(10), env);
 
-      await waitFor('all queues empty', async () => (await state(hookA.oid)).pending === 0 && (await state(hookB.oid)).pending === 0 && (await state(hookC.oid)).pending === 0 && (await testDb().query('SELECT 1 FROM webhooks.queue WHERE webhook_oid = $1', [hookA.oid])).length === 30, 45_000,
-        async () => ({ a: await state(hookA.oid), b: await state(hookB.oid), c: await state(hookC.oid), flaky: flaky.received.map((r) => r.status), steady: steady.received.length, sqs: sqs.received.map((r) => r.status), queued: await testDb().query('SELECT webhook_oid, count(*) FROM webhooks.queue GROUP BY 1'), outbox: await testDb().query('SELECT count(*) FILTER (WHERE fanned_out_at IS NULL) AS unfanned, count(*) FROM webhooks.outbox') }));
+      await waitFor(
+        'all queues empty',
+        async () =>
+          (await state(hookA.oid)).pending === 0 &&
+          (await state(hookB.oid)).pending === 0 &&
+          (await state(hookC.oid)).pending === 0 &&
+          (await testDb().query('SELECT 1 FROM webhooks.queue WHERE webhook_oid = $1', [hookA.oid])).length === 30,
+        45_000,
+        async () => ({
+          a: await state(hookA.oid),
+          b: await state(hookB.oid),
+          c: await state(hookC.oid),
+          flaky: flaky.received.map((r) => r.status),
+          steady: steady.received.length,
+          sqs: sqs.received.map((r) => r.status),
+          queued: await testDb().query('SELECT webhook_oid, count(*) FROM webhooks.queue GROUP BY 1'),
+          outbox: await testDb().query(
+            'SELECT count(*) FILTER (WHERE fanned_out_at IS NULL) AS unfanned, count(*) FROM webhooks.outbox',
+          ),
+        }),
+      );
 
       // A: every event delivered, in order. Duplicates (a 2xx whose bookkeeping failed) carry the same
       // webhook-id; the first 2xx of each webhook-id, in arrival order, is exactly the emitted sequence.
       const byId = new Map<string, Received[]>();
-      for (const r of flaky.received) byId.set(String(r.headers['webhook-id']), [...(byId.get(String(r.headers['webhook-id'])) ?? []), r]);
+      for (const r of flaky.received)
+        byId.set(String(r.headers['webhook-id']), [...(byId.get(String(r.headers['webhook-id'])) ?? []), r]);
       const firstOkA = [...byId.values()].map((attempts) => attempts.find((a) => a.status === 200)!);
       expect(firstOkA.every(Boolean)).toBe(true);
       firstOkA.sort((x, y) => flaky.received.indexOf(x) - flaky.received.indexOf(y));
@@ -140,11 +200,30 @@ describe('delivery through the queue', () => {
       expect(flaky.received.some((r) => r.status >= 500)).toBe(true);
       // Signatures verify with the secret shown at creation.
       for (const r of flaky.received) {
-        expect(await verifyStandardSignature(hookA.secret, { id: String(r.headers['webhook-id']), timestamp: String(r.headers['webhook-timestamp']), signature: String(r.headers['webhook-signature']) }, r.body)).toBe(true);
+        expect(
+          await verifyStandardSignature(
+            hookA.secret,
+            {
+              id: String(r.headers['webhook-id']),
+              timestamp: String(r.headers['webhook-timestamp']),
+              signature: String(r.headers['webhook-signature']),
+            },
+            r.body,
+          ),
+        ).toBe(true);
       }
       // Counters and logs tell the truth: every attempt is logged.
-      expect(await state(hookA.oid)).toEqual({ pending: 0, consecutive_failures: 0, next_retry_after: null, disabled: false, lease_token: null });
-      const logs = await testDb().query<{ status_code: number; success: boolean; batch_id: string; uri: string }>('SELECT status_code, success, batch_id, uri FROM webhooks.logs WHERE webhook_oid = $1 ORDER BY delivery_dts, request_id', [hookA.oid]);
+      expect(await state(hookA.oid)).toEqual({
+        pending: 0,
+        consecutive_failures: 0,
+        next_retry_after: null,
+        disabled: false,
+        lease_token: null,
+      });
+      const logs = await testDb().query<{ status_code: number; success: boolean; batch_id: string; uri: string }>(
+        'SELECT status_code, success, batch_id, uri FROM webhooks.logs WHERE webhook_oid = $1 ORDER BY delivery_dts, request_id',
+        [hookA.oid],
+      );
       const statuses = (xs: number[]) => {
         const n: Record<number, number> = {};
         for (const x of xs) n[x] = (n[x] ?? 0) + 1;
@@ -159,7 +238,9 @@ describe('delivery through the queue', () => {
       const posted = events.filter((e) => e.name === 'book_posted').map((e) => ({ book_posted: e.payload }));
       expect(steady.received.every((r) => typeof JSON.parse(r.body).events === 'string')).toBe(true);
       expect((await Promise.all(firstOk(steady.received).map((r) => readBody(r.body)))).flat()).toEqual(posted);
-      expect(steady.received.map((r) => r.headers.authorization)).toEqual(steady.received.map(() => `Basic ${btoa('bob:pw-123456')}`));
+      expect(steady.received.map((r) => r.headers.authorization)).toEqual(
+        steady.received.map(() => `Basic ${btoa('bob:pw-123456')}`),
+      );
 
       // C: SigV4-signed SQS SendMessage whose MessageBody is the payload.
       expect(sqs.received.length).toBeGreaterThan(0);
@@ -169,7 +250,22 @@ describe('delivery through the queue', () => {
         expect(form.get('Action')).toBe('SendMessage');
         expect(form.get('Version')).toBe('2012-11-05');
         sqsEvents.push(...(await readBody(form.get('MessageBody')!)));
-        const expected = await sign({ method: 'POST', url: `${sqs.url}${r.path}`, body: r.body, region: 'us-east-1', service: 'sqs', amzDate: String(r.headers['x-amz-date']), headers: { 'content-type': String(r.headers['content-type']), host: String(r.headers.host), 'x-amz-date': String(r.headers['x-amz-date']) } }, { accessKeyId: 'AKIDTEST', secretAccessKey: 'SECRETTEST' });
+        const expected = await sign(
+          {
+            method: 'POST',
+            url: `${sqs.url}${r.path}`,
+            body: r.body,
+            region: 'us-east-1',
+            service: 'sqs',
+            amzDate: String(r.headers['x-amz-date']),
+            headers: {
+              'content-type': String(r.headers['content-type']),
+              host: String(r.headers.host),
+              'x-amz-date': String(r.headers['x-amz-date']),
+            },
+          },
+          { accessKeyId: 'AKIDTEST', secretAccessKey: 'SECRETTEST' },
+        );
         expect(r.headers.authorization).toBe(expected.authorization);
       }
       expect(sqsEvents).toEqual(posted);
@@ -178,10 +274,32 @@ describe('delivery through the queue', () => {
       const list = (await (await api(env).get(`${BASE}/${hookA.oid}/logs?_limit=500`, m.headers)).json()) as Json;
       expect(list.webhook_log_summaries).toHaveLength(logs.length);
       const first = list.webhook_log_summaries.at(-1);
-      const detail = (await (await api(env).get(`${BASE}/${hookA.oid}/logs/${first.request_id}`, m.headers)).json()) as Json;
-      expect(Object.keys(detail.webhook_log).sort()).toEqual(['delivery_dts', 'duration', 'queue_delay', 'request', 'request_headers', 'request_id', 'response', 'response_headers', 'status_code', 'success', 'uri', 'webhook_oid']);
-      expect(detail.webhook_log.request_headers).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'webhook-id' })]));
-      const basicLog = (await testDb().query<{ request_headers: { name: string; value: string }[] }>('SELECT request_headers FROM webhooks.logs WHERE webhook_oid = $1 LIMIT 1', [hookB.oid]))[0]!;
+      const detail = (await (
+        await api(env).get(`${BASE}/${hookA.oid}/logs/${first.request_id}`, m.headers)
+      ).json()) as Json;
+      expect(Object.keys(detail.webhook_log).sort()).toEqual([
+        'delivery_dts',
+        'duration',
+        'queue_delay',
+        'request',
+        'request_headers',
+        'request_id',
+        'response',
+        'response_headers',
+        'status_code',
+        'success',
+        'uri',
+        'webhook_oid',
+      ]);
+      expect(detail.webhook_log.request_headers).toEqual(
+        expect.arrayContaining([expect.objectContaining({ name: 'webhook-id' })]),
+      );
+      const basicLog = (
+        await testDb().query<{ request_headers: { name: string; value: string }[] }>(
+          'SELECT request_headers FROM webhooks.logs WHERE webhook_oid = $1 LIMIT 1',
+          [hookB.oid],
+        )
+      )[0]!;
       expect(basicLog.request_headers.find((h) => h.name === 'authorization')!.value).toBe('Basic ****');
     } finally {
       await Promise.all([flaky.close(), steady.close(), sqs.close()]);
@@ -192,13 +310,19 @@ describe('delivery through the queue', () => {
   it('signs api user deliveries with the key-derived signing key', async () => {
     const rec = await startReceiver(() => 200);
     try {
-      const hook = await createHook({ webhook_url: `${rec.url}/u`, authentication_type: 'api user', event_categories: [{ event_category: 'pipeline', subscribed: true }] });
+      const hook = await createHook({
+        webhook_url: `${rec.url}/u`,
+        authentication_type: 'api user',
+        event_categories: [{ event_category: 'pipeline', subscribed: true }],
+      });
       await emit([{ name: 'task_finished', id: 't1', payload: { task_id: 't1', state: 'done' } }], env);
       await waitFor('delivery', async () => rec.received.length === 1 && (await state(hook.oid)).pending === 0);
       const r = rec.received[0]!;
       expect(r.headers['x-ultracart-api-user-oid']).toBe(String(m.keyId));
       const ts = Number(r.headers['webhook-timestamp']);
-      expect(r.headers['x-ultracart-signature']).toBe(await apiUserSignature(await apiUserSigningKey(m.key), ts, r.body));
+      expect(r.headers['x-ultracart-signature']).toBe(
+        await apiUserSignature(await apiUserSigningKey(m.key), ts, r.body),
+      );
       expect(await readBody(r.body)).toEqual([{ task_finished: { task_id: 't1', state: 'done' } }]);
     } finally {
       await rec.close();
@@ -209,13 +333,26 @@ describe('delivery through the queue', () => {
   it('disables the webhook on 410 Gone and keeps its events pending', async () => {
     const rec = await startReceiver(() => 410);
     try {
-      const hook = await createHook({ webhook_url: `${rec.url}/gone`, event_categories: [{ event_category: 'pipeline', subscribed: true }] });
+      const hook = await createHook({
+        webhook_url: `${rec.url}/gone`,
+        event_categories: [{ event_category: 'pipeline', subscribed: true }],
+      });
       await emit([{ name: 'report_published', id: 'r1', payload: { report_id: 'r1' } }], env);
       await waitFor('disabled', async () => (await state(hook.oid)).disabled);
       expect(rec.received).toHaveLength(1);
-      expect(await state(hook.oid)).toEqual({ pending: 1, consecutive_failures: 1, next_retry_after: null, disabled: true, lease_token: null });
+      expect(await state(hook.oid)).toEqual({
+        pending: 1,
+        consecutive_failures: 1,
+        next_retry_after: null,
+        disabled: true,
+        lease_token: null,
+      });
       const view = (await (await api(env).get(`${BASE}?_limit=500`, m.headers)).json()) as Json;
-      expect(view.webhooks.find((w: Json) => w.webhook_oid === hook.oid)).toMatchObject({ disabled: true, pending: 1, consecutive_failures: 1 });
+      expect(view.webhooks.find((w: Json) => w.webhook_oid === hook.oid)).toMatchObject({
+        disabled: true,
+        pending: 1,
+        consecutive_failures: 1,
+      });
     } finally {
       await rec.close();
       await quiesce();
@@ -227,14 +364,36 @@ describe('delivery through the queue', () => {
     const rec = await startReceiver(() => status);
     const tag = `reenable-${Date.now()}`;
     try {
-      const hook = await createHook({ webhook_url: `${rec.url}/back`, maximum_events: 2, event_categories: [{ event_category: 'pipeline', events: [{ event_name: 'task_finished' }] }] });
-      const early = [1, 2, 3].map((i) => ({ name: 'task_finished', id: `${tag}-${i}`, payload: { task_id: `${tag}-${i}` } }));
+      const hook = await createHook({
+        webhook_url: `${rec.url}/back`,
+        maximum_events: 2,
+        event_categories: [{ event_category: 'pipeline', events: [{ event_name: 'task_finished' }] }],
+      });
+      const early = [1, 2, 3].map((i) => ({
+        name: 'task_finished',
+        id: `${tag}-${i}`,
+        payload: { task_id: `${tag}-${i}` },
+      }));
       await emit(early, env);
       await waitFor('disabled by 410', async () => (await state(hook.oid)).disabled);
-      expect(await state(hook.oid)).toEqual({ pending: 3, consecutive_failures: 1, next_retry_after: null, disabled: true, lease_token: null });
+      expect(await state(hook.oid)).toEqual({
+        pending: 3,
+        consecutive_failures: 1,
+        next_retry_after: null,
+        disabled: true,
+        lease_token: null,
+      });
       // An event emitted while disabled is not queued for this webhook (disabled webhooks receive no new events).
       await emit([{ name: 'task_finished', id: `${tag}-late`, payload: { task_id: `${tag}-late` } }], env);
-      await waitFor('late event fanned out', async () => (await testDb().query('SELECT 1 FROM webhooks.outbox WHERE object_id = $1 AND fanned_out_at IS NOT NULL', [`${tag}-late`])).length === 1);
+      await waitFor(
+        'late event fanned out',
+        async () =>
+          (
+            await testDb().query('SELECT 1 FROM webhooks.outbox WHERE object_id = $1 AND fanned_out_at IS NOT NULL', [
+              `${tag}-late`,
+            ])
+          ).length === 1,
+      );
       expect((await state(hook.oid)).pending).toBe(3);
 
       status = 200;
@@ -243,33 +402,60 @@ describe('delivery through the queue', () => {
       const webhook = ((await res.json()) as Json).webhook;
       expect(webhook).toMatchObject({ disabled: false, consecutive_failures: 0 });
       expect('next_retry_after' in webhook).toBe(false);
-      await waitFor('re-enabled delivery', async () => (await state(hook.oid)).pending === 0 && rec.received.length === 3);
+      await waitFor(
+        're-enabled delivery',
+        async () => (await state(hook.oid)).pending === 0 && rec.received.length === 3,
+      );
 
-      expect(await state(hook.oid)).toEqual({ pending: 0, consecutive_failures: 0, next_retry_after: null, disabled: false, lease_token: null });
+      expect(await state(hook.oid)).toEqual({
+        pending: 0,
+        consecutive_failures: 0,
+        next_retry_after: null,
+        disabled: false,
+        lease_token: null,
+      });
       expect(rec.received.map((r) => r.status)).toEqual([410, 200, 200]);
       expect(rec.received[1]!.headers['webhook-id']).toBe(rec.received[0]!.headers['webhook-id']);
       expect(rec.received[1]!.body).toBe(rec.received[0]!.body);
       expect(rec.received[2]!.headers['webhook-id']).not.toBe(rec.received[0]!.headers['webhook-id']);
-      expect((await Promise.all(rec.received.slice(1).map((r) => readBody(r.body)))).flat()).toEqual(early.map((e) => ({ task_finished: e.payload })));
-      const logs = await testDb().query<{ status_code: number; event_count: number }>('SELECT status_code, event_count FROM webhooks.logs WHERE webhook_oid = $1 ORDER BY delivery_dts, request_id', [hook.oid]);
-      expect(logs).toEqual([{ status_code: 410, event_count: 2 }, { status_code: 200, event_count: 2 }, { status_code: 200, event_count: 1 }]);
+      expect((await Promise.all(rec.received.slice(1).map((r) => readBody(r.body)))).flat()).toEqual(
+        early.map((e) => ({ task_finished: e.payload })),
+      );
+      const logs = await testDb().query<{ status_code: number; event_count: number }>(
+        'SELECT status_code, event_count FROM webhooks.logs WHERE webhook_oid = $1 ORDER BY delivery_dts, request_id',
+        [hook.oid],
+      );
+      expect(logs).toEqual([
+        { status_code: 410, event_count: 2 },
+        { status_code: 200, event_count: 2 },
+        { status_code: 200, event_count: 1 },
+      ]);
     } finally {
       await rec.close();
       await quiesce();
     }
   });
 
-  it('reflow re-sends the event\'s current objects to that webhook only', async () => {
+  it("reflow re-sends the event's current objects to that webhook only", async () => {
     const rec = await startReceiver(() => 200);
     const other = await startReceiver(() => 200);
     try {
-      const hook = await createHook({ webhook_url: `${rec.url}/reflow`, maximum_events: 50, event_categories: [{ event_category: 'pipeline', events: [{ event_name: 'report_published' }] }] });
+      const hook = await createHook({
+        webhook_url: `${rec.url}/reflow`,
+        maximum_events: 50,
+        event_categories: [{ event_category: 'pipeline', events: [{ event_name: 'report_published' }] }],
+      });
       const reports = [{ event_category: 'pipeline', events: [{ event_name: 'report_published' }] }];
       const bystander = await createHook({ webhook_url: `${other.url}/bystander`, event_categories: reports });
       const report = await insertReport(testDb(), {
-        run_id: null, monitor_id: null, time_period: 'daily', report_type: 'summary',
-        title: 'Reflowed report', content: '# Reflowed',
-        article_ids: [], metadata: { global_tldr: 'tl;dr', topics: [] },
+        run_id: null,
+        monitor_id: null,
+        time_period: 'daily',
+        report_type: 'summary',
+        title: 'Reflowed report',
+        content: '# Reflowed',
+        article_ids: [],
+        metadata: { global_tldr: 'tl;dr', topics: [] },
       });
       const current = await findEvent('report_published')!.event.reflow!(testDb());
       const expected = current.map((e) => ({ [e.name]: e.payload }));
@@ -293,8 +479,13 @@ describe('delivery through the queue', () => {
   it('the sweep restarts a webhook whose delivery message was lost', async () => {
     const rec = await startReceiver(() => 200);
     try {
-      const hook = await createHook({ webhook_url: `${rec.url}/sweep`, event_categories: [{ event_category: 'pipeline', subscribed: true }] });
-      await testDb().transaction((tx) => recordRawEvent(tx, { name: 'task_finished', objectId: 'lost', payload: { task_id: 'lost' } }));
+      const hook = await createHook({
+        webhook_url: `${rec.url}/sweep`,
+        event_categories: [{ event_category: 'pipeline', subscribed: true }],
+      });
+      await testDb().transaction((tx) =>
+        recordRawEvent(tx, { name: 'task_finished', objectId: 'lost', payload: { task_id: 'lost' } }),
+      );
       await new Promise((r) => setTimeout(r, 300));
       expect(rec.received).toHaveLength(0);
       const swept = await sweepWebhooks(env);

@@ -6,7 +6,9 @@ import { encryptionKey } from '../../../src/platform/config/shared.ts';
 
 export const BASE = '/rest/v2/webhook/webhooks';
 
-export async function merchant(merchantId: string): Promise<{ key: string; keyId: number; headers: Record<string, string> }> {
+export async function merchant(
+  merchantId: string,
+): Promise<{ key: string; keyId: number; headers: Record<string, string> }> {
   const { key, keyId } = await createMerchantKey(testDb(), encryptionKey(testEnv()), merchantId);
   return { key, keyId, headers: { 'X-UltraCart-Simple-Key': key } };
 }
@@ -21,6 +23,10 @@ export const HOOK = {
 };
 
 /** DELETE through the worker's fetch (a 204 answer has no body). */
-export async function deleteNoContent(path: string, headers: Record<string, string>, env = testEnv()): Promise<Response> {
+export async function deleteNoContent(
+  path: string,
+  headers: Record<string, string>,
+  env = testEnv(),
+): Promise<Response> {
   return workerClient(pipeline as Worker, env).delete(path, undefined, headers);
 }

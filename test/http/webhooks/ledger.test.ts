@@ -11,13 +11,25 @@ describe('webhook ledger under faults (small)', () => {
   it('accounts for every published event across a crash of the delivery process', async () => {
     const lines: string[] = [];
     const r = await runLedger({
-      events: 200, batch: 5, chunk: 10, leaseSeconds: 6, downMs: 1000, outageMs: 1500, settleTimeoutMs: 60_000,
+      events: 200,
+      batch: 5,
+      chunk: 10,
+      leaseSeconds: 6,
+      downMs: 1000,
+      outageMs: 1500,
+      settleTimeoutMs: 60_000,
       log: (l) => lines.push(l),
     });
     const t = r.total;
     const rounds = r.rounds.map((x) => ({ ...x, tally: { ...x.tally, latencies: [] } }));
     const why = JSON.stringify({ lines, rounds });
-    expect(r.rounds.map((x) => [x.maximumEvents, x.kills, x.settled]), why).toEqual([[1, 1, true], [5, 1, true]]);
+    expect(
+      r.rounds.map((x) => [x.maximumEvents, x.kills, x.settled]),
+      why,
+    ).toEqual([
+      [1, 1, true],
+      [5, 1, true],
+    ]);
     expect(lines.filter((l) => l.includes('killed the delivery process'))).toHaveLength(2);
     expect(t.published).toBe(200);
     expect(t.lost, why).toBe(0);

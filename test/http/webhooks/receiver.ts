@@ -22,7 +22,9 @@ export type ReceiverPolicy = (req: {
 
 export { seededRandom as seeded } from '../../../tools/seeded-random.ts';
 
-export async function startReceiver(policy: ReceiverPolicy): Promise<{ url: string; received: Received[]; close(): Promise<void>; server: Server }> {
+export async function startReceiver(
+  policy: ReceiverPolicy,
+): Promise<{ url: string; received: Received[]; close(): Promise<void>; server: Server }> {
   const received: Received[] = [];
   let n = 0;
   const server = createServer(async (req, res) => {
@@ -32,7 +34,13 @@ export async function startReceiver(policy: ReceiverPolicy): Promise<{ url: stri
     const answer = policy({ path: req.url ?? '/', n: n++, at });
     const decision = typeof answer === 'object' ? answer.status : answer;
     const extra = typeof answer === 'object' ? answer.headers : {};
-    received.push({ path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status: decision === 'down' ? 0 : decision, at });
+    received.push({
+      path: req.url ?? '/',
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+      status: decision === 'down' ? 0 : decision,
+      at,
+    });
     if (decision === 'down') {
       req.socket.destroy();
       return;

@@ -97,8 +97,13 @@ describe('a live event and a reflowed event of the same object are the same JSON
       await testDb().query(`UPDATE webhooks.webhooks SET events = '{user_signup}' WHERE webhook_oid = $1`, [oid]);
       const email = `reflow${Date.now().toString(36)}@school.edu`;
       const signup = {
-        emailAddress: email, password: 'secret-pass-1', firstName: 'Ada', lastName: 'Reflow',
-        university: 'University of Rochester', CMC: '1234', venmoUsername: '@ada-venmo',
+        emailAddress: email,
+        password: 'secret-pass-1',
+        firstName: 'Ada',
+        lastName: 'Reflow',
+        university: 'University of Rochester',
+        CMC: '1234',
+        venmoUsername: '@ada-venmo',
       };
       expect((await marketplace(env).post('/api/auth/signup', { data: signup })).status).toBe(201);
       const mail = await waitForMail(stackInfo().mailUrl, email, 'Confirm your e-mail');

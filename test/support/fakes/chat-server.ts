@@ -64,20 +64,43 @@ function defaultAnswer(stage: ChatStage, prompt: string): string {
     case 'probe':
       return '{"ok": true, "message": "pong"}';
     case 'filter':
-      return JSON.stringify({ keep_indices: items.filter((i) => !/sponsored/i.test(`${i.title} ${i.snippet ?? ''}`)).map((i) => i.index) });
+      return JSON.stringify({
+        keep_indices: items.filter((i) => !/sponsored/i.test(`${i.title} ${i.snippet ?? ''}`)).map((i) => i.index),
+      });
     case 'keywords':
-      return JSON.stringify({ items: items.map((i) => ({ index: i.index, keywords: [i.source_category, ...(i.title.match(/[A-Za-z][A-Za-z0-9]{3,}/g) ?? []).slice(0, 2)] })) });
+      return JSON.stringify({
+        items: items.map((i) => ({
+          index: i.index,
+          keywords: [i.source_category, ...(i.title.match(/[A-Za-z][A-Za-z0-9]{3,}/g) ?? []).slice(0, 2)],
+        })),
+      });
     case 'global_summary':
-      return JSON.stringify({ global_tldr: `Model summary of ${items.length} items, led by ${items[0]?.title ?? 'nothing'}.` });
+      return JSON.stringify({
+        global_tldr: `Model summary of ${items.length} items, led by ${items[0]?.title ?? 'nothing'}.`,
+      });
     case 'paper_review': {
       const papers = promptPapers(prompt).map((p) => ({ ...p, title: p.title.replace(/\.$/, '') }));
       return JSON.stringify({
         digest_summary: `Review of ${papers.length} papers, led by ${papers[0]?.title ?? 'nothing'}.`,
-        papers: papers.map((p) => ({ index: p.index, recommendation: p.index === 0 ? 'must_read' : 'worth_reading', core_method: `Method of ${p.title}.`, why_it_matters: `It matters (${p.authors.length} authors).`, note_candidate: p.index === 0 })),
+        papers: papers.map((p) => ({
+          index: p.index,
+          recommendation: p.index === 0 ? 'must_read' : 'worth_reading',
+          core_method: `Method of ${p.title}.`,
+          why_it_matters: `It matters (${p.authors.length} authors).`,
+          note_candidate: p.index === 0,
+        })),
       });
     }
     case 'paper_note':
-      return JSON.stringify({ notes: promptPapers(prompt).map((p) => ({ index: p.index, summary: `Note on ${p.title.replace(/\.$/, '')}.`, core_contributions: ['First contribution'], method: ['Step one'], limitations: ['Small sample'] })) });
+      return JSON.stringify({
+        notes: promptPapers(prompt).map((p) => ({
+          index: p.index,
+          summary: `Note on ${p.title.replace(/\.$/, '')}.`,
+          core_contributions: ['First contribution'],
+          method: ['Step one'],
+          limitations: ['Small sample'],
+        })),
+      });
     case 'report':
       return `TL;DR: model digest of ${[...prompt.matchAll(/URL: (\S+)/g)].length} articles.\n\n## Highlights\n\n${[...prompt.matchAll(/\d+\. (.*)\n\s+URL: (\S+)/g)].map((m) => `- [${m[1]}](${m[2]})`).join('\n')}`;
   }
@@ -87,8 +110,12 @@ export async function startChatServer(key = 'sk-test-key-1234'): Promise<ChatSer
   const state: { server?: ChatServer } = {};
   const failing = new Map<ChatStage, { n: number; status: number }>();
   const fake = await startFake((r) => {
-    if (r.method !== 'POST' || r.path !== '/v1/chat/completions') return json(404, { error: { message: 'Not found', type: 'invalid_request_error' } });
-    if (r.headers.authorization !== `Bearer ${key}`) return json(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
+    if (r.method !== 'POST' || r.path !== '/v1/chat/completions')
+      return json(404, { error: { message: 'Not found', type: 'invalid_request_error' } });
+    if (r.headers.authorization !== `Bearer ${key}`)
+      return json(401, {
+        error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' },
+      });
     let body: { model?: string; messages?: { role: string; content: string }[] };
     try {
       body = JSON.parse(r.body);
@@ -102,10 +129,19 @@ export async function startChatServer(key = 'sk-test-key-1234'): Promise<ChatSer
     const fail = failing.get(stage);
     if (fail && fail.n > 0) {
       fail.n--;
-      return json(fail.status, { error: { message: 'The server had an error while processing your request.', type: 'server_error' } });
+      return json(fail.status, {
+        error: { message: 'The server had an error while processing your request.', type: 'server_error' },
+      });
     }
     const content = (server.reply ?? server.replies[stage] ?? ((p: string) => defaultAnswer(stage, p)))(prompt);
-    return json(200, { id: 'chatcmpl-local', object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: body.model ?? 'unknown', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } });
+    return json(200, {
+      id: 'chatcmpl-local',
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: body.model ?? 'unknown',
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+    });
   });
   state.server = Object.assign(fake, {
     key,

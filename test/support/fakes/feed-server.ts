@@ -38,7 +38,13 @@ export function jsonFeedBody(base: string, now = Date.now()): string {
     version: 'https://jsonfeed.org/version/1.1',
     title: 'Local JSON Feed',
     items: [
-      { id: '1', url: `${base}/json/1`, title: 'JSON one', content_text: 'Text one.', date_published: new Date(now).toISOString() },
+      {
+        id: '1',
+        url: `${base}/json/1`,
+        title: 'JSON one',
+        content_text: 'Text one.',
+        date_published: new Date(now).toISOString(),
+      },
       { id: '2', external_url: `${base}/json/2`, title: 'JSON two', content_html: '<p>Two <b>bold</b></p>' },
       { id: '3', title: 'No URL, dropped' },
     ],
@@ -59,9 +65,12 @@ export async function startFeedServer(): Promise<FeedServer> {
     const base = `http://${r.headers.host}`;
     const custom = routes.get(r.path);
     if (custom) return custom;
-    if (r.path === '/rss.xml') return { status: 200, headers: { 'content-type': 'application/rss+xml' }, body: rssBody(base) };
-    if (r.path === '/atom.xml') return { status: 200, headers: { 'content-type': 'application/atom+xml' }, body: atomBody(base) };
-    if (r.path === '/feed.json') return { status: 200, headers: { 'content-type': 'application/feed+json' }, body: jsonFeedBody(base) };
+    if (r.path === '/rss.xml')
+      return { status: 200, headers: { 'content-type': 'application/rss+xml' }, body: rssBody(base) };
+    if (r.path === '/atom.xml')
+      return { status: 200, headers: { 'content-type': 'application/atom+xml' }, body: atomBody(base) };
+    if (r.path === '/feed.json')
+      return { status: 200, headers: { 'content-type': 'application/feed+json' }, body: jsonFeedBody(base) };
     if (r.path === '/blog.html') return { status: 200, headers: { 'content-type': 'text/html' }, body: blogBody() };
     if (r.path === '/moved') return { status: 301, headers: { location: '/rss.xml' } };
     return { status: 404, body: 'not found' };

@@ -47,13 +47,23 @@ export async function startFake(handle: (req: FakeRequest) => FakeReply | Promis
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const u = new URL(req.url ?? '/', 'http://fake');
-    const r: FakeRequest = { method: req.method ?? 'GET', path: decodeURIComponent(u.pathname), query: u.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+    const r: FakeRequest = {
+      method: req.method ?? 'GET',
+      path: decodeURIComponent(u.pathname),
+      query: u.searchParams,
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+    };
     fake.requests.push(r);
     let reply: FakeReply;
     if (fake.down) reply = { status: 503, body: 'down' };
     else if (failing > 0) {
       failing--;
-      reply = { status: failStatus, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: 'upstream unavailable' } }) };
+      reply = {
+        status: failStatus,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ error: { message: 'upstream unavailable' } }),
+      };
     } else reply = await handle(r);
     res.writeHead(reply.status, reply.headers ?? {});
     res.end(reply.body ?? '');
@@ -63,4 +73,8 @@ export async function startFake(handle: (req: FakeRequest) => FakeReply | Promis
   return fake;
 }
 
-export const json = (status: number, body: unknown): FakeReply => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+export const json = (status: number, body: unknown): FakeReply => ({
+  status,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});

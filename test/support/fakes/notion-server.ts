@@ -14,7 +14,10 @@ export interface NotionServer extends Fake {
 
 const err = (status: number, code: string, message: string) => json(status, { object: 'error', status, code, message });
 
-export async function startNotionServer(token = 'secret_notion_token_abcd', databaseId = '0123456789abcdef0123456789abcdef'): Promise<NotionServer> {
+export async function startNotionServer(
+  token = 'secret_notion_token_abcd',
+  databaseId = '0123456789abcdef0123456789abcdef',
+): Promise<NotionServer> {
   const dashed = `${databaseId.slice(0, 8)}-${databaseId.slice(8, 12)}-${databaseId.slice(12, 16)}-${databaseId.slice(16, 20)}-${databaseId.slice(20)}`;
   const pages: NotionServer['pages'] = [];
   const fake = await startFake((r) => {
@@ -22,13 +25,26 @@ export async function startNotionServer(token = 'secret_notion_token_abcd', data
     if (!r.headers['notion-version']) return err(400, 'missing_version', 'Notion-Version header failed validation');
     const known = (id: string | undefined) => id !== undefined && id.replace(/-/g, '') === databaseId;
     const db = /^\/v1\/databases\/([^/]+)$/.exec(r.path);
-    if (r.method === 'GET' && db) return known(db[1]) ? json(200, { object: 'database', id: dashed, title: [{ plain_text: 'Reports' }] }) : err(404, 'object_not_found', 'Could not find database');
+    if (r.method === 'GET' && db)
+      return known(db[1])
+        ? json(200, { object: 'database', id: dashed, title: [{ plain_text: 'Reports' }] })
+        : err(404, 'object_not_found', 'Could not find database');
     if (r.method === 'POST' && r.path === '/v1/pages') {
-      const body = JSON.parse(r.body) as { parent?: Record<string, string>; properties?: Record<string, unknown>; children?: unknown[] };
+      const body = JSON.parse(r.body) as {
+        parent?: Record<string, string>;
+        properties?: Record<string, unknown>;
+        children?: unknown[];
+      };
       if (!known(body.parent?.database_id)) return err(404, 'object_not_found', 'Could not find database');
       const id = crypto.randomUUID();
       pages.push({ id, parent: body.parent!, properties: body.properties ?? {}, children: body.children ?? [] });
-      return json(200, { object: 'page', id, url: `https://www.notion.so/${id.replace(/-/g, '')}`, parent: body.parent, properties: body.properties });
+      return json(200, {
+        object: 'page',
+        id,
+        url: `https://www.notion.so/${id.replace(/-/g, '')}`,
+        parent: body.parent,
+        properties: body.properties,
+      });
     }
     return err(400, 'invalid_request_url', 'Invalid request URL.');
   });

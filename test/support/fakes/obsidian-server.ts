@@ -15,7 +15,13 @@ export async function startObsidianServer(apiKey = 'obsidian-key-5678'): Promise
   const files = new Map<string, string>();
   const fake = await startFake((r) => {
     const authed = r.headers.authorization === `Bearer ${apiKey}`;
-    if (r.method === 'GET' && r.path === '/') return json(200, { status: 'OK', service: 'Obsidian Local REST API', authenticated: authed, versions: { obsidian: '1.7.7', self: '3.0.1' } });
+    if (r.method === 'GET' && r.path === '/')
+      return json(200, {
+        status: 'OK',
+        service: 'Obsidian Local REST API',
+        authenticated: authed,
+        versions: { obsidian: '1.7.7', self: '3.0.1' },
+      });
     if (!authed) return json(401, { errorCode: 40101, message: 'Authorization required.' });
     if (r.path.startsWith('/vault/')) {
       const path = r.path.slice('/vault/'.length);
@@ -23,7 +29,10 @@ export async function startObsidianServer(apiKey = 'obsidian-key-5678'): Promise
         files.set(path, r.body);
         return { status: 204 };
       }
-      if (r.method === 'GET') return files.has(path) ? { status: 200, headers: { 'content-type': 'text/markdown' }, body: files.get(path) } : json(404, { errorCode: 40400, message: 'File not found.' });
+      if (r.method === 'GET')
+        return files.has(path)
+          ? { status: 200, headers: { 'content-type': 'text/markdown' }, body: files.get(path) }
+          : json(404, { errorCode: 40400, message: 'File not found.' });
     }
     return json(404, { errorCode: 40400, message: 'Not found.' });
   });

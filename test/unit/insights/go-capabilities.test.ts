@@ -23,36 +23,55 @@ import (
 )
 import ("os/exec"; "syscall")
 var s = "import \\"plugin\\""`;
-    expect(goImports(src)).toEqual([['os', 'os'], ['h', 'net/http'], ['fmt', 'fmt'], ['_', 'net/http/pprof'],
-      ['.', 'reflect'], ['yaml', 'gopkg.in/yaml.v3'], ['exec', 'os/exec'], ['syscall', 'syscall']]);
+    expect(goImports(src)).toEqual([
+      ['os', 'os'],
+      ['h', 'net/http'],
+      ['fmt', 'fmt'],
+      ['_', 'net/http/pprof'],
+      ['.', 'reflect'],
+      ['yaml', 'gopkg.in/yaml.v3'],
+      ['exec', 'os/exec'],
+      ['syscall', 'syscall'],
+    ]);
   });
 });
 
 describe('fileCapabilities', () => {
   it('maps os per function, ignores comments and strings, counts distinct references', () => {
-    expect(caps(`package x
+    expect(
+      caps(`package x
 import "os"
 // os.Setenv("A") in a comment
-func f() { os.Open("a"); os.Open("b"); os.Getenv("HOME"); os.Setenv("X", "os.StartProcess"); _ = os.ErrNotExist }`))
-      .toEqual({ CAPABILITY_FILES: 1, CAPABILITY_READ_SYSTEM_STATE: 1, CAPABILITY_MODIFY_SYSTEM_STATE: 1 });
+func f() { os.Open("a"); os.Open("b"); os.Getenv("HOME"); os.Setenv("X", "os.StartProcess"); _ = os.ErrNotExist }`),
+    ).toEqual({ CAPABILITY_FILES: 1, CAPABILITY_READ_SYSTEM_STATE: 1, CAPABILITY_MODIFY_SYSTEM_STATE: 1 });
   });
   it('follows an alias, not a same-named field; net/http helpers are safe', () => {
-    expect(caps(`package x
+    expect(
+      caps(`package x
 import web "net/http"
-func f() { web.StatusText(200); cfg.http.Get(); web.ListenAndServe(":80", nil) }`)).toEqual({ CAPABILITY_NETWORK: 1 });
-    expect(caps(`package x
+func f() { web.StatusText(200); cfg.http.Get(); web.ListenAndServe(":80", nil) }`),
+    ).toEqual({ CAPABILITY_NETWORK: 1 });
+    expect(
+      caps(`package x
 import "net/http"
-func f() { http.StatusText(200) }`)).toEqual({});
+func f() { http.StatusText(200) }`),
+    ).toEqual({});
   });
   it('side-effect, cgo, unsafe, reflect, exec and syscall imports', () => {
-    expect(caps(`package x
+    expect(
+      caps(`package x
 // #include <stdio.h>
 import "C"
 import _ "net/http/pprof"
 import ("unsafe"; "reflect"; "os/exec"; "syscall")
-func f() { _ = unsafe.Pointer(nil); reflect.ValueOf(1); exec.Command("x"); syscall.Kill(1, 9) }`)).toEqual({
-      CAPABILITY_CGO: 1, CAPABILITY_NETWORK: 1, CAPABILITY_UNSAFE_POINTER: 1, CAPABILITY_REFLECT: 1,
-      CAPABILITY_EXEC: 1, CAPABILITY_SYSTEM_CALLS: 1,
+func f() { _ = unsafe.Pointer(nil); reflect.ValueOf(1); exec.Command("x"); syscall.Kill(1, 9) }`),
+    ).toEqual({
+      CAPABILITY_CGO: 1,
+      CAPABILITY_NETWORK: 1,
+      CAPABILITY_UNSAFE_POINTER: 1,
+      CAPABILITY_REFLECT: 1,
+      CAPABILITY_EXEC: 1,
+      CAPABILITY_SYSTEM_CALLS: 1,
     });
   });
   it('a package outside the table has none', () => {
@@ -61,7 +80,7 @@ func f() { _ = unsafe.Pointer(nil); reflect.ValueOf(1); exec.Command("x"); sysca
 });
 
 describe('zipCapabilities', () => {
-  it('reads the module\'s own files only, in Capslock enum order', async () => {
+  it("reads the module's own files only, in Capslock enum order", async () => {
     const p = 'example.com/m@v1.0.0/';
     const zip = buildZip([
       { name: `${p}go.mod`, content: 'module example.com/m\n' },

@@ -4,26 +4,53 @@
  * through the configured registry.
  */
 import { describe, expect, it } from 'vitest';
-import { bundledFolder, bundledFromTarball, parsePax, parseTarHeader, readTar, tarballUrl } from '../../../src/insights/ingest/npm-tarball.ts';
+import {
+  bundledFolder,
+  bundledFromTarball,
+  parsePax,
+  parseTarHeader,
+  readTar,
+  tarballUrl,
+} from '../../../src/insights/ingest/npm-tarball.ts';
 import { buildTar, buildTgz, type TarInput } from '../../../tools/insights-upstream/tar.ts';
 
-const stream = (bytes: Uint8Array, chunk = 700) => new ReadableStream<Uint8Array>({
-  start(c) {
-    for (let i = 0; i < bytes.length; i += chunk) c.enqueue(bytes.slice(i, i + chunk));
-    c.close();
-  },
-});
+const stream = (bytes: Uint8Array, chunk = 700) =>
+  new ReadableStream<Uint8Array>({
+    start(c) {
+      for (let i = 0; i < bytes.length; i += chunk) c.enqueue(bytes.slice(i, i + chunk));
+      c.close();
+    },
+  });
 
-const noDeps = { dependencies: [], devDependencies: [], optionalDependencies: [], peerDependencies: [], bundleDependencies: [], peerDependencyMetadata: [] };
+const noDeps = {
+  dependencies: [],
+  devDependencies: [],
+  optionalDependencies: [],
+  peerDependencies: [],
+  bundleDependencies: [],
+  peerDependencyMetadata: [],
+};
 const deep = `package/node_modules/${Array.from({ length: 12 }, (_, i) => `very-long-package-name-${i}`).join('/node_modules/')}/package.json`;
 
 const ENTRIES: TarInput[] = [
   { path: 'package', type: '5' },
   { path: 'package/package.json', content: { name: 'root', version: '1.0.0', bundleDependencies: ['a'] } },
   { path: 'package/index.js', content: 'module.exports = 1;\n' },
-  { path: 'package/node_modules/a/package.json', content: { name: 'a', version: '2.0.0', dependencies: { z: '^1.0.0', b: '~3.1.0' }, peerDependencies: { react: '>=16' }, peerDependenciesMeta: { react: { optional: true } } } },
+  {
+    path: 'package/node_modules/a/package.json',
+    content: {
+      name: 'a',
+      version: '2.0.0',
+      dependencies: { z: '^1.0.0', b: '~3.1.0' },
+      peerDependencies: { react: '>=16' },
+      peerDependenciesMeta: { react: { optional: true } },
+    },
+  },
   { path: 'package/node_modules/a/lib/package.json', content: { name: 'not-a-package-root' } },
-  { path: 'package/node_modules/a/node_modules/b/package.json', content: { name: 'b', version: '3.1.4', optionalDependencies: { fsevents: '*' } } },
+  {
+    path: 'package/node_modules/a/node_modules/b/package.json',
+    content: { name: 'b', version: '3.1.4', optionalDependencies: { fsevents: '*' } },
+  },
   { path: 'package/node_modules/@scope/c/package.json', content: { name: '@scope/c', version: '0.0.1-beta.2' } },
   { path: 'package/node_modules/broken/package.json', content: '{ not json' },
   { path: 'package/node_modules/nameless/package.json', content: { dependencies: { q: '1' } } },
@@ -33,16 +60,37 @@ const ENTRIES: TarInput[] = [
 const EXPECTED = [
   { path: 'node_modules/@scope/c', name: '@scope/c', version: '0.0.1-beta.2', dependencies: noDeps },
   {
-    path: 'node_modules/a', name: 'a', version: '2.0.0', dependencies: {
+    path: 'node_modules/a',
+    name: 'a',
+    version: '2.0.0',
+    dependencies: {
       ...noDeps,
-      dependencies: [{ name: 'b', requirement: '~3.1.0' }, { name: 'z', requirement: '^1.0.0' }],
+      dependencies: [
+        { name: 'b', requirement: '~3.1.0' },
+        { name: 'z', requirement: '^1.0.0' },
+      ],
       peerDependencies: [{ name: 'react', requirement: '>=16' }],
       peerDependencyMetadata: [{ name: 'react', optional: true }],
     },
   },
-  { path: 'node_modules/a/node_modules/b', name: 'b', version: '3.1.4', dependencies: { ...noDeps, optionalDependencies: [{ name: 'fsevents', requirement: '*' }] } },
-  { path: 'node_modules/nameless', name: '', version: '', dependencies: { ...noDeps, dependencies: [{ name: 'q', requirement: '1' }] } },
-  { path: deep.slice('package/'.length, -'/package.json'.length), name: 'very-long-package-name-11', version: '1.1.1', dependencies: noDeps },
+  {
+    path: 'node_modules/a/node_modules/b',
+    name: 'b',
+    version: '3.1.4',
+    dependencies: { ...noDeps, optionalDependencies: [{ name: 'fsevents', requirement: '*' }] },
+  },
+  {
+    path: 'node_modules/nameless',
+    name: '',
+    version: '',
+    dependencies: { ...noDeps, dependencies: [{ name: 'q', requirement: '1' }] },
+  },
+  {
+    path: deep.slice('package/'.length, -'/package.json'.length),
+    name: 'very-long-package-name-11',
+    version: '1.1.1',
+    dependencies: noDeps,
+  },
 ];
 
 describe('bundledFromTarball', () => {
@@ -78,8 +126,12 @@ describe('tar reader', () => {
       { path: `package/${'p/'.repeat(70)}c.txt`, content: 'prefixed' },
     ]);
     const got: [string, string][] = [];
-    for await (const f of readTar(stream(tar, 333), (p) => !p.endsWith('a.txt'))) got.push([f.path, new TextDecoder().decode(f.data)]);
-    expect(got).toEqual([['package/b.txt', 'hello'], [`package/${'p/'.repeat(70)}c.txt`, 'prefixed']]);
+    for await (const f of readTar(stream(tar, 333), (p) => !p.endsWith('a.txt')))
+      got.push([f.path, new TextDecoder().decode(f.data)]);
+    expect(got).toEqual([
+      ['package/b.txt', 'hello'],
+      [`package/${'p/'.repeat(70)}c.txt`, 'prefixed'],
+    ]);
   });
 
   it('throws on a truncated archive', async () => {
@@ -99,7 +151,10 @@ describe('tar reader', () => {
   });
 
   it('parses pax records', () => {
-    expect(parsePax(new TextEncoder().encode('30 mtime=1700000000.123456789\n25 path=a/b/package.json\n'))).toEqual({ mtime: '1700000000.123456789', path: 'a/b/package.json' });
+    expect(parsePax(new TextEncoder().encode('30 mtime=1700000000.123456789\n25 path=a/b/package.json\n'))).toEqual({
+      mtime: '1700000000.123456789',
+      path: 'a/b/package.json',
+    });
   });
 });
 
@@ -122,8 +177,12 @@ describe('bundledFolder', () => {
 describe('tarballUrl', () => {
   it('sends public-registry tarballs through the configured registry and keeps other URLs', () => {
     const env = { NPM_REGISTRY_URL: 'http://mirror.local/npm/' };
-    expect(tarballUrl(env, 'https://registry.npmjs.org/@s/b/-/b-1.0.0.tgz')).toBe('http://mirror.local/npm/@s/b/-/b-1.0.0.tgz');
+    expect(tarballUrl(env, 'https://registry.npmjs.org/@s/b/-/b-1.0.0.tgz')).toBe(
+      'http://mirror.local/npm/@s/b/-/b-1.0.0.tgz',
+    );
     expect(tarballUrl(env, 'https://cdn.example/x.tgz')).toBe('https://cdn.example/x.tgz');
-    expect(tarballUrl({}, 'https://registry.npmjs.org/a/-/a-1.0.0.tgz')).toBe('https://registry.npmjs.org/a/-/a-1.0.0.tgz');
+    expect(tarballUrl({}, 'https://registry.npmjs.org/a/-/a-1.0.0.tgz')).toBe(
+      'https://registry.npmjs.org/a/-/a-1.0.0.tgz',
+    );
   });
 });

@@ -25,17 +25,24 @@ describe('cvss3BaseScore', () => {
 
 describe('normalizeLicense', () => {
   it.each([
-    ['MIT', 'MIT'], ['mit', 'MIT'], ['Apache-2.0', 'Apache-2.0'], ['MIT/Apache-2.0', 'MIT OR Apache-2.0'],
+    ['MIT', 'MIT'],
+    ['mit', 'MIT'],
+    ['Apache-2.0', 'Apache-2.0'],
+    ['MIT/Apache-2.0', 'MIT OR Apache-2.0'],
     ['(MIT OR Apache-2.0) AND BSD-3-Clause', '(MIT OR Apache-2.0) AND BSD-3-Clause'],
     ['GPL-2.0-only WITH Classpath-exception-2.0', 'GPL-2.0-only WITH Classpath-exception-2.0'],
-    ['Apache License, Version 2.0', 'Apache-2.0'], ['BSD', 'non-standard'], ['Proprietary', 'non-standard'], ['MIT OR', 'non-standard'],
+    ['Apache License, Version 2.0', 'Apache-2.0'],
+    ['BSD', 'non-standard'],
+    ['Proprietary', 'non-standard'],
+    ['MIT OR', 'non-standard'],
   ])('%s -> %s', (text, want) => expect(normalizeLicense(text)).toBe(want));
 });
 
 describe('licenseDetails', () => {
   it('keeps each text as published (trimmed, once) with its SPDX reading', () => {
     expect(licenseDetails([' mit ', 'BSD', '', 42, 'mit', 'MIT/Apache-2.0'])).toEqual([
-      { license: 'mit', spdx: 'MIT' }, { license: 'BSD', spdx: 'non-standard' },
+      { license: 'mit', spdx: 'MIT' },
+      { license: 'BSD', spdx: 'non-standard' },
       { license: 'MIT/Apache-2.0', spdx: 'MIT OR Apache-2.0' },
     ]);
   });
@@ -67,21 +74,44 @@ describe('projectIdFromUrl', () => {
 describe('parsePurl', () => {
   it.each([
     ['pkg:npm/%40colors/colors@1.5.0', { system: 'NPM', name: '@colors/colors', version: '1.5.0' }],
-    ['pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1', { system: 'MAVEN', name: 'org.apache.logging.log4j:log4j-core', version: '2.14.1' }],
-    ['pkg:golang/github.com/BurntSushi/toml@v1.2.1', { system: 'GO', name: 'github.com/BurntSushi/toml', version: 'v1.2.1' }],
+    [
+      'pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1',
+      { system: 'MAVEN', name: 'org.apache.logging.log4j:log4j-core', version: '2.14.1' },
+    ],
+    [
+      'pkg:golang/github.com/BurntSushi/toml@v1.2.1',
+      { system: 'GO', name: 'github.com/BurntSushi/toml', version: 'v1.2.1' },
+    ],
     ['pkg:gem/rack', { system: 'RUBYGEMS', name: 'rack' }],
     ['pkg:pypi/jaraco.context@6.0.2', { system: 'PYPI', name: 'jaraco.context', version: '6.0.2' }],
   ])('%s', (purl, want) => expect(parsePurl(purl)).toEqual(want));
   it.each([
-    ['pkg:maven/org.a/b@1.0?Type=pom&classifier=sources&checksum=', { system: 'MAVEN', name: 'org.a:b', version: '1.0',
-      qualifiers: { type: 'pom', classifier: 'sources' } }],
-    ['pkg:npm/a@1.0.0?repository_url=https%3A%2F%2Fnpm.example.com#lib/./index.js',
-      { system: 'NPM', name: 'a', version: '1.0.0', qualifiers: { repository_url: 'https://npm.example.com' },
-        subpath: 'lib/index.js' }],
+    [
+      'pkg:maven/org.a/b@1.0?Type=pom&classifier=sources&checksum=',
+      { system: 'MAVEN', name: 'org.a:b', version: '1.0', qualifiers: { type: 'pom', classifier: 'sources' } },
+    ],
+    [
+      'pkg:npm/a@1.0.0?repository_url=https%3A%2F%2Fnpm.example.com#lib/./index.js',
+      {
+        system: 'NPM',
+        name: 'a',
+        version: '1.0.0',
+        qualifiers: { repository_url: 'https://npm.example.com' },
+        subpath: 'lib/index.js',
+      },
+    ],
     ['pkg:golang/github.com/a/b#sub', { system: 'GO', name: 'github.com/a/b', subpath: 'sub' }],
   ])('qualifiers and subpath: %s', (purl, want) => expect(parsePurl(purl)).toEqual(want));
-  it.each(['pkg:npm/a?=1', 'pkg:npm/a?x', 'pkg:npm/a?x=1&X=2', 'pkg:npm/a?1x=1', 'pkg:npm/a?x=%zz', 'npm/a', 'pkg:cobol/a',
-    'pkg:maven/a@1'])('%s is rejected', (purl) => expect(() => parsePurl(purl)).toThrow());
+  it.each([
+    'pkg:npm/a?=1',
+    'pkg:npm/a?x',
+    'pkg:npm/a?x=1&X=2',
+    'pkg:npm/a?1x=1',
+    'pkg:npm/a?x=%zz',
+    'npm/a',
+    'pkg:cobol/a',
+    'pkg:maven/a@1',
+  ])('%s is rejected', (purl) => expect(() => parsePurl(purl)).toThrow());
 });
 
 describe('goCaseDecode (Go module path case-encoding)', () => {
@@ -90,13 +120,30 @@ describe('goCaseDecode (Go module path case-encoding)', () => {
     ['github.com/burntsushi/toml', 'github.com/burntsushi/toml'],
   ])('%s -> %s', (path, want) => expect(goCaseDecode(path)).toBe(want));
   it.each(['github.com/!Burnt/x', 'github.com/x!', 'github.com/!1x'])('%s is a 400', (path) =>
-    expect(() => goCaseDecode(path)).toThrow(/invalid Go module path/));
+    expect(() => goCaseDecode(path)).toThrow(/invalid Go module path/),
+  );
 });
 
 describe('small parsers', () => {
   it.each([
-    ["argon2-cffi (>=16.1.0) ; extra == 'argon2'", { projectName: 'argon2-cffi', extras: '', versionSpecifier: '>=16.1.0', environmentMarker: "extra == 'argon2'" }],
-    ['requests[security,socks]>=2.0; python_version < "3"', { projectName: 'requests', extras: 'security,socks', versionSpecifier: '>=2.0', environmentMarker: 'python_version < "3"' }],
+    [
+      "argon2-cffi (>=16.1.0) ; extra == 'argon2'",
+      { projectName: 'argon2-cffi', extras: '', versionSpecifier: '>=16.1.0', environmentMarker: "extra == 'argon2'" },
+    ],
+    [
+      'requests[security,socks]>=2.0; python_version < "3"',
+      {
+        projectName: 'requests',
+        extras: 'security,socks',
+        versionSpecifier: '>=2.0',
+        environmentMarker: 'python_version < "3"',
+      },
+    ],
   ])('requires_dist %s', (line, want) => expect(parseRequiresDist(line)).toEqual(want));
-  it.each([['a', '1/a'], ['ab', '2/ab'], ['abc', '3/a/abc'], ['OpenSSL', 'op/en/openssl']])('sparse index path %s', (n, p) => expect(sparseIndexPath(n)).toBe(p));
+  it.each([
+    ['a', '1/a'],
+    ['ab', '2/ab'],
+    ['abc', '3/a/abc'],
+    ['OpenSSL', 'op/en/openssl'],
+  ])('sparse index path %s', (n, p) => expect(sparseIndexPath(n)).toBe(p));
 });

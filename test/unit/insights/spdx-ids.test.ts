@@ -19,13 +19,19 @@ describe('SPDX ids (spdx-license-ids + spdx-exceptions)', () => {
   });
 
   it('every id and deprecated id is standard, spelled canonically from any case', () => {
-    const bad = [...l.ids, ...l.deprecated].filter((id) =>
-      normalizeLicense(id) !== id || normalizeLicense(id.toLowerCase()) !== id || normalizeLicense(`${id.toUpperCase()}+`) !== `${id}+`);
+    const bad = [...l.ids, ...l.deprecated].filter(
+      (id) =>
+        normalizeLicense(id) !== id ||
+        normalizeLicense(id.toLowerCase()) !== id ||
+        normalizeLicense(`${id.toUpperCase()}+`) !== `${id}+`,
+    );
     expect(bad).toEqual([]);
   });
 
   it('every exception is accepted after WITH, and only there', () => {
-    const bad = l.exceptions.filter((e) => normalizeLicense(`apache-2.0 with ${e.toLowerCase()}`) !== `Apache-2.0 WITH ${e}`);
+    const bad = l.exceptions.filter(
+      (e) => normalizeLicense(`apache-2.0 with ${e.toLowerCase()}`) !== `Apache-2.0 WITH ${e}`,
+    );
     expect(bad).toEqual([]);
     expect(normalizeLicense('Classpath-exception-2.0')).toBe('non-standard');
     expect(normalizeLicense('MIT WITH MIT')).toBe('non-standard');
@@ -34,7 +40,9 @@ describe('SPDX ids (spdx-license-ids + spdx-exceptions)', () => {
   it('real ids the old hand-written list lacked are recognised; invented ones are not', () => {
     expect(normalizeLicense('BlueOak-1.0.0 OR Unicode-DFS-2016')).toBe('BlueOak-1.0.0 OR Unicode-DFS-2016');
     expect(normalizeLicense('bsd-3-clause-lbnl')).toBe('BSD-3-Clause-LBNL');
-    expect(normalizeLicense('LGPL-2.1-or-later AND (cc-by-sa-2.5 OR OFL-1.1-RFN)')).toBe('LGPL-2.1-or-later AND (CC-BY-SA-2.5 OR OFL-1.1-RFN)');
+    expect(normalizeLicense('LGPL-2.1-or-later AND (cc-by-sa-2.5 OR OFL-1.1-RFN)')).toBe(
+      'LGPL-2.1-or-later AND (CC-BY-SA-2.5 OR OFL-1.1-RFN)',
+    );
     expect(normalizeLicense('MIT-2.0')).toBe('non-standard');
     expect(normalizeLicense('GPL-2.0-with-classpath-exception')).toBe('GPL-2.0-with-classpath-exception');
   });

@@ -10,7 +10,9 @@ const FILES = [
 ];
 
 async function read(zip: Uint8Array) {
-  return Promise.all(zipEntries(zip).map(async (e) => [e.name, e.method, new TextDecoder().decode(await readZipEntry(zip, e))]));
+  return Promise.all(
+    zipEntries(zip).map(async (e) => [e.name, e.method, new TextDecoder().decode(await readZipEntry(zip, e))]),
+  );
 }
 
 describe('zip reader', () => {
@@ -32,17 +34,57 @@ describe('zip reader', () => {
 
   it.each([
     ['not a zip', new Uint8Array(100), 'zip: no end of central directory'],
-    ['cut at the front (offsets past the end)', buildZip(FILES).subarray(40), 'zip: central directory outside the archive'],
-    ['a damaged central entry', (() => { const z = buildZip(FILES); z[findCentral(z, 'B-2.json')] = 0; return z; })(), 'zip: bad central directory entry 1'],
+    [
+      'cut at the front (offsets past the end)',
+      buildZip(FILES).subarray(40),
+      'zip: central directory outside the archive',
+    ],
+    [
+      'a damaged central entry',
+      (() => {
+        const z = buildZip(FILES);
+        z[findCentral(z, 'B-2.json')] = 0;
+        return z;
+      })(),
+      'zip: bad central directory entry 1',
+    ],
   ])('rejects %s', (_, zip, err) => {
     expect(() => zipEntries(zip)).toThrow(new Error(err));
   });
 
   it.each([
-    ['a CRC-32 mismatch', (z: Uint8Array) => { const v = new DataView(z.buffer); const at = findCentral(z, 'A-1.json'); v.setUint32(at + 16, v.getUint32(at + 16, true) ^ 1, true); }, /CRC-32/],
-    ['an unsupported method', (z: Uint8Array) => { new DataView(z.buffer).setUint16(findCentral(z, 'A-1.json') + 10, 12, true); }, /unsupported method 12/],
-    ['an encrypted entry', (z: Uint8Array) => { new DataView(z.buffer).setUint16(findCentral(z, 'A-1.json') + 8, 1, true); }, /encrypted/],
-    ['a wrong size', (z: Uint8Array) => { const v = new DataView(z.buffer); const at = findCentral(z, 'A-1.json'); v.setUint32(at + 24, v.getUint32(at + 24, true) + 1, true); }, /bytes, not/],
+    [
+      'a CRC-32 mismatch',
+      (z: Uint8Array) => {
+        const v = new DataView(z.buffer);
+        const at = findCentral(z, 'A-1.json');
+        v.setUint32(at + 16, v.getUint32(at + 16, true) ^ 1, true);
+      },
+      /CRC-32/,
+    ],
+    [
+      'an unsupported method',
+      (z: Uint8Array) => {
+        new DataView(z.buffer).setUint16(findCentral(z, 'A-1.json') + 10, 12, true);
+      },
+      /unsupported method 12/,
+    ],
+    [
+      'an encrypted entry',
+      (z: Uint8Array) => {
+        new DataView(z.buffer).setUint16(findCentral(z, 'A-1.json') + 8, 1, true);
+      },
+      /encrypted/,
+    ],
+    [
+      'a wrong size',
+      (z: Uint8Array) => {
+        const v = new DataView(z.buffer);
+        const at = findCentral(z, 'A-1.json');
+        v.setUint32(at + 24, v.getUint32(at + 24, true) + 1, true);
+      },
+      /bytes, not/,
+    ],
   ])('an entry with %s fails to read', async (_, damage, err) => {
     const z = buildZip(FILES);
     damage(z);
@@ -54,7 +96,11 @@ describe('zip reader', () => {
 function findCentral(z: Uint8Array, name: string): number {
   const v = new DataView(z.buffer, z.byteOffset, z.byteLength);
   for (let i = 0; i + 46 <= z.length; i++) {
-    if (v.getUint32(i, true) === 0x02014b50 && new TextDecoder().decode(z.subarray(i + 46, i + 46 + v.getUint16(i + 28, true))) === name) return i;
+    if (
+      v.getUint32(i, true) === 0x02014b50 &&
+      new TextDecoder().decode(z.subarray(i + 46, i + 46 + v.getUint16(i + 28, true))) === name
+    )
+      return i;
   }
   throw new Error(`no central entry ${name}`);
 }

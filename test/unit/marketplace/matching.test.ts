@@ -20,7 +20,11 @@ describe('normalizeIsbn', () => {
 });
 
 describe('normalizeCourse', () => {
-  it.each([['csc 171', 'CSC171'], ['CSC-171', 'CSC171'], ['MTH 150A', 'MTH150A']])('%s -> %s', (a, b) => expect(normalizeCourse(a)).toBe(b));
+  it.each([
+    ['csc 171', 'CSC171'],
+    ['CSC-171', 'CSC171'],
+    ['MTH 150A', 'MTH150A'],
+  ])('%s -> %s', (a, b) => expect(normalizeCourse(a)).toBe(b));
 });
 
 describe('isMatch', () => {
@@ -47,8 +51,16 @@ describe('searchTsQuery', () => {
 
 describe('book status moves', () => {
   it.each([
-    [0, 1, true, false], [1, 2, true, true], [2, 3, true, true], [0, 5, true, true], [5, 0, true, true],
-    [1, 0, false, false], [3, 5, false, false], [2, 1, false, false], [0, 4, false, false], [5, 1, false, false],
+    [0, 1, true, false],
+    [1, 2, true, true],
+    [2, 3, true, true],
+    [0, 5, true, true],
+    [5, 0, true, true],
+    [1, 0, false, false],
+    [3, 5, false, false],
+    [2, 1, false, false],
+    [0, 4, false, false],
+    [5, 1, false, false],
   ])('%i -> %i legal=%s staff=%s', (from, to, legal, staff) => {
     expect(canMove(from, to)).toBe(legal);
     expect(canStaffMove(from, to)).toBe(staff);
@@ -60,7 +72,10 @@ describe('unwrapBody', () => {
     [{ data: { a: 1 } }, { a: 1 }],
     [{ data: { payload: { a: 1 } } }, { a: 1 }],
     [{ a: 1 }, { a: 1 }],
-    [{ data: { a: 1 }, b: 2 }, { data: { a: 1 }, b: 2 }],
+    [
+      { data: { a: 1 }, b: 2 },
+      { data: { a: 1 }, b: 2 },
+    ],
     [[1], [1]],
   ])('%j -> %j', (input, want) => expect(unwrapBody(input)).toEqual(want));
 });

@@ -14,19 +14,42 @@ const NOW = Date.parse('2026-11-20T12:00:00Z');
 
 describe('feed parsing', () => {
   it.each([
-    ['RSS 2.0', rssBody(BASE, NOW), 'rss', 'Local Engineering Blog', [
-      ['Release notes', `${BASE}/posts/release`, 'New release. Faster builds.', '2026-11-20T12:00:00.000Z'],
-      ['Second & final post', `${BASE}/posts/second`, 'Plain text summary. More text here.', '2026-11-20T11:00:00.000Z'],
-      ['Relative link post', `${BASE}/posts/relative`, 'Uses a guid.', '2026-11-20T10:00:00.000Z'],
-    ]],
-    ['Atom', atomBody(BASE, NOW), 'atom', 'Local Atom', [
-      ['Atom one', `${BASE}/atom/1`, 'First atom entry.', '2026-11-20T12:00:00.000Z'],
-      ['Atom two', `${BASE}/atom/2`, 'Second', '2026-11-20T09:00:00.000Z'],
-    ]],
-    ['JSON Feed', jsonFeedBody(BASE, NOW), 'json_feed', 'Local JSON Feed', [
-      ['JSON one', `${BASE}/json/1`, 'Text one.', '2026-11-20T12:00:00.000Z'],
-      ['JSON two', `${BASE}/json/2`, 'Two bold', null],
-    ]],
+    [
+      'RSS 2.0',
+      rssBody(BASE, NOW),
+      'rss',
+      'Local Engineering Blog',
+      [
+        ['Release notes', `${BASE}/posts/release`, 'New release. Faster builds.', '2026-11-20T12:00:00.000Z'],
+        [
+          'Second & final post',
+          `${BASE}/posts/second`,
+          'Plain text summary. More text here.',
+          '2026-11-20T11:00:00.000Z',
+        ],
+        ['Relative link post', `${BASE}/posts/relative`, 'Uses a guid.', '2026-11-20T10:00:00.000Z'],
+      ],
+    ],
+    [
+      'Atom',
+      atomBody(BASE, NOW),
+      'atom',
+      'Local Atom',
+      [
+        ['Atom one', `${BASE}/atom/1`, 'First atom entry.', '2026-11-20T12:00:00.000Z'],
+        ['Atom two', `${BASE}/atom/2`, 'Second', '2026-11-20T09:00:00.000Z'],
+      ],
+    ],
+    [
+      'JSON Feed',
+      jsonFeedBody(BASE, NOW),
+      'json_feed',
+      'Local JSON Feed',
+      [
+        ['JSON one', `${BASE}/json/1`, 'Text one.', '2026-11-20T12:00:00.000Z'],
+        ['JSON two', `${BASE}/json/2`, 'Two bold', null],
+      ],
+    ],
   ])('%s', (_n, body, format, title, items) => {
     const r = parseFeed(body, `${BASE}/feed`);
     expect(r.format).toBe(format);
@@ -43,39 +66,59 @@ describe('feed parsing', () => {
   });
 
   it.each([
-    ['RSS 1.0 (rdf:RDF, items beside the channel, dc:date)', `<?xml version="1.0"?>
+    [
+      'RSS 1.0 (rdf:RDF, items beside the channel, dc:date)',
+      `<?xml version="1.0"?>
 <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/"
  xmlns:dc="http://purl.org/dc/elements/1.1/">
 <channel rdf:about="${BASE}/"><title>RDF &amp; co</title><link>${BASE}/</link></channel>
 <item rdf:about="${BASE}/r/1"><title>R1</title><link>${BASE}/r/1</link><description>d1</description>
 <dc:date>2026-11-19T08:00:00Z</dc:date></item>
-</rdf:RDF>`, 'rss', 'RDF & co', [['R1', `${BASE}/r/1`, 'd1', '2026-11-19T08:00:00.000Z']]],
-    ['RSS 2.0 with atom:link first, a comment, CDATA title, content:encoded only', `<rss version="2.0"
+</rdf:RDF>`,
+      'rss',
+      'RDF & co',
+      [['R1', `${BASE}/r/1`, 'd1', '2026-11-19T08:00:00.000Z']],
+    ],
+    [
+      'RSS 2.0 with atom:link first, a comment, CDATA title, content:encoded only',
+      `<rss version="2.0"
  xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/">
 <channel><title><![CDATA[Blog <b>X</b>]]></title><!-- <item>not one</item> -->
 <item><atom:link href="${BASE}/self" rel="self"/><title><![CDATA[A <em>b</em> &amp; c]]></title>
 <link> ${BASE}/p/1 </link><content:encoded><![CDATA[<p>Body <script>x()</script>text</p>]]></content:encoded></item>
-</channel></rss>`, 'rss', 'Blog X', [['A b & c', `${BASE}/p/1`, 'Body text', null]]],
-    ['Atom with xhtml content (mixed content in order) and rel=self before alternate',
+</channel></rss>`,
+      'rss',
+      'Blog X',
+      [['A b & c', `${BASE}/p/1`, 'Body text', null]],
+    ],
+    [
+      'Atom with xhtml content (mixed content in order) and rel=self before alternate',
       `<feed xmlns="http://www.w3.org/2005/Atom"><title type="text">T</title>
 <entry><title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">One <i>two</i> three</div></title>
 <link rel="self" href="/self"/><link rel="alternate" href="/x/1"/>
 <content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>Para <b>bold</b> end.</p></div></content>
 <updated>2026-11-18T00:00:00Z</updated></entry></feed>`,
-      'atom', 'T', [['One two three', `${BASE}/x/1`, 'Para bold end.', '2026-11-18T00:00:00.000Z']]],
+      'atom',
+      'T',
+      [['One two three', `${BASE}/x/1`, 'Para bold end.', '2026-11-18T00:00:00.000Z']],
+    ],
   ] as const)('%s', (_n, body, format, title, items) => {
     const r = parseFeed(body, `${BASE}/feed`);
     expect([r.format, r.title]).toEqual([format, title]);
     expect(r.items.map((i) => [i.title, i.url, i.summary, i.published_at])).toEqual(items);
   });
 
-  it('a feed that is not well-formed XML is refused with the reader\'s reason', () => {
-    expect(() => parseFeed('<rss><channel><item><title>x</item></channel></rss>', BASE))
-      .toThrow(/feed is not well-formed XML: mismatched <\/item>/);
+  it("a feed that is not well-formed XML is refused with the reader's reason", () => {
+    expect(() => parseFeed('<rss><channel><item><title>x</item></channel></rss>', BASE)).toThrow(
+      /feed is not well-formed XML: mismatched <\/item>/,
+    );
   });
 
   it('drops items whose link is not http(s)', () => {
-    const r = parseFeed('<rss><channel><item><title>x</title><link>javascript:alert(1)</link></item><item><title>y</title><link>ftp://h/f</link></item></channel></rss>', BASE);
+    const r = parseFeed(
+      '<rss><channel><item><title>x</title><link>javascript:alert(1)</link></item><item><title>y</title><link>ftp://h/f</link></item></channel></rss>',
+      BASE,
+    );
     expect(r.items).toEqual([]);
   });
 
@@ -95,7 +138,10 @@ describe('feed parsing', () => {
   });
 
   it('falls back to linked headings without <article>', () => {
-    const r = parseHtml('<h2><a href="/a">A</a></h2><h3><a href="/b">B</a></h3><h4><a href="/c">C</a></h4><h2><a href="/a">A again</a></h2>', BASE);
+    const r = parseHtml(
+      '<h2><a href="/a">A</a></h2><h3><a href="/b">B</a></h3><h4><a href="/c">C</a></h4><h2><a href="/a">A again</a></h2>',
+      BASE,
+    );
     expect(r.items.map((i) => i.url)).toEqual([`${BASE}/a`, `${BASE}/b`]);
   });
 
@@ -116,12 +162,17 @@ describe('markdown rendering is escape-first', () => {
     ['[x](data:text/html,hi)', '<p>x</p>'],
     ['[x](//evil.example/a)', '<p>x</p>'],
     ['[x](/reports/1)', '<p><a href="/reports/1" rel="nofollow noopener noreferrer">x</a></p>'],
-    ['[a "q"](https://e.example/"onmouseover=1)', '<p><a href="https://e.example/%22onmouseover=1" rel="nofollow noopener noreferrer">a &quot;q&quot;</a></p>'],
+    [
+      '[a "q"](https://e.example/"onmouseover=1)',
+      '<p><a href="https://e.example/%22onmouseover=1" rel="nofollow noopener noreferrer">a &quot;q&quot;</a></p>',
+    ],
     ['# Title *em*', '<h1>Title <em>em</em></h1>'],
     ['1. one\n2. two', '<ol>\n<li>one</li>\n<li>two</li>\n</ol>'],
     ['> quote\n> more', '<blockquote>\n<p>quote<br>more</p>\n</blockquote>'],
-    ['- [A \\[b\\] \\*c\\*](https://e.example/a) \\<x\\>',
-      '<ul>\n<li><a href="https://e.example/a" rel="nofollow noopener noreferrer">A [b] *c*</a> &lt;x&gt;</li>\n</ul>'],
+    [
+      '- [A \\[b\\] \\*c\\*](https://e.example/a) \\<x\\>',
+      '<ul>\n<li><a href="https://e.example/a" rel="nofollow noopener noreferrer">A [b] *c*</a> &lt;x&gt;</li>\n</ul>',
+    ],
     ['a\n\n---\n\nb', '<p>a</p>\n<hr>\n<p>b</p>'],
   ])('%s', (md, html) => expect(renderMarkdown(md)).toBe(html));
 
@@ -132,12 +183,15 @@ describe('markdown rendering is escape-first', () => {
   });
 
   it('the corpus judge catches what it must', () => {
-    expect(unsafe('<a href="javascript:x" onclick="y">x</a><img src=x><a href="//e.example/">y</a><!-- c -->'))
-      .toEqual(['href=javascript:x', 'a onclick=', '<img>', 'img src=', 'href=//e.example/', 'comment']);
+    expect(unsafe('<a href="javascript:x" onclick="y">x</a><img src=x><a href="//e.example/">y</a><!-- c -->')).toEqual(
+      ['href=javascript:x', 'a onclick=', '<img>', 'img src=', 'href=//e.example/', 'comment'],
+    );
   });
 
   it('never lets an attribute break out of href', () => {
-    expect(inline('[x](https://e.example/a"b)')).toBe('<a href="https://e.example/a%22b" rel="nofollow noopener noreferrer">x</a>');
+    expect(inline('[x](https://e.example/a"b)')).toBe(
+      '<a href="https://e.example/a%22b" rel="nofollow noopener noreferrer">x</a>',
+    );
   });
 });
 
@@ -162,7 +216,18 @@ describe('cron', () => {
 
 describe('rss rendering', () => {
   it('escapes text and drops characters XML forbids', () => {
-    const xml = renderRss({ title: 'A & B', link: 'https://x.example/', description: 'd', self: 'https://x.example/f' }, [{ id: '1', title: '<t>\u0001', link: 'https://x.example/1?a=1&b=2', description: '"q"', date: new Date('2026-11-20T00:00:00Z') }]);
+    const xml = renderRss(
+      { title: 'A & B', link: 'https://x.example/', description: 'd', self: 'https://x.example/f' },
+      [
+        {
+          id: '1',
+          title: '<t>\u0001',
+          link: 'https://x.example/1?a=1&b=2',
+          description: '"q"',
+          date: new Date('2026-11-20T00:00:00Z'),
+        },
+      ],
+    );
     expect(xml).toContain('<title>A &amp; B</title>');
     expect(xml).toContain('<title>&lt;t&gt;</title>');
     expect(xml).toContain('<link>https://x.example/1?a=1&amp;b=2</link>');
@@ -171,7 +236,10 @@ describe('rss rendering', () => {
   });
 
   it('an empty feed carries no build date (not the epoch)', () => {
-    const xml = renderRss({ title: 'T', link: 'https://x.example/', description: 'd', self: 'https://x.example/f' }, []);
+    const xml = renderRss(
+      { title: 'T', link: 'https://x.example/', description: 'd', self: 'https://x.example/f' },
+      [],
+    );
     expect(xml).not.toContain('lastBuildDate');
     expect(xml).not.toContain('1970');
     expect(xml).toContain('<title>T</title>');

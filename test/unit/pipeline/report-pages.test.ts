@@ -1,10 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { reportDetailPage, reportListPage } from '../../../src/pipeline/render/pages.ts';
 
-const base = { id: 'r1', title: 'Digest', report_date: '2026-11-20', time_period: 'daily', report_type: 'daily', tldr: 't' };
+const base = {
+  id: 'r1',
+  title: 'Digest',
+  report_date: '2026-11-20',
+  time_period: 'daily',
+  report_type: 'daily',
+  tldr: 't',
+};
 
 describe('report pages count articles in correct English', () => {
-  it.each([[0, '0 articles'], [1, '1 article'], [2, '2 articles']])('list page: %i', (n, want) => {
+  it.each([
+    [0, '0 articles'],
+    [1, '1 article'],
+    [2, '2 articles'],
+  ])('list page: %i', (n, want) => {
     expect(reportListPage([{ ...base, article_count: n }], 1, false)).toContain(`daily · daily · ${want}</div>`);
   });
 

@@ -44,14 +44,23 @@ describe('jwt', () => {
     await rejects(`${h}.${forged}.${s}`);
     const none = base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT' }));
     await rejects(`${none}.${p}.`);
-    const hs512 = await new SignJWT(payload).setProtectedHeader({ alg: 'HS512' }).sign(new TextEncoder().encode(env.JWT_SECRET));
+    const hs512 = await new SignJWT(payload)
+      .setProtectedHeader({ alg: 'HS512' })
+      .sign(new TextEncoder().encode(env.JWT_SECRET));
     await rejects(hs512);
   });
 
   it('requires exp and a long enough secret', async () => {
-    const noExp = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setIssuer('tests').setAudience('market').sign(new TextEncoder().encode(env.JWT_SECRET));
+    const noExp = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt()
+      .setIssuer('tests')
+      .setAudience('market')
+      .sign(new TextEncoder().encode(env.JWT_SECRET));
     await rejects(noExp);
-    await expect(issueToken({ JWT_SECRET: 'short' }, {}, { expiresIn: '1h', audience: 'x' })).rejects.toThrow(/at least 32 bytes/);
+    await expect(issueToken({ JWT_SECRET: 'short' }, {}, { expiresIn: '1h', audience: 'x' })).rejects.toThrow(
+      /at least 32 bytes/,
+    );
   });
 
   it.each([

@@ -9,8 +9,13 @@ const root = new URL('../../../', import.meta.url);
 const dev = () => workerVars('postgres://u@127.0.0.1:5432/db');
 
 describe('function configuration', () => {
-  it('parses each function\'s variables into typed values with defaults', () => {
-    const c = config.delivery({ ...dev(), WEBHOOK_LEASE_SECONDS: '12', INSIGHTS_READ_THROUGH: 'OFF', NPM_REGISTRY_URL: 'http://m.test/npm/' });
+  it("parses each function's variables into typed values with defaults", () => {
+    const c = config.delivery({
+      ...dev(),
+      WEBHOOK_LEASE_SECONDS: '12',
+      INSIGHTS_READ_THROUGH: 'OFF',
+      NPM_REGISTRY_URL: 'http://m.test/npm/',
+    });
     expect(c.WEBHOOK_LEASE_SECONDS).toBe(12);
     expect(c.INSIGHTS_READ_THROUGH).toBe(false);
     expect(c.NPM_REGISTRY_URL).toBe('http://m.test/npm');
@@ -40,8 +45,12 @@ describe('function configuration', () => {
     expect(short.message).toBe('JWT_SECRET: must be at least 32 bytes');
     const { DATABASE_URL: _, ...noDb } = dev();
     expect(bad(noDb).message).toMatch(/^DATABASE_URL: is required/);
-    expect(bad({ ...dev(), MARKETPLACE_UNLIST_DAYS: '0' }).message).toBe('MARKETPLACE_UNLIST_DAYS: must be a whole number ≥ 1');
-    expect(bad({ ...dev(), MARKETPLACE_URL: 'not a url' }).message).toBe('MARKETPLACE_URL: must be an absolute http(s) URL');
+    expect(bad({ ...dev(), MARKETPLACE_UNLIST_DAYS: '0' }).message).toBe(
+      'MARKETPLACE_UNLIST_DAYS: must be a whole number ≥ 1',
+    );
+    expect(bad({ ...dev(), MARKETPLACE_URL: 'not a url' }).message).toBe(
+      'MARKETPLACE_URL: must be an absolute http(s) URL',
+    );
   });
 
   it('each function requires only its own secrets', () => {

@@ -1,12 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { decryptSecret, encryptSecret, hashPassword, hmacSha256, maskSecret, randomToken, sha256Hex, timingSafeEqual, toHex, verifyPassword } from '../../../src/platform/crypto.ts';
+import {
+  decryptSecret,
+  encryptSecret,
+  hashPassword,
+  hmacSha256,
+  maskSecret,
+  randomToken,
+  sha256Hex,
+  timingSafeEqual,
+  toHex,
+  verifyPassword,
+} from '../../../src/platform/crypto.ts';
 
 const KEY = 'bG9jYWwtZGV2ZWxvcG1lbnQta2V5LTMyLWJ5dGVzISE=';
 
 describe('crypto helpers', () => {
   it('hashes with SHA-256 and HMAC-SHA256 (RFC 4231 test case 2)', async () => {
     expect(await sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
-    expect(toHex(await hmacSha256('Jefe', 'what do ya want for nothing?'))).toBe('5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
+    expect(toHex(await hmacSha256('Jefe', 'what do ya want for nothing?'))).toBe(
+      '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+    );
   });
 
   it('encrypts secrets at rest with a fresh IV and decrypts them back', async () => {

@@ -14,7 +14,9 @@ function app(dialect: Dialect) {
   a.get('/boom', () => {
     throw new Error('secret internals');
   });
-  a.post('/items', validate('json', z.object({ name: z.string().min(1), price: z.number().positive() })), (c) => c.json(c.req.valid('json')));
+  a.post('/items', validate('json', z.object({ name: z.string().min(1), price: z.number().positive() })), (c) =>
+    c.json(c.req.valid('json')),
+  );
   return a;
 }
 
@@ -41,20 +43,27 @@ describe('error dialects', () => {
     const res = await app('ultracart').request('/conflict');
     expect(res.status).toBe(409);
     expect(res.headers.get('UC-REST-ERROR')).toBe('Conflict'); // the status phrase: never text that may quote the request
-    expect(await res.json()).toEqual({ success: false, metadata: {}, error: { developer_message: 'already taken', user_message: 'already taken', error_code: '409', taken: ['b1'] } });
+    expect(await res.json()).toEqual({
+      success: false,
+      metadata: {},
+      error: { developer_message: 'already taken', user_message: 'already taken', error_code: '409', taken: ['b1'] },
+    });
   });
 
-  it.each(['insights', 'marketplace', 'pipeline', 'ultracart'] as const)('%s hides unexpected errors behind a generic 500', async (dialect) => {
-    const original = console.error;
-    console.error = () => {};
-    try {
-      const res = await app(dialect).request('/boom');
-      expect(res.status).toBe(500);
-      expect(await res.text()).not.toContain('secret internals');
-    } finally {
-      console.error = original;
-    }
-  });
+  it.each(['insights', 'marketplace', 'pipeline', 'ultracart'] as const)(
+    '%s hides unexpected errors behind a generic 500',
+    async (dialect) => {
+      const original = console.error;
+      console.error = () => {};
+      try {
+        const res = await app(dialect).request('/boom');
+        expect(res.status).toBe(500);
+        expect(await res.text()).not.toContain('secret internals');
+      } finally {
+        console.error = original;
+      }
+    },
+  );
 
   it.each([
     ['insights', 400],
@@ -62,7 +71,11 @@ describe('error dialects', () => {
     ['ultracart', 400],
     ['pipeline', 422],
   ] as const)('%s answers invalid input with %i', async (dialect, status) => {
-    const res = await app(dialect).request('/items', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: '', price: -1 }) });
+    const res = await app(dialect).request('/items', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: '', price: -1 }),
+    });
     expect(res.status).toBe(status);
     const text = await res.text();
     expect(text).toContain('name');
@@ -70,19 +83,34 @@ describe('error dialects', () => {
   });
 
   it('pipeline validation errors have FastAPI shape', async () => {
-    const res = await app('pipeline').request('/items', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x' }) });
+    const res = await app('pipeline').request('/items', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'x' }),
+    });
     const body = (await res.json()) as { detail: { loc: unknown[]; msg: string; type: string }[] };
     expect(body.detail).toHaveLength(1);
     expect(body.detail[0]!.loc).toEqual(['body', 'price']);
   });
 
-  it.each(['insights', 'marketplace', 'pipeline', 'ultracart'] as const)('%s answers malformed JSON with 400', async (dialect) => {
-    const res = await app(dialect).request('/items', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": ' });
-    expect(res.status).toBe(400);
-  });
+  it.each(['insights', 'marketplace', 'pipeline', 'ultracart'] as const)(
+    '%s answers malformed JSON with 400',
+    async (dialect) => {
+      const res = await app(dialect).request('/items', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name": ',
+      });
+      expect(res.status).toBe(400);
+    },
+  );
 
   it('valid input passes through parsed', async () => {
-    const res = await app('insights').request('/items', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'a', price: 2 }) });
+    const res = await app('insights').request('/items', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'a', price: 2 }),
+    });
     expect(await res.json()).toEqual({ name: 'a', price: 2 });
   });
 });

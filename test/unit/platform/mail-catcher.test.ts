@@ -9,7 +9,9 @@ beforeAll(async () => {
     method: 'POST',
     headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
     body: JSON.stringify({
-      from: 'a@x.test', to: 'b@x.test', subject: 'Confirm',
+      from: 'a@x.test',
+      to: 'b@x.test',
+      subject: 'Confirm',
       html: '<html><head><title>t</title></head><body><a href="http://127.0.0.1:8788/api/auth/confirm/abc">Confirm</a></body></html>',
       text: 'Confirm: http://127.0.0.1:8788/api/auth/confirm/abc',
     }),
@@ -30,7 +32,9 @@ describe('mail catcher pages', () => {
     const html = await fetch(`${mail.url}/messages/${id}`);
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(html.headers.get('content-security-policy')).toBe('sandbox allow-popups allow-popups-to-escape-sandbox');
-    expect(await html.text()).toContain('<head><base target="_blank"><title>t</title></head><body><a href="http://127.0.0.1:8788/api/auth/confirm/abc">');
+    expect(await html.text()).toContain(
+      '<head><base target="_blank"><title>t</title></head><body><a href="http://127.0.0.1:8788/api/auth/confirm/abc">',
+    );
     const text = await fetch(`${mail.url}/messages/${id}.txt`);
     expect(text.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(await text.text()).toBe('Confirm: http://127.0.0.1:8788/api/auth/confirm/abc');
@@ -38,16 +42,22 @@ describe('mail catcher pages', () => {
   });
 
   it('lists the links of a mail and filters by recipient and subject', async () => {
-    const all = (await (await fetch(`${mail.url}/api/messages?to=B@X.TEST&subject=confirm`)).json()) as { id: string; links: string[] }[];
+    const all = (await (await fetch(`${mail.url}/api/messages?to=B@X.TEST&subject=confirm`)).json()) as {
+      id: string;
+      links: string[];
+    }[];
     expect(all.map((m) => [m.id, m.links])).toEqual([[id, ['http://127.0.0.1:8788/api/auth/confirm/abc']]]);
     expect(await (await fetch(`${mail.url}/api/messages?to=nobody@x.test`)).json()).toEqual([]);
   });
 
   it('?wait holds the answer until a matching mail arrives', async () => {
-    const waiting = fetch(`${mail.url}/api/messages?to=late@x.test&wait=10`).then((r) => r.json()) as Promise<{ subject: string }[]>;
+    const waiting = fetch(`${mail.url}/api/messages?to=late@x.test&wait=10`).then((r) => r.json()) as Promise<
+      { subject: string }[]
+    >;
     await new Promise((r) => setTimeout(r, 200));
     await fetch(`${mail.url}/emails`, {
-      method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
       body: JSON.stringify({ from: 'a@x.test', to: ['late@x.test'], subject: 'Late', text: 'hi' }),
     });
     expect((await waiting).map((m) => m.subject)).toEqual(['Late']);

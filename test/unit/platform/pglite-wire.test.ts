@@ -31,25 +31,30 @@ describe('PGlite wire server', () => {
   });
 
   it('serves 20 concurrent clients running parameterised queries and transactions', async () => {
-    const clients = await Promise.all(Array.from({ length: 20 }, async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      return c;
-    }));
+    const clients = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        return c;
+      }),
+    );
     try {
-      const results = await Promise.all(clients.map(async (c, i) => {
-        const echoed: number[] = [];
-        for (let k = 0; k < 10; k++) {
-          const r = await c.query('SELECT $1::int * 2 AS v', [i * 100 + k]);
-          echoed.push(r.rows[0].v);
-          await c.query('BEGIN');
-          const cur = await c.query('SELECT n FROM counters WHERE id = 1');
-          await c.query('UPDATE counters SET n = $1 WHERE id = 1', [cur.rows[0].n + 1]);
-          await c.query('COMMIT');
-        }
-        return echoed;
-      }));
-      for (const [i, echoed] of results.entries()) expect(echoed).toEqual(Array.from({ length: 10 }, (_, k) => (i * 100 + k) * 2));
+      const results = await Promise.all(
+        clients.map(async (c, i) => {
+          const echoed: number[] = [];
+          for (let k = 0; k < 10; k++) {
+            const r = await c.query('SELECT $1::int * 2 AS v', [i * 100 + k]);
+            echoed.push(r.rows[0].v);
+            await c.query('BEGIN');
+            const cur = await c.query('SELECT n FROM counters WHERE id = 1');
+            await c.query('UPDATE counters SET n = $1 WHERE id = 1', [cur.rows[0].n + 1]);
+            await c.query('COMMIT');
+          }
+          return echoed;
+        }),
+      );
+      for (const [i, echoed] of results.entries())
+        expect(echoed).toEqual(Array.from({ length: 10 }, (_, k) => (i * 100 + k) * 2));
       const total = await clients[0]!.query('SELECT n FROM counters WHERE id = 1');
       expect(total.rows[0].n).toBe(200);
     } finally {

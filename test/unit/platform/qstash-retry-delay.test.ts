@@ -65,12 +65,14 @@ describe('QStash retry-delay expressions (local server)', () => {
 
   it('parses precedence and associativity into the tree the grammar says', () => {
     expect(parseRetryDelay('1 - 2 * retried')).toEqual({
-      kind: 'binary', op: '-', left: { kind: 'number', value: 1 },
+      kind: 'binary',
+      op: '-',
+      left: { kind: 'number', value: 1 },
       right: { kind: 'binary', op: '*', left: { kind: 'number', value: 2 }, right: { kind: 'retried' } },
     });
   });
 
-  it('the default schedule is QStash production\'s table: 12 s, 2 min 28 s, 30 min 8 s, 4 h 7 min, then 24 h', () => {
+  it("the default schedule is QStash production's table: 12 s, 2 min 28 s, 30 min 8 s, 4 h 7 min, then 24 h", () => {
     const seconds = [0, 1, 2, 3, 4, 5].map((r) => Math.floor(evalRetryDelay(PRODUCTION_RETRY_DELAY, r) / 1000));
     expect(seconds).toEqual([12, 148, 1808, 22026, 86400, 86400]);
   });

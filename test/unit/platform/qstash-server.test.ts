@@ -10,7 +10,12 @@ import { QSTASH_DEV } from '../../../tools/stack/config.ts';
 import { startQstashServer, type QstashServer } from '../../../tools/stack/qstash-server.ts';
 import { waitFor } from '../../support/wait.ts';
 
-interface Hit { path: string; headers: IncomingMessage['headers']; body: string; at: number }
+interface Hit {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+  at: number;
+}
 let q: QstashServer;
 let receiver: Server;
 let base: string;
@@ -40,15 +45,27 @@ afterAll(async () => {
 
 const auth = { authorization: `Bearer ${QSTASH_DEV.token}` };
 async function publish(path: string, body: string, headers: Record<string, string> = {}, kind = 'publish') {
-  const res = await fetch(`${q.url}/v2/${kind}/${base}${path}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', ...headers }, body });
+  const res = await fetch(`${q.url}/v2/${kind}/${base}${path}`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json', ...headers },
+    body,
+  });
   return { status: res.status, json: (await res.json()) as { messageId: string; deduplicated?: boolean } };
 }
-const until = <T>(fn: () => T | undefined, timeoutMs = 5000) => waitFor('the condition', fn, { timeoutMs, intervalMs: 20 });
+const until = <T>(fn: () => T | undefined, timeoutMs = 5000) =>
+  waitFor('the condition', fn, { timeoutMs, intervalMs: 20 });
 
 describe('local QStash server', () => {
   it('answers /v2/keys with the development keys and refuses a wrong token', async () => {
-    expect(await (await fetch(`${q.url}/v2/keys`)).json()).toEqual({ current: QSTASH_DEV.currentSigningKey, next: QSTASH_DEV.nextSigningKey });
-    const res = await fetch(`${q.url}/v2/publish/${base}/x`, { method: 'POST', headers: { authorization: 'Bearer wrong' }, body: '{}' });
+    expect(await (await fetch(`${q.url}/v2/keys`)).json()).toEqual({
+      current: QSTASH_DEV.currentSigningKey,
+      next: QSTASH_DEV.nextSigningKey,
+    });
+    const res = await fetch(`${q.url}/v2/publish/${base}/x`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer wrong' },
+      body: '{}',
+    });
     expect(res.status).toBe(401);
   });
 
@@ -58,15 +75,27 @@ describe('local QStash server', () => {
     const hit = await until(() => hits.find((h) => h.headers['upstash-message-id'] === json.messageId));
     expect(hit.headers['x-custom']).toBe('yes');
     expect(hit.headers['upstash-retried']).toBe('0');
-    const r = new Receiver({ currentSigningKey: QSTASH_DEV.currentSigningKey, nextSigningKey: QSTASH_DEV.nextSigningKey });
-    expect(await r.verify({ signature: String(hit.headers['upstash-signature']), body: hit.body, url: `${base}/plain` })).toBe(true);
-    await expect(r.verify({ signature: String(hit.headers['upstash-signature']), body: '{"a":2}', url: `${base}/plain` })).rejects.toThrow();
+    const r = new Receiver({
+      currentSigningKey: QSTASH_DEV.currentSigningKey,
+      nextSigningKey: QSTASH_DEV.nextSigningKey,
+    });
+    expect(
+      await r.verify({ signature: String(hit.headers['upstash-signature']), body: hit.body, url: `${base}/plain` }),
+    ).toBe(true);
+    await expect(
+      r.verify({ signature: String(hit.headers['upstash-signature']), body: '{"a":2}', url: `${base}/plain` }),
+    ).rejects.toThrow();
   });
 
   it('retries with backoff, then dead-letters and calls the failure callback', async () => {
     failing.add('/always-fails');
-    const { json } = await publish('/always-fails', '{"x":1}', { 'Upstash-Retries': '2', 'Upstash-Failure-Callback': `${base}/failure-cb` });
-    const cb = await until(() => hits.find((h) => h.path === '/failure-cb' && JSON.parse(h.body).sourceMessageId === json.messageId));
+    const { json } = await publish('/always-fails', '{"x":1}', {
+      'Upstash-Retries': '2',
+      'Upstash-Failure-Callback': `${base}/failure-cb`,
+    });
+    const cb = await until(() =>
+      hits.find((h) => h.path === '/failure-cb' && JSON.parse(h.body).sourceMessageId === json.messageId),
+    );
     const payload = JSON.parse(cb.body);
     expect(payload).toMatchObject({ status: 500, retried: 2, maxRetries: 2, url: `${base}/always-fails` });
     expect(Buffer.from(payload.body, 'base64').toString()).toBe('nope');
@@ -74,7 +103,9 @@ describe('local QStash server', () => {
     const attempts = hits.filter((h) => h.headers['upstash-message-id'] === json.messageId);
     expect(attempts.map((h) => h.headers['upstash-retried'])).toEqual(['0', '1', '2']);
     expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThanOrEqual(attempts[1]!.at - attempts[0]!.at - 5);
-    const dlq = (await (await fetch(`${q.url}/v2/dlq`, { headers: auth })).json()) as { messages: { messageId: string; dlqId: string }[] };
+    const dlq = (await (await fetch(`${q.url}/v2/dlq`, { headers: auth })).json()) as {
+      messages: { messageId: string; dlqId: string }[];
+    };
     const dead = dlq.messages.find((m) => m.messageId === json.messageId)!;
     expect(dead).toBeDefined();
     failing.delete('/always-fails');
@@ -84,7 +115,9 @@ describe('local QStash server', () => {
 
   it('calls the success callback with the response', async () => {
     const { json } = await publish('/with-cb', '{}', { 'Upstash-Callback': `${base}/cb` });
-    const cb = await until(() => hits.find((h) => h.path === '/cb' && JSON.parse(h.body).sourceMessageId === json.messageId));
+    const cb = await until(() =>
+      hits.find((h) => h.path === '/cb' && JSON.parse(h.body).sourceMessageId === json.messageId),
+    );
     expect(JSON.parse(cb.body)).toMatchObject({ status: 200, retried: 0 });
   });
 
@@ -105,14 +138,25 @@ describe('local QStash server', () => {
   });
 
   it('accepts batches, cancels delayed messages and rejects bad input', async () => {
-    const res = await fetch(`${q.url}/v2/batch`, { method: 'POST', headers: auth, body: JSON.stringify([{ destination: `${base}/b1`, body: '1' }, { destination: `${base}/b2`, body: '2' }]) });
+    const res = await fetch(`${q.url}/v2/batch`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify([
+        { destination: `${base}/b1`, body: '1' },
+        { destination: `${base}/b2`, body: '2' },
+      ]),
+    });
     expect(((await res.json()) as unknown[]).length).toBe(2);
     await until(() => (hits.some((h) => h.path === '/b2') ? true : undefined));
     const later = await publish('/cancelled', '{}', { 'Upstash-Delay': '2s' });
-    expect((await fetch(`${q.url}/v2/messages/${later.json.messageId}`, { method: 'DELETE', headers: auth })).status).toBe(202);
+    expect(
+      (await fetch(`${q.url}/v2/messages/${later.json.messageId}`, { method: 'DELETE', headers: auth })).status,
+    ).toBe(202);
     expect((await publish('/x', '{}', { 'Upstash-Delay': 'soon' })).status).toBe(400);
     expect((await publish('/x', '{}', { 'Upstash-Retries': '-1' })).status).toBe(400);
-    expect((await fetch(`${q.url}/v2/publish/not-a-url`, { method: 'POST', headers: auth, body: '{}' })).status).toBe(400);
+    expect((await fetch(`${q.url}/v2/publish/not-a-url`, { method: 'POST', headers: auth, body: '{}' })).status).toBe(
+      400,
+    );
     await new Promise((r) => setTimeout(r, 2200));
     expect(hits.some((h) => h.path === '/cancelled')).toBe(false);
   });

@@ -6,13 +6,21 @@ describe('npm start -- <function>...', () => {
     [[], ['insights', 'marketplace', 'pipeline', 'delivery']],
     [['pipeline'], ['pipeline', 'delivery']],
     [['delivery'], ['delivery']],
-    [['marketplace', 'insights'], ['insights', 'marketplace', 'delivery']],
-    [['pipeline', 'pipeline'], ['pipeline', 'delivery']],
+    [
+      ['marketplace', 'insights'],
+      ['insights', 'marketplace', 'delivery'],
+    ],
+    [
+      ['pipeline', 'pipeline'],
+      ['pipeline', 'delivery'],
+    ],
   ])('%j starts %j', (names, want) => {
     expect(chooseFunctions(names)).toEqual(want);
   });
 
   it('refuses an unknown name', () => {
-    expect(() => chooseFunctions(['pipeline', 'billing'])).toThrow(new UsageError('unknown function billing: choose among insights, marketplace, pipeline, delivery'));
+    expect(() => chooseFunctions(['pipeline', 'billing'])).toThrow(
+      new UsageError('unknown function billing: choose among insights, marketplace, pipeline, delivery'),
+    );
   });
 });

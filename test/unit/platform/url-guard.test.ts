@@ -52,7 +52,10 @@ describe('checkOutboundUrl', () => {
   });
 
   it('requires HTTPS when asked', () => {
-    expect(checkOutboundUrl('http://example.com/', env, { requireHttps: true })).toEqual({ ok: false, reason: 'HTTPS is required' });
+    expect(checkOutboundUrl('http://example.com/', env, { requireHttps: true })).toEqual({
+      ok: false,
+      reason: 'HTTPS is required',
+    });
     expect(checkOutboundUrl('https://example.com/', env, { requireHttps: true }).ok).toBe(true);
   });
 });

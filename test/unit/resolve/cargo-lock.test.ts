@@ -25,10 +25,21 @@ function ours(g: Graph): { nodes: string[]; edges: string[]; failed: boolean } {
 }
 
 async function compare(u: CargoUniverse) {
-  const [lock, got] = await Promise.all([cargoLock(u, 'root', '1.0.0'), resolveCargo(cargoClient(u), 'root', '1.0.0', { platform: null })]);
+  const [lock, got] = await Promise.all([
+    cargoLock(u, 'root', '1.0.0'),
+    resolveCargo(cargoClient(u), 'root', '1.0.0', { platform: null }),
+  ]);
   const o = ours(got);
-  if (!lock.ok) return { cargo: 'failed', ours: o.failed ? 'failed' : o, why: lock.stderr.split('\n').find((l) => l.startsWith('error')) };
-  return { cargo: { nodes: lock.nodes, edges: lock.edges }, ours: o.failed ? `failed: ${got.error}` : { nodes: o.nodes, edges: o.edges } };
+  if (!lock.ok)
+    return {
+      cargo: 'failed',
+      ours: o.failed ? 'failed' : o,
+      why: lock.stderr.split('\n').find((l) => l.startsWith('error')),
+    };
+  return {
+    cargo: { nodes: lock.nodes, edges: lock.edges },
+    ours: o.failed ? `failed: ${got.error}` : { nodes: o.nodes, edges: o.edges },
+  };
 }
 
 describe.runIf(HAS_CARGO)('cargo resolver against cargo generate-lockfile', () => {

@@ -46,23 +46,59 @@ const CHAIN: U = {
 
 describe('go resolver', () => {
   test('a pruned root (go 1.17): its requirements are nodes, nothing below them is read', async () => {
-    const root: U[string] = { 'v1.0.0': { go: '1.17', req: [['a', 'v1.0.0'], ['b', 'v1.0.0', 'indirect']] } };
+    const root: U[string] = {
+      'v1.0.0': {
+        go: '1.17',
+        req: [
+          ['a', 'v1.0.0'],
+          ['b', 'v1.0.0', 'indirect'],
+        ],
+      },
+    };
     const u: U = { ...CHAIN, root };
     expect(lines(await resolveGo(client(u), 'root', 'v1.0.0'))).toEqual([
-      'root@v1.0.0', 'a@v1.0.0', 'b@v1.0.0',
-      'root@v1.0.0 -> a@v1.0.0 (v1.0.0)', 'root@v1.0.0 -> b@v1.0.0 (v1.0.0, ind.)',
+      'root@v1.0.0',
+      'a@v1.0.0',
+      'b@v1.0.0',
+      'root@v1.0.0 -> a@v1.0.0 (v1.0.0)',
+      'root@v1.0.0 -> b@v1.0.0 (v1.0.0, ind.)',
     ]);
   });
 
   test('an unpruned root: all below is read, pruned go.mod files too; MVS keeps paths', async () => {
-    const u = { ...CHAIN, root: { 'v1.0.0': { go: '1.16', req: [['a', 'v1.0.0'], ['b', 'v1.0.0']] } } } as U;
+    const u = {
+      ...CHAIN,
+      root: {
+        'v1.0.0': {
+          go: '1.16',
+          req: [
+            ['a', 'v1.0.0'],
+            ['b', 'v1.0.0'],
+          ],
+        },
+      },
+    } as U;
     expect(lines(await resolveGo(client(u), 'root', 'v1.0.0'))).toEqual([
-      'root@v1.0.0', 'a@v1.1.0', 'b@v1.0.0', 'c@v1.2.0', 'd@v0.1.0',
-      'root@v1.0.0 -> a@v1.1.0 (v1.0.0)', 'root@v1.0.0 -> b@v1.0.0 (v1.0.0)',
-      'a@v1.1.0 -> c@v1.2.0 (v1.2.0)', 'b@v1.0.0 -> a@v1.1.0 (v1.1.0)', 'c@v1.2.0 -> d@v0.1.0 (v0.1.0)',
+      'root@v1.0.0',
+      'a@v1.1.0',
+      'b@v1.0.0',
+      'c@v1.2.0',
+      'd@v0.1.0',
+      'root@v1.0.0 -> a@v1.1.0 (v1.0.0)',
+      'root@v1.0.0 -> b@v1.0.0 (v1.0.0)',
+      'a@v1.1.0 -> c@v1.2.0 (v1.2.0)',
+      'b@v1.0.0 -> a@v1.1.0 (v1.1.0)',
+      'c@v1.2.0 -> d@v0.1.0 (v0.1.0)',
     ]);
     const keeps: U = {
-      root: { 'v1.0.0': { req: [['a', 'v1.0.0'], ['b', 'v1.0.0']] } },
+      root: {
+        'v1.0.0': {
+          req: [
+            ['a', 'v1.0.0'],
+            ['b', 'v1.0.0'],
+          ],
+        },
+      },
       a: { 'v1.0.0': { req: [['x', 'v1.0.0']] }, 'v1.1.0': {} },
       b: { 'v1.0.0': { req: [['a', 'v1.1.0']] } },
       x: { 'v1.0.0': {} },
@@ -72,10 +108,26 @@ describe('go resolver', () => {
 
   test('+incompatible and prereleases in semver order; a missing go.mod is an error where it is needed', async () => {
     const u: U = {
-      root: { 'v1.0.0': { req: [['old', 'v2.0.0+incompatible'], ['p', 'v1.3.0-rc.1'], ['m', 'v1.0.0']] } },
+      root: {
+        'v1.0.0': {
+          req: [
+            ['old', 'v2.0.0+incompatible'],
+            ['p', 'v1.3.0-rc.1'],
+            ['m', 'v1.0.0'],
+          ],
+        },
+      },
       old: { 'v2.0.0+incompatible': {}, 'v2.1.0+incompatible': {} },
       p: { 'v1.2.0': {}, 'v1.3.0-rc.1': {} },
-      m: { 'v1.0.0': { req: [['old', 'v2.1.0+incompatible'], ['p', 'v1.2.0'], ['gone', 'v1.0.0']] } },
+      m: {
+        'v1.0.0': {
+          req: [
+            ['old', 'v2.1.0+incompatible'],
+            ['p', 'v1.2.0'],
+            ['gone', 'v1.0.0'],
+          ],
+        },
+      },
     };
     const got = lines(await resolveGo(client(u), 'root', 'v1.0.0'));
     expect(got).toContain('old@v2.1.0+incompatible');
@@ -90,7 +142,11 @@ describe('go resolver', () => {
       a: { 'v1.0.0': { req: [['root', 'v1.1.0']] } },
     };
     expect(lines(await resolveGo(client(u), 'root', 'v1.0.0'))).toEqual([
-      'root@v1.0.0', 'a@v1.0.0', 'root@v1.1.0', 'root@v1.0.0 -> a@v1.0.0 (v1.0.0)', 'a@v1.0.0 -> root@v1.1.0 (v1.1.0)',
+      'root@v1.0.0',
+      'a@v1.0.0',
+      'root@v1.1.0',
+      'root@v1.0.0 -> a@v1.0.0 (v1.0.0)',
+      'a@v1.0.0 -> root@v1.1.0 (v1.1.0)',
     ]);
   });
 
@@ -99,10 +155,14 @@ describe('go resolver', () => {
   });
 
   test('go.mod parsing keeps the go directive and retractions', () => {
-    const text = 'module x\n\ngo 1.19\n\nrequire (\n\ty v1.0.0 // indirect\n)\n'
-      + 'retract (\n\tv1.0.1 // broken\n\t[v1.1.0, v1.2.0]\n)\n';
+    const text =
+      'module x\n\ngo 1.19\n\nrequire (\n\ty v1.0.0 // indirect\n)\n' +
+      'retract (\n\tv1.0.1 // broken\n\t[v1.1.0, v1.2.0]\n)\n';
     const m = parseGoMod(text);
-    expect([m.goVersion, m.retracts, m.indirectDependencies])
-      .toEqual(['1.19', ['v1.0.1', '[v1.1.0, v1.2.0]'], [{ name: 'y', requirement: 'v1.0.0' }]]);
+    expect([m.goVersion, m.retracts, m.indirectDependencies]).toEqual([
+      '1.19',
+      ['v1.0.1', '[v1.1.0, v1.2.0]'],
+      [{ name: 'y', requirement: 'v1.0.0' }],
+    ]);
   });
 });

@@ -21,6 +21,8 @@ describe('maven conformance vectors', () => {
       expect(got.error !== '' || got.nodes.some((n) => n.errors.length > 0)).toBe(true);
       return;
     }
-    expect(render(got, { selectorsOnly: true, blankEdges: true })).toEqual(render(c.want, { selectorsOnly: true, blankEdges: true }));
+    expect(render(got, { selectorsOnly: true, blankEdges: true })).toEqual(
+      render(c.want, { selectorsOnly: true, blankEdges: true }),
+    );
   });
 });

@@ -16,9 +16,13 @@ describe('npm corpus: tree equals npm lockfile', () => {
     const lock = lockfiles[key]!;
     // the recorded root manifest is the root version's own manifest in the packument
     const root = await buildNpmTree(client, r.manifest.name, r.manifest.version, env);
-    const got = treeInventory(root!).map((n) => `${nodePath(n)} ${n.pkg}@${n.version}`).sort();
-    const want = Object.entries(lock).filter(([, e]) => !e.inBundle)
-      .map(([p, e]) => `${p} ${e.name ?? p.slice(p.lastIndexOf('node_modules/') + 13)}@${e.version}`).sort();
+    const got = treeInventory(root!)
+      .map((n) => `${nodePath(n)} ${n.pkg}@${n.version}`)
+      .sort();
+    const want = Object.entries(lock)
+      .filter(([, e]) => !e.inBundle)
+      .map(([p, e]) => `${p} ${e.name ?? p.slice(p.lastIndexOf('node_modules/') + 13)}@${e.version}`)
+      .sort();
     expect(got).toEqual(want);
     // installed tree = lockfile minus the optional sets npm drops (see lockDropped)
     const dropped = [...optionalFailures(root!, env)].map((n) => nodePath(n)).sort();

@@ -124,7 +124,8 @@ const UNIVERSES: Universe[] = [
     npm: ['a 1.0.0', 'b 1.1.0', 'c 1.0.0', 'd 1.0.0', 'r 1.0.0', 's 1.0.0'],
   },
   {
-    title: "a peer range the dependent's own edge rejects: the dependent's pick joins the set, the peer is placed later where it fits",
+    title:
+      "a peer range the dependent's own edge rejects: the dependent's pick joins the set, the peer is placed later where it fits",
     root: { a: '1', y: '1' },
     pkgs: {
       'a@1.0.0': { deps: { p: '^1.0.0', q: '2' } },
@@ -137,7 +138,8 @@ const UNIVERSES: Universe[] = [
     npm: ['a 1.0.0', 'a/q 2.0.0', 'p 1.1.0', 'q 1.0.0', 'y 1.0.0'],
   },
   {
-    title: "a version a peer range narrowed for one dependency is reused for the dependent's own edge on it (declaration order: z before p)",
+    title:
+      "a version a peer range narrowed for one dependency is reused for the dependent's own edge on it (declaration order: z before p)",
     root: { x: '1' },
     pkgs: {
       'p@1.0.0': {},
@@ -208,7 +210,10 @@ const UNIVERSES: Universe[] = [
 ];
 
 function client(u: Universe): MemoryClient {
-  const docs = new Map<string, { name: string; 'dist-tags': Record<string, string>; versions: Record<string, PackumentVersion> }>();
+  const docs = new Map<
+    string,
+    { name: string; 'dist-tags': Record<string, string>; versions: Record<string, PackumentVersion> }
+  >();
   const pkgs: Universe['pkgs'] = { ...u.pkgs, 'root@1.0.0': { deps: u.root } };
   for (const [id, m] of Object.entries(pkgs)) {
     const [name, version] = id.split('@') as [string, string];
@@ -217,7 +222,9 @@ function client(u: Universe): MemoryClient {
     doc.versions[version] = {
       ...(m.deps ? { dependencies: m.deps } : {}),
       ...(m.peers ? { peerDependencies: m.peers } : {}),
-      ...(m.optionalPeers ? { peerDependenciesMeta: Object.fromEntries(m.optionalPeers.map((n) => [n, { optional: true }])) } : {}),
+      ...(m.optionalPeers
+        ? { peerDependenciesMeta: Object.fromEntries(m.optionalPeers.map((n) => [n, { optional: true }])) }
+        : {}),
     };
     const latest = doc['dist-tags'].latest;
     if (!latest || version.localeCompare(latest, 'en', { numeric: true }) > 0) doc['dist-tags'].latest = version;
@@ -231,7 +238,12 @@ function client(u: Universe): MemoryClient {
 describe('npm peer sets: the tree equals npm 11 lockfile', () => {
   test.each(UNIVERSES.map((u) => [u.title, u] as const))('%s', async (_t, u) => {
     const root = await buildNpmTree(client(u), 'root', '1.0.0', DEFAULT_NPM_ENV);
-    const got = treeInventory(root!).map((n) => `${nodePath(n).replace(/^node_modules\//, '').replaceAll('/node_modules/', '/')} ${n.version}`);
+    const got = treeInventory(root!).map(
+      (n) =>
+        `${nodePath(n)
+          .replace(/^node_modules\//, '')
+          .replaceAll('/node_modules/', '/')} ${n.version}`,
+    );
     expect(got.sort()).toEqual([...u.npm].sort());
   });
 });

@@ -13,9 +13,11 @@ const cases = [
 
 // Cases where npm 6 (which recorded these vectors) and npm 7+ (what src/resolve/npm.ts emulates,
 // checked against real npm lockfiles in npm-corpus.test.ts) build different trees. Each must fail; one that starts passing must be removed from here.
-const NPM6_ORDER = 'npm 6 resolves a reused or freshly installed node\'s dependencies depth-first, npm 7 places breadth-first ' +
+const NPM6_ORDER =
+  "npm 6 resolves a reused or freshly installed node's dependencies depth-first, npm 7 places breadth-first " +
   '(arborist queue by depth), so a different version is hoisted first and the other one nests';
-const NPM6_EXTRANEOUS = 'npm 6 cannot install a package inside a copy of itself and reports extraneous/unreachable; ' +
+const NPM6_EXTRANEOUS =
+  'npm 6 cannot install a package inside a copy of itself and reports extraneous/unreachable; ' +
   'npm 7 nests it (node_modules/bob/node_modules/.../bob) and installs a valid tree';
 const EXCLUDED: Record<string, string> = {
   deduplicate2: NPM6_ORDER, // npm 7: dave@2.0.0 at the root for chuck@1's dave@*, dave@1.0.0 nested under bob
@@ -39,11 +41,23 @@ const EXCLUDED: Record<string, string> = {
 // Wanted graphs name bundled copies by their mangled path (`bob>1.0.0>chuck`), which is what
 // makes a node `bundled` in deps.dev's API; `Flag demangle_names` compares bundled copies by the
 // package they derive from (the `derivedfrom` attr of the mangled version), as deps.dev's harness.
-async function view(g: Graph, looseErrors: boolean, demangle: ((n: GraphNode) => Promise<string>) | null): Promise<string[]> {
+async function view(
+  g: Graph,
+  looseErrors: boolean,
+  demangle: ((n: GraphNode) => Promise<string>) | null,
+): Promise<string[]> {
   const c = canon(g);
   if (looseErrors) return [c.error !== '' || c.nodes.some((n) => n.errors.length > 0) ? 'has an error' : 'no error'];
-  const named = demangle ? canon({ ...c, nodes: await Promise.all(c.nodes.map(async (n) => ({ ...n, name: await demangle(n), bundled: false }))) }) : c;
-  const out = named.nodes.map((n, i) => `node ${i} ${n.name}@${n.version}${n.bundled ? ' bundled' : ''}${n.errors.map((e) => ` ERR(${e.name}@${e.requirement}: ${e.message})`).join('')}`);
+  const named = demangle
+    ? canon({
+        ...c,
+        nodes: await Promise.all(c.nodes.map(async (n) => ({ ...n, name: await demangle(n), bundled: false }))),
+      })
+    : c;
+  const out = named.nodes.map(
+    (n, i) =>
+      `node ${i} ${n.name}@${n.version}${n.bundled ? ' bundled' : ''}${n.errors.map((e) => ` ERR(${e.name}@${e.requirement}: ${e.message})`).join('')}`,
+  );
   for (const e of named.edges) out.push(`edge ${e.from} -> ${e.to} ${JSON.stringify(e.requirement)}`);
   if (named.error) out.push(`error ${named.error}`);
   return out;
@@ -62,11 +76,18 @@ describe('npm conformance vectors (deps.dev, recorded with npm 6)', () => {
     const got = await resolveNpm(c.client, c.root.name, c.root.version);
     const loose = c.flags.has('loose_errors');
     const demangle = c.flags.has('demangle_names')
-      ? async (n: GraphNode) => (n.bundled ? (await c.client.versions(n.name)).find((v) => v.version === n.version)!.attrs.derivedfrom! : n.name)
+      ? async (n: GraphNode) =>
+          n.bundled
+            ? (await c.client.versions(n.name)).find((v) => v.version === n.version)!.attrs.derivedfrom!
+            : n.name
       : null;
     const mine = await view(got, loose, demangle);
     const want = await view(markBundled(c.want), loose, null);
-    if (EXCLUDED[name] !== undefined) expect(JSON.stringify(mine) === JSON.stringify(want), `${name} is listed as excluded but now passes: remove it from EXCLUDED`).toBe(false);
+    if (EXCLUDED[name] !== undefined)
+      expect(
+        JSON.stringify(mine) === JSON.stringify(want),
+        `${name} is listed as excluded but now passes: remove it from EXCLUDED`,
+      ).toBe(false);
     else expect(mine).toEqual(want);
   });
 });

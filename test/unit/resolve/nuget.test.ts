@@ -20,7 +20,10 @@ function client(u: Universe): MemoryClient {
   const c = new MemoryClient();
   for (const [name, vs] of Object.entries(u)) {
     for (const [version, deps] of Object.entries(vs)) {
-      c.addVersion({ name, version, attrs: {} }, deps.map(([d, r, f = '']) => ({ name: d, requirement: r, attrs: { framework: f } })));
+      c.addVersion(
+        { name, version, attrs: {} },
+        deps.map(([d, r, f = '']) => ({ name: d, requirement: r, attrs: { framework: f } })),
+      );
     }
   }
   return c;
@@ -37,7 +40,8 @@ function show(g: Graph): { nodes: string[]; edges: string[]; errors: string[]; e
   };
 }
 
-const resolve = async (u: Universe, framework?: string) => show(await resolveNuget(client(u), 'app', '1.0.0', framework ? { framework } : {}));
+const resolve = async (u: Universe, framework?: string) =>
+  show(await resolveNuget(client(u), 'app', '1.0.0', framework ? { framework } : {}));
 
 describe('NuGet documentation examples', () => {
   it('lowest applicable version: 1.0-beta is lower than 1.0, so >= 1.0 takes 1.0', async () => {
@@ -46,7 +50,10 @@ describe('NuGet documentation examples', () => {
   });
 
   it('lowest applicable version: >= 2.1 with 2.1 missing takes the next lowest, 2.2', async () => {
-    const g = await resolve({ app: { '1.0.0': [['b', '[2.1, )']] }, b: { '1.0.0': [], '2.0.0': [], '2.2.0': [], '3.0.0': [] } });
+    const g = await resolve({
+      app: { '1.0.0': [['b', '[2.1, )']] },
+      b: { '1.0.0': [], '2.0.0': [], '2.2.0': [], '3.0.0': [] },
+    });
     expect(g.nodes).toEqual(['app@1.0.0', 'b@2.2.0']);
   });
 
@@ -61,20 +68,37 @@ describe('NuGet documentation examples', () => {
     expect((await resolve({ ...u, app: { '1.0.0': [['b', '6.0.*']] } })).nodes).toEqual(['app@1.0.0', 'b@6.0.1']);
     expect((await resolve({ ...u, app: { '1.0.0': [['b', '6.*']] } })).nodes).toEqual(['app@1.0.0', 'b@6.1.0']);
     expect((await resolve({ ...u, app: { '1.0.0': [['b', '*']] } })).nodes).toEqual(['app@1.0.0', 'b@7.0.0']);
-    expect((await resolve({ ...u, app: { '1.0.0': [['b', '6.0.2-*']] } })).nodes).toEqual(['app@1.0.0', 'b@6.0.2-beta']);
+    expect((await resolve({ ...u, app: { '1.0.0': [['b', '6.0.2-*']] } })).nodes).toEqual([
+      'app@1.0.0',
+      'b@6.0.2-beta',
+    ]);
   });
 
-  it('direct dependency wins: the application\'s B >= 2.0 beats A\'s B >= 1.0', async () => {
+  it("direct dependency wins: the application's B >= 2.0 beats A's B >= 1.0", async () => {
     const g = await resolve({
-      app: { '1.0.0': [['a', '1.0'], ['b', '2.0']] }, a: { '1.0.0': [['b', '1.0']] }, b: { '1.0.0': [], '2.0.0': [] },
+      app: {
+        '1.0.0': [
+          ['a', '1.0'],
+          ['b', '2.0'],
+        ],
+      },
+      a: { '1.0.0': [['b', '1.0']] },
+      b: { '1.0.0': [], '2.0.0': [] },
     });
     expect(g.nodes).toEqual(['app@1.0.0', 'a@1.0.0', 'b@2.0.0']);
     expect(g.edges).toContain('a@1.0.0 -> b@2.0.0 1.0');
   });
 
-  it('direct dependency wins even when it downgrades (NU1605): the nearer B 1.0 wins over C\'s B >= 2.0', async () => {
+  it("direct dependency wins even when it downgrades (NU1605): the nearer B 1.0 wins over C's B >= 2.0", async () => {
     const g = await resolve({
-      app: { '1.0.0': [['b', '1.0'], ['c', '1.0']] }, c: { '1.0.0': [['b', '2.0']] }, b: { '1.0.0': [], '2.0.0': [] },
+      app: {
+        '1.0.0': [
+          ['b', '1.0'],
+          ['c', '1.0'],
+        ],
+      },
+      c: { '1.0.0': [['b', '2.0']] },
+      b: { '1.0.0': [], '2.0.0': [] },
     });
     expect(g.nodes).toEqual(['app@1.0.0', 'b@1.0.0', 'c@1.0.0']);
     expect(g.errors).toEqual([]);
@@ -82,25 +106,51 @@ describe('NuGet documentation examples', () => {
 
   it('direct dependency wins prunes the subtree of the eclipsed version', async () => {
     const g = await resolve({
-      app: { '1.0.0': [['a', '1.0'], ['b', '1.0']] }, a: { '1.0.0': [['b', '2.0']] },
-      b: { '1.0.0': [], '2.0.0': [['d', '1.0']] }, d: { '1.0.0': [] },
+      app: {
+        '1.0.0': [
+          ['a', '1.0'],
+          ['b', '1.0'],
+        ],
+      },
+      a: { '1.0.0': [['b', '2.0']] },
+      b: { '1.0.0': [], '2.0.0': [['d', '1.0']] },
+      d: { '1.0.0': [] },
     });
     expect(g.nodes).toEqual(['app@1.0.0', 'a@1.0.0', 'b@1.0.0']);
   });
 
   it('cousin dependencies: B >= 1.0 and B >= 2.0 in different subgraphs resolve to 2.0 (the highest lower bound)', async () => {
     const g = await resolve({
-      app: { '1.0.0': [['a', '1.0'], ['c', '1.0']] }, a: { '1.0.0': [['b', '1.0']] }, c: { '1.0.0': [['b', '2.0']] },
+      app: {
+        '1.0.0': [
+          ['a', '1.0'],
+          ['c', '1.0'],
+        ],
+      },
+      a: { '1.0.0': [['b', '1.0']] },
+      c: { '1.0.0': [['b', '2.0']] },
       b: { '1.0.0': [], '2.0.0': [], '3.0.0': [] },
     });
     expect(g.nodes).toEqual(['app@1.0.0', 'a@1.0.0', 'b@2.0.0', 'c@1.0.0']);
-    expect(g.edges).toEqual(['app@1.0.0 -> a@1.0.0 1.0', 'app@1.0.0 -> c@1.0.0 1.0', 'a@1.0.0 -> b@2.0.0 1.0', 'c@1.0.0 -> b@2.0.0 2.0']);
+    expect(g.edges).toEqual([
+      'app@1.0.0 -> a@1.0.0 1.0',
+      'app@1.0.0 -> c@1.0.0 1.0',
+      'a@1.0.0 -> b@2.0.0 1.0',
+      'c@1.0.0 -> b@2.0.0 2.0',
+    ]);
     expect(g.errors).toEqual([]);
   });
 
   it('cousin dependencies that cannot both hold (B [1.0] and B >= 2.0) are a version conflict', async () => {
     const g = await resolve({
-      app: { '1.0.0': [['a', '1.0'], ['c', '1.0']] }, a: { '1.0.0': [['b', '[1.0]']] }, c: { '1.0.0': [['b', '2.0']] },
+      app: {
+        '1.0.0': [
+          ['a', '1.0'],
+          ['c', '1.0'],
+        ],
+      },
+      a: { '1.0.0': [['b', '[1.0]']] },
+      c: { '1.0.0': [['b', '2.0']] },
       b: { '1.0.0': [], '2.0.0': [] },
     });
     expect(g.nodes).toContain('b@2.0.0');
@@ -109,8 +159,16 @@ describe('NuGet documentation examples', () => {
 
   it('a cousin that loses drops its own dependencies', async () => {
     const g = await resolve({
-      app: { '1.0.0': [['a', '1.0'], ['c', '1.0']] }, a: { '1.0.0': [['b', '1.0']] }, c: { '1.0.0': [['b', '2.0']] },
-      b: { '1.0.0': [['x', '1.0']], '2.0.0': [] }, x: { '1.0.0': [] },
+      app: {
+        '1.0.0': [
+          ['a', '1.0'],
+          ['c', '1.0'],
+        ],
+      },
+      a: { '1.0.0': [['b', '1.0']] },
+      c: { '1.0.0': [['b', '2.0']] },
+      b: { '1.0.0': [['x', '1.0']], '2.0.0': [] },
+      x: { '1.0.0': [] },
     });
     expect(g.nodes).toEqual(['app@1.0.0', 'a@1.0.0', 'b@2.0.0', 'c@1.0.0']);
   });
@@ -124,8 +182,18 @@ describe('NuGet documentation examples', () => {
 describe('dependency groups by framework', () => {
   const u: Universe = {
     app: { '1.0.0': [['lib', '1.0']] },
-    lib: { '1.0.0': [['std', '1.0', '.NETStandard2.0'], ['core', '1.0', 'net6.0'], ['fx', '1.0', '.NETFramework4.7.2'], ['new', '1.0', 'net9.0']] },
-    std: { '1.0.0': [] }, core: { '1.0.0': [] }, fx: { '1.0.0': [] }, new: { '1.0.0': [] },
+    lib: {
+      '1.0.0': [
+        ['std', '1.0', '.NETStandard2.0'],
+        ['core', '1.0', 'net6.0'],
+        ['fx', '1.0', '.NETFramework4.7.2'],
+        ['new', '1.0', 'net9.0'],
+      ],
+    },
+    std: { '1.0.0': [] },
+    core: { '1.0.0': [] },
+    fx: { '1.0.0': [] },
+    new: { '1.0.0': [] },
   };
 
   it('net8.0 takes the nearest group (net6.0 over netstandard2.0; never net9.0 or .NET Framework)', async () => {
@@ -141,7 +209,16 @@ describe('dependency groups by framework', () => {
   it('an empty group for the nearest framework means no dependencies; no compatible group neither', async () => {
     expect(nearestFramework('net8.0', ['', 'netstandard2.0'])).toBe('netstandard2.0');
     expect(nearestFramework('net8.0', ['net472', 'net9.0'])).toBeNull();
-    const g = await resolve({ app: { '1.0.0': [['lib', '1.0']] }, lib: { '1.0.0': [['', '', 'net8.0'], ['x', '1.0', 'netstandard2.0']] }, x: { '1.0.0': [] } });
+    const g = await resolve({
+      app: { '1.0.0': [['lib', '1.0']] },
+      lib: {
+        '1.0.0': [
+          ['', '', 'net8.0'],
+          ['x', '1.0', 'netstandard2.0'],
+        ],
+      },
+      x: { '1.0.0': [] },
+    });
     expect(g.nodes).toEqual(['app@1.0.0', 'lib@1.0.0']);
   });
 });

@@ -3,7 +3,13 @@ import { resolvePypi } from '../../../src/resolve/pypi.ts';
 import type { PythonEnv } from '../../../src/resolve/pypi-markers.ts';
 import { PIP_CASES, randomPipUniverse } from '../../../tools/universes/pip-cases.ts';
 import {
-  HAS_PIP, pipClient, pipEnvironment, pipInstallReport, pipVersion, prefixUniverse, type PipUniverse,
+  HAS_PIP,
+  pipClient,
+  pipEnvironment,
+  pipInstallReport,
+  pipVersion,
+  prefixUniverse,
+  type PipUniverse,
 } from '../../../tools/registries/pip-index.ts';
 
 // Real pip (`pip install --dry-run --report` over a local simple index) as the oracle, run only
@@ -38,12 +44,14 @@ async function ours(u: PipUniverse, env: PythonEnv): Promise<Answer> {
 async function limited<T>(jobs: (() => Promise<T>)[], n: number): Promise<T[]> {
   const out: T[] = new Array(jobs.length);
   let next = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (next < jobs.length) {
-      const i = next++;
-      out[i] = await jobs[i]!();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        out[i] = await jobs[i]!();
+      }
+    }),
+  );
   return out;
 }
 
@@ -55,15 +63,27 @@ let pipRuns = 0;
 async function oracle(ids: number[]): Promise<void> {
   const u: PipUniverse = Object.assign({}, ...ids.map((i) => prefixUniverse(UNIVERSES[i]!.u, `u${i}-`)));
   pipRuns++;
-  const res = await pipInstallReport(u, ids.map((i) => `u${i}-root==1.0.0`));
+  const res = await pipInstallReport(
+    u,
+    ids.map((i) => `u${i}-root==1.0.0`),
+  );
   if (res.ok) {
     for (const i of ids) {
       const p = `u${i}-`;
-      pips.set(i, res.installs.filter((x) => x.startsWith(p)).map((x) => x.slice(p.length)).sort());
+      pips.set(
+        i,
+        res.installs
+          .filter((x) => x.startsWith(p))
+          .map((x) => x.slice(p.length))
+          .sort(),
+      );
     }
     return;
   }
-  if (ids.length === 1) { pips.set(ids[0]!, 'failed'); return; }
+  if (ids.length === 1) {
+    pips.set(ids[0]!, 'failed');
+    return;
+  }
   const half = Math.ceil(ids.length / 2);
   await Promise.all([oracle(ids.slice(0, half)), oracle(ids.slice(half))]);
 }
@@ -77,10 +97,15 @@ describe.runIf(HAS_PIP)('pypi resolver against pip install --dry-run --report', 
     const failed = all.filter((i) => mine.get(i) === 'failed' || knownOld(i));
     await limited([() => oracle(resolved), ...failed.map((i) => () => oracle([i]))], CONCURRENCY);
     const differ = resolved.filter((i) => JSON.stringify(pips.get(i)) !== JSON.stringify(mine.get(i)));
-    await limited(differ.map((i) => () => oracle([i])), CONCURRENCY);
+    await limited(
+      differ.map((i) => () => oracle([i])),
+      CONCURRENCY,
+    );
     if (process.env.PIP_COMPARE_VERBOSE) {
       const failing = [...pips.values()].filter((a) => a === 'failed').length;
-      console.info(`${PIP_VERSION}: ${UNIVERSES.length} universes, pip resolves ${UNIVERSES.length - failing} and fails ${failing}, ${pipRuns} pip runs`);
+      console.info(
+        `${PIP_VERSION}: ${UNIVERSES.length} universes, pip resolves ${UNIVERSES.length - failing} and fails ${failing}, ${pipRuns} pip runs`,
+      );
     }
   }, 180_000);
 
@@ -95,7 +120,10 @@ describe.runIf(HAS_PIP)('pypi resolver against pip install --dry-run --report', 
 
   test.each(UNIVERSES.map((x, i) => [x.label, i] as const))('%s', (_label, i) => {
     if (knownOld(i)) {
-      expect([pips.get(i), mine.get(i) === 'failed'], 'pip < 23.3 fails, ours resolves as pip 24 does').toEqual(['failed', false]);
+      expect([pips.get(i), mine.get(i) === 'failed'], 'pip < 23.3 fails, ours resolves as pip 24 does').toEqual([
+        'failed',
+        false,
+      ]);
       return;
     }
     expect(mine.get(i), JSON.stringify(UNIVERSES[i]!.u)).toEqual(pips.get(i));

@@ -10,9 +10,26 @@ import { addEdge, addError, addNode, canon, newGraph } from '../../../src/resolv
 
 export const CONFORMANCE = new URL('../../../../shared/conformance/resolve/', import.meta.url).pathname;
 
-const KEYED = new Set(['scope', 'knownas', 'environment', 'enableddependencies', 'framework', 'mavenclassifier',
-  'mavenartifacttype', 'mavendependencyorigin', 'mavenexclusions', 'tags', 'derivedfrom', 'registries', 'redirect',
-  'features', 'supportedframeworks', 'dependencygroups', 'ident', 'created']);
+const KEYED = new Set([
+  'scope',
+  'knownas',
+  'environment',
+  'enableddependencies',
+  'framework',
+  'mavenclassifier',
+  'mavenartifacttype',
+  'mavendependencyorigin',
+  'mavenexclusions',
+  'tags',
+  'derivedfrom',
+  'registries',
+  'redirect',
+  'features',
+  'supportedframeworks',
+  'dependencygroups',
+  'ident',
+  'created',
+]);
 const FLAGS = new Set(['dev', 'opt', 'test', 'selector', 'xtest', 'blocked', 'deleted', 'error', 'nativelibrary']);
 
 function readToken(s: string, i: number): [string, number] {
@@ -60,7 +77,10 @@ export function splitNameReq(s: string): [string, string] {
   return [s.slice(0, at), s.slice(at + 1)];
 }
 
-interface UVersion { info: VersionInfo; deps: Dependency[] }
+interface UVersion {
+  info: VersionInfo;
+  deps: Dependency[];
+}
 type Universe = UVersion[];
 
 function parseUniverse(lines: string[]): Universe {
@@ -207,10 +227,18 @@ export function loadCases(...files: string[]): ResolveCase[] {
         const [k, ...rest] = b.split(/\s+/);
         const v = rest.join(' ');
         switch (k?.toLowerCase()) {
-          case 'resolve': t.root = v; break;
-          case 'universe': t.universe = v; break;
-          case 'graph': t.graph = v; break;
-          case 'flag': for (const f of rest) t.flags.add(f); break;
+          case 'resolve':
+            t.root = v;
+            break;
+          case 'universe':
+            t.universe = v;
+            break;
+          case 'graph':
+            t.graph = v;
+            break;
+          case 'flag':
+            for (const f of rest) t.flags.add(f);
+            break;
         }
       }
       tests.push(t);
@@ -218,17 +246,34 @@ export function loadCases(...files: string[]): ResolveCase[] {
   }
   return tests.map((t) => {
     const [name, version] = t.root.split(/\s+/);
-    return { name: t.name, root: { name: name!, version: version! }, client: buildClient(t.universe, universes), want: graphs.get(t.graph)!, flags: t.flags };
+    return {
+      name: t.name,
+      root: { name: name!, version: version! },
+      client: buildClient(t.universe, universes),
+      want: graphs.get(t.graph)!,
+      flags: t.flags,
+    };
   });
 }
 
 /** Text rendering of a canonical graph, for readable diffs. */
-export function render(g: Graph, opts: { selectorsOnly?: boolean; blankEdges?: boolean; keepAttrs?: boolean } = {}): string[] {
+export function render(
+  g: Graph,
+  opts: { selectorsOnly?: boolean; blankEdges?: boolean; keepAttrs?: boolean } = {},
+): string[] {
   const c = canon(g);
-  const out = c.nodes.map((n, i) => `node ${i} ${n.name} ${n.version}${n.bundled ? ' bundled' : ''}${n.errors.map((e) => ` ERR(${e.name}@${e.requirement}: ${e.message})`).join('')}`);
+  const out = c.nodes.map(
+    (n, i) =>
+      `node ${i} ${n.name} ${n.version}${n.bundled ? ' bundled' : ''}${n.errors.map((e) => ` ERR(${e.name}@${e.requirement}: ${e.message})`).join('')}`,
+  );
   for (const e of c.edges) {
     if (opts.selectorsOnly && e.attrs.selector === undefined) continue;
-    const a = opts.keepAttrs ? ` [${Object.keys(e.attrs).sort().map((k) => (e.attrs[k] ? `${k}=${e.attrs[k]}` : k)).join(' ')}]` : '';
+    const a = opts.keepAttrs
+      ? ` [${Object.keys(e.attrs)
+          .sort()
+          .map((k) => (e.attrs[k] ? `${k}=${e.attrs[k]}` : k))
+          .join(' ')}]`
+      : '';
     out.push(`edge ${e.from} -> ${e.to}${opts.blankEdges ? '' : ` ${JSON.stringify(e.requirement)}${a}`}`);
   }
   if (c.error) out.push(`error ${c.error}`);

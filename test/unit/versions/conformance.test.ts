@@ -26,7 +26,9 @@ afterAll(() => {
   const bySystem = new Map<string, [number, number]>();
   const lines = ['file                                                  system    pass/total  (listed divergences)'];
   for (const r of rows.values()) {
-    lines.push(`${r.file.padEnd(54)}${r.system.padEnd(10)}${`${r.pass}/${r.total}`.padEnd(12)}${r.listed ? `(${r.listed})` : ''}`);
+    lines.push(
+      `${r.file.padEnd(54)}${r.system.padEnd(10)}${`${r.pass}/${r.total}`.padEnd(12)}${r.listed ? `(${r.listed})` : ''}`,
+    );
     const s = bySystem.get(r.system) ?? [0, 0];
     bySystem.set(r.system, [s[0] + r.pass, s[1] + r.total]);
   }

@@ -42,11 +42,18 @@ describe('native-tool vectors (fixed disagreements)', () => {
   });
 
   test.each(files)('%s', (file) => {
-    const d = JSON.parse(readFileSync(new URL(file, DIR), 'utf8')) as { system: System; tool: string; vectors: NativeVector[] };
+    const d = JSON.parse(readFileSync(new URL(file, DIR), 'utf8')) as {
+      system: System;
+      tool: string;
+      vectors: NativeVector[];
+    };
     expect(d.vectors.length).toBeGreaterThan(100);
     const wrong = d.vectors
       .filter((v) => answer(d.system, v) !== v.want)
-      .map((v) => `${v.q} ${JSON.stringify(v.a)}${v.b !== undefined ? ` ${JSON.stringify(v.b)}` : ''}: ${String(answer(d.system, v))}, ${d.tool} says ${String(v.want)}`);
+      .map(
+        (v) =>
+          `${v.q} ${JSON.stringify(v.a)}${v.b !== undefined ? ` ${JSON.stringify(v.b)}` : ''}: ${String(answer(d.system, v))}, ${d.tool} says ${String(v.want)}`,
+      );
     expect(wrong).toEqual([]);
   });
 });

@@ -8,14 +8,35 @@ import * as V from '../../../src/versions/index.ts';
 import type { System } from '../../../src/versions/index.ts';
 
 const num = fc.integer({ min: 0, max: 12 }).map(String);
-const word = fc.constantFrom('alpha', 'beta', 'rc', 'a', 'b', 'dev', 'post', 'pre', 'sp', 'ga', 'final', 'snapshot', 'x', 'foo');
-const ident = fc.oneof(num, word, fc.tuple(word, num).map(([w, n]) => w + n));
+const word = fc.constantFrom(
+  'alpha',
+  'beta',
+  'rc',
+  'a',
+  'b',
+  'dev',
+  'post',
+  'pre',
+  'sp',
+  'ga',
+  'final',
+  'snapshot',
+  'x',
+  'foo',
+);
+const ident = fc.oneof(
+  num,
+  word,
+  fc.tuple(word, num).map(([w, n]) => w + n),
+);
 const dotted = (n: number) => fc.array(num, { minLength: 1, maxLength: n }).map((a) => a.join('.'));
 const triple = fc.tuple(num, num, num).map((a) => a.join('.')); // npm and Cargo versions have all three
 const pre = fc.array(ident, { minLength: 1, maxLength: 3 }).map((a) => a.join('.'));
 
 const GEN: Record<System, fc.Arbitrary<string>> = {
-  NPM: fc.tuple(triple, fc.option(pre), fc.option(ident)).map(([c, p, b]) => c + (p ? `-${p}` : '') + (b ? `+${b}` : '')),
+  NPM: fc
+    .tuple(triple, fc.option(pre), fc.option(ident))
+    .map(([c, p, b]) => c + (p ? `-${p}` : '') + (b ? `+${b}` : '')),
   CARGO: fc.tuple(triple, fc.option(pre)).map(([c, p]) => c + (p ? `-${p}` : '')),
   GO: fc
     .tuple(num, num, num, fc.option(pre), fc.boolean())
@@ -27,12 +48,27 @@ const GEN: Record<System, fc.Arbitrary<string>> = {
     .tuple(num, fc.array(fc.tuple(fc.constantFrom('.', '-'), ident), { maxLength: 4 }))
     .map(([n, a]) => n + a.map(([s, i]) => s + i).join('')),
   PYPI: fc
-    .tuple(fc.option(fc.constantFrom('1!')), dotted(4), fc.option(fc.tuple(fc.constantFrom('a', 'b', 'rc', 'alpha', '-beta', '.pre'), num)), fc.option(num), fc.option(num), fc.option(ident))
-    .map(([e, r, p, post, dev, loc]) => `${e ?? ''}${r}${p ? p[0] + p[1] : ''}${post ? `.post${post}` : ''}${dev ? `.dev${dev}` : ''}${loc ? `+${loc}` : ''}`),
-  RUBYGEMS: fc.tuple(dotted(5), fc.option(fc.array(ident, { minLength: 1, maxLength: 3 }))).map(([c, p]) => c + (p ? `.${p.join('.')}` : '')),
+    .tuple(
+      fc.option(fc.constantFrom('1!')),
+      dotted(4),
+      fc.option(fc.tuple(fc.constantFrom('a', 'b', 'rc', 'alpha', '-beta', '.pre'), num)),
+      fc.option(num),
+      fc.option(num),
+      fc.option(ident),
+    )
+    .map(
+      ([e, r, p, post, dev, loc]) =>
+        `${e ?? ''}${r}${p ? p[0] + p[1] : ''}${post ? `.post${post}` : ''}${dev ? `.dev${dev}` : ''}${loc ? `+${loc}` : ''}`,
+    ),
+  RUBYGEMS: fc
+    .tuple(dotted(5), fc.option(fc.array(ident, { minLength: 1, maxLength: 3 })))
+    .map(([c, p]) => c + (p ? `.${p.join('.')}` : '')),
 };
 
-const anyText = fc.oneof(fc.string(), fc.constantFrom('', ' ', '*', '||', '[', '(,1.0]', '~>', '^', '==', '1.0 - ', '>=1,<2', '1.*.*'));
+const anyText = fc.oneof(
+  fc.string(),
+  fc.constantFrom('', ' ', '*', '||', '[', '(,1.0]', '~>', '^', '==', '1.0 - ', '>=1,<2', '1.*.*'),
+);
 
 const RUNS = { numRuns: 300 };
 
@@ -40,7 +76,10 @@ describe.each(V.SYSTEMS.map((s) => [s]))('%s properties', (system: System) => {
   const gen = GEN[system];
 
   test('generated versions are valid', () => {
-    fc.assert(fc.property(gen, (v) => V.isValid(system, v)), RUNS);
+    fc.assert(
+      fc.property(gen, (v) => V.isValid(system, v)),
+      RUNS,
+    );
   });
 
   test('compare is antisymmetric and reflexive', () => {
@@ -136,8 +175,19 @@ describe('API examples', () => {
   });
 
   test('sort is ascending and stable; invalid versions first', () => {
-    expect(V.sort('NPM', ['2.0.0', 'latest', '1.0.0+b', '1.0.0+a', '1.0.0-rc.1'])).toEqual(['latest', '1.0.0-rc.1', '1.0.0+b', '1.0.0+a', '2.0.0']);
-    expect(V.sort('MAVEN', ['1.0', '1.0-sp', '1.0-alpha', '1.0-SNAPSHOT'])).toEqual(['1.0-alpha', '1.0-SNAPSHOT', '1.0', '1.0-sp']);
+    expect(V.sort('NPM', ['2.0.0', 'latest', '1.0.0+b', '1.0.0+a', '1.0.0-rc.1'])).toEqual([
+      'latest',
+      '1.0.0-rc.1',
+      '1.0.0+b',
+      '1.0.0+a',
+      '2.0.0',
+    ]);
+    expect(V.sort('MAVEN', ['1.0', '1.0-sp', '1.0-alpha', '1.0-SNAPSHOT'])).toEqual([
+      '1.0-alpha',
+      '1.0-SNAPSHOT',
+      '1.0',
+      '1.0-sp',
+    ]);
   });
 
   test('invalid requirements give a clear error; tags are not versions', () => {

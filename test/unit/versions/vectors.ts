@@ -36,7 +36,14 @@ function cmpCheck(file: string, system: System, id: string, a: string, b: string
 interface Vectors {
   compare: { system: string; a: string; b: string; want: number }[];
   sequential: { system: string; ascending: string[] }[];
-  match: { system: string; constraint: string; mode: string; universe?: string[]; matches?: string[]; must_not_match?: string[] }[];
+  match: {
+    system: string;
+    constraint: string;
+    mode: string;
+    universe?: string[];
+    matches?: string[];
+    must_not_match?: string[];
+  }[];
   canon: { system: string; input: string; canon: string }[];
   constraint_errors: { system: string; constraint: string }[];
   parse: { system: string; input: string; valid: boolean; numbers?: string }[];
@@ -54,7 +61,16 @@ function semverVectorChecks(): Check[] {
   };
   for (const r of d.compare) {
     if (!SEVEN.has(r.system)) continue;
-    push(cmpCheck(file, r.system as System, `compare ${r.system} ${JSON.stringify(r.a)} ${JSON.stringify(r.b)}`, r.a, r.b, r.want));
+    push(
+      cmpCheck(
+        file,
+        r.system as System,
+        `compare ${r.system} ${JSON.stringify(r.a)} ${JSON.stringify(r.b)}`,
+        r.a,
+        r.b,
+        r.want,
+      ),
+    );
   }
   for (const r of d.sequential) {
     if (!SEVEN.has(r.system)) continue;
@@ -129,7 +145,7 @@ function semverVectorChecks(): Check[] {
       file,
       system: sys,
       run() {
-        const wildcard = r.valid && ((r.numbers ?? "").includes("*") || r.input.includes("*"));
+        const wildcard = r.valid && ((r.numbers ?? '').includes('*') || r.input.includes('*'));
         if (wildcard) {
           const text = sys === 'PYPI' ? `==${r.input}` : r.input;
           const p = V.parseRequirement(sys, text);
@@ -168,7 +184,9 @@ function osvChecks(): Check[] {
         // OSV writes Go versions without the `v` the go command requires.
         const fix = (s: string): string => (sys === 'GO' && !s.startsWith('v') ? `v${s}` : s);
         const want = op === '<' ? -1 : op === '>' ? 1 : 0;
-        out.push(cmpCheck(`osv-scalibr-semantic/${name}`, sys, `${name}:${n + 1} ${sys} ${line}`, fix(a0!), fix(b0!), want));
+        out.push(
+          cmpCheck(`osv-scalibr-semantic/${name}`, sys, `${name}:${n + 1} ${sys} ${line}`, fix(a0!), fix(b0!), want),
+        );
       });
     }
   }
@@ -183,26 +201,28 @@ function nodeSemverChecks(): Check[] {
   const out: Check[] = [];
   const sys: System = 'NPM';
   const inc = (o: Opts): boolean => typeof o === 'object' && o !== null && o.includePrerelease === true;
-  load<[string, string, Opts?][]>('comparisons.js').forEach(([a, b], i) =>
-    void out.push(cmpCheck('node-semver/comparisons.js', sys, `comparisons.js#${i} ${a} > ${b}`, a, b, 1)),
+  load<[string, string, Opts?][]>('comparisons.js').forEach(
+    ([a, b], i) =>
+      void out.push(cmpCheck('node-semver/comparisons.js', sys, `comparisons.js#${i} ${a} > ${b}`, a, b, 1)),
   );
-  load<[string, string, Opts?][]>('equality.js').forEach(([a, b], i) =>
-    void out.push(cmpCheck('node-semver/equality.js', sys, `equality.js#${i} ${a} == ${b}`, a, b, 0)),
+  load<[string, string, Opts?][]>('equality.js').forEach(
+    ([a, b], i) => void out.push(cmpCheck('node-semver/equality.js', sys, `equality.js#${i} ${a} == ${b}`, a, b, 0)),
   );
   for (const [f, want] of [
     ['range-include.js', true],
     ['range-exclude.js', false],
   ] as const) {
-    load<[string, unknown, Opts?][]>(f).forEach(([range, version, o], i) =>
-      void out.push({
-        id: `${f}#${i} ${JSON.stringify(range)} ${JSON.stringify(version)}${inc(o) ? ' includePrerelease' : ''}`,
-        file: `node-semver/${f}`,
-        system: sys,
-        run() {
-          const got = V.satisfies(sys, version as string, range, { includePrerelease: inc(o) });
-          return got === want ? null : `satisfies = ${got}`;
-        },
-      }),
+    load<[string, unknown, Opts?][]>(f).forEach(
+      ([range, version, o], i) =>
+        void out.push({
+          id: `${f}#${i} ${JSON.stringify(range)} ${JSON.stringify(version)}${inc(o) ? ' includePrerelease' : ''}`,
+          file: `node-semver/${f}`,
+          system: sys,
+          run() {
+            const got = V.satisfies(sys, version as string, range, { includePrerelease: inc(o) });
+            return got === want ? null : `satisfies = ${got}`;
+          },
+        }),
     );
   }
   load<[string, number, number, number, (string | number)[], string[]][]>('valid-versions.js').forEach(

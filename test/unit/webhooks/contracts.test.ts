@@ -11,8 +11,18 @@ import { itemSize } from '../../../src/webhooks/payload.ts';
 import { EVENT_CONTRACTS, isEventName } from '../../../src/webhooks/schemas-events.ts';
 
 const BOOK = {
-  _id: '7', name: 'Algorithms', edition: 3, course: 'CSC 282', price: 50, condition: 'Good', comments: '',
-  ISBN: '9780262033848', date: 1_700_000_000_000, status: 0, owner: '3', buyer: '',
+  _id: '7',
+  name: 'Algorithms',
+  edition: 3,
+  course: 'CSC 282',
+  price: 50,
+  condition: 'Good',
+  comments: '',
+  ISBN: '9780262033848',
+  date: 1_700_000_000_000,
+  status: 0,
+  owner: '3',
+  buyer: '',
 };
 
 describe('event contracts', () => {
@@ -35,8 +45,17 @@ describe('event contracts', () => {
     expect(moved).toEqual({ name: 'book_status_changed', objectId: '7', payload: { book: BOOK, from: 0, to: 1 } });
     const created = new Date('2026-01-02T03:04:05.000Z');
     const task = webhookEvent('task_finished', {
-      id: 't1', run_id: 't1', monitor_id: null, source_id: 's1', trigger_type: 'manual', status: 'success',
-      started_at: created, finished_at: null, articles_count: 2, error_message: null, stage_trace: [],
+      id: 't1',
+      run_id: 't1',
+      monitor_id: null,
+      source_id: 's1',
+      trigger_type: 'manual',
+      status: 'success',
+      started_at: created,
+      finished_at: null,
+      articles_count: 2,
+      error_message: null,
+      stage_trace: [],
       created_at: created,
     });
     expect(task.payload.started_at).toBe('2026-01-02T03:04:05.000Z');

@@ -17,18 +17,26 @@ describe('ledger tally', () => {
 
   it('classifies delivered, dead-lettered and disabled-skipped events and balances', () => {
     // webhook 2 answered 410 after its first event: 1 and 2 wait in its queue, 3 was never queued.
-    const receipts = new Map([[1, a.map((p) => got(p, `msg_${p.seq}`))], [2, [got(b[0]!, 'msg_b0')]]]);
+    const receipts = new Map([
+      [1, a.map((p) => got(p, `msg_${p.seq}`))],
+      [2, [got(b[0]!, 'msg_b0')]],
+    ]);
     const t = tally({ published: [...a, ...b], receipts, queue, fannedOut, disabled: new Set([2]) });
     expect(t).toMatchObject({ published: 8, delivered: 5, deadLettered: 2, disabledSkipped: 1, lost: 0 });
     expect(t.fifoViolations).toBe(0);
     expect(t.latencies).toEqual([10, 10, 10, 10, 10]);
     expect(balanced(t)).toBe(true);
-    expect(ledgerLine(t)).toBe('ledger: published 8, delivered 5, dead-lettered 2, disabled-skipped 1, lost 0, '
-      + 'duplicates 0, fifo-violations 0');
+    expect(ledgerLine(t)).toBe(
+      'ledger: published 8, delivered 5, dead-lettered 2, disabled-skipped 1, lost 0, ' +
+        'duplicates 0, fifo-violations 0',
+    );
   });
 
   it('counts an event missing from an enabled webhook, or marked delivered but never received, as lost', () => {
-    const receipts = new Map([[1, [a[0], a[1], a[3]].map((p) => got(p!, 'x'))], [2, [got(b[0]!, 'y')]]]);
+    const receipts = new Map([
+      [1, [a[0], a[1], a[3]].map((p) => got(p!, 'x'))],
+      [2, [got(b[0]!, 'y')]],
+    ]);
     const t = tally({ published: [...a, ...b], receipts, queue, fannedOut, disabled: new Set([2]) });
     expect(t.lost).toBe(1);
     expect(t.lostIds).toEqual(['1-2']);
@@ -41,8 +49,13 @@ describe('ledger tally', () => {
 
   it('finds FIFO violations on first receipts and counts re-sends as duplicates', () => {
     const order = [a[0], a[2], a[1], a[3]].map((p) => got(p!, `msg_${p!.seq}`));
-    const resent = [got(a[0]!, 'msg_0'), got(a[1]!, 'msg_1'), got(a[1]!, 'msg_1'), got(a[2]!, 'msg_2'),
-      got(a[2]!, 'other')];
+    const resent = [
+      got(a[0]!, 'msg_0'),
+      got(a[1]!, 'msg_1'),
+      got(a[1]!, 'msg_1'),
+      got(a[2]!, 'msg_2'),
+      got(a[2]!, 'other'),
+    ];
     const t1 = tally({ published: a, receipts: new Map([[1, order]]), queue, fannedOut, disabled: new Set() });
     expect(t1.fifoViolations).toBe(1);
     expect(balanced(t1)).toBe(false);

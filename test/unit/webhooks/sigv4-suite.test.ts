@@ -16,10 +16,19 @@ describe('aws-sig-v4-test-suite', () => {
     const headers: [string, string][] = [...c.headers, ['X-Amz-Date', c.amzDate]];
     if (c.signBody) headers.push(['X-Amz-Content-Sha256', await sha256Hex(c.body)]);
     if (c.token && !c.omitToken) headers.push(['X-Amz-Security-Token', c.token]);
-    const r = await sign({
-      method: c.method, url: `https://${c.host}${c.target}`, headers, body: c.body, region: c.region, service: c.service,
-      amzDate: c.amzDate, normalizePath: c.normalize,
-    }, c);
+    const r = await sign(
+      {
+        method: c.method,
+        url: `https://${c.host}${c.target}`,
+        headers,
+        body: c.body,
+        region: c.region,
+        service: c.service,
+        amzDate: c.amzDate,
+        normalizePath: c.normalize,
+      },
+      c,
+    );
     expect(r.canonical).toBe(c.canonicalRequest);
     expect(r.stringToSign).toBe(c.stringToSign);
     expect(r.signature).toBe(c.signature);

@@ -13,45 +13,55 @@ beforeAll(async () => {
   expect((await api.get('/v3/systems/npm/packages/rzb-app')).status).toBe(200);
 });
 
-const node = (name: string, version: string, relation: string, bundled = false) =>
-  ({ versionKey: { system: 'NPM', name, version }, bundled, relation, errors: [] });
+const node = (name: string, version: string, relation: string, bundled = false) => ({
+  versionKey: { system: 'NPM', name, version },
+  bundled,
+  relation,
+  errors: [],
+});
 
 describe('GetDependencies with npm bundled dependencies', () => {
   it.each([
-    ['1.0.0', {
-      nodes: [
-        node('rzb-app', '1.0.0', 'SELF'),
-        node('rzb-app>1.0.0>rzb-a', '1.0.0', 'DIRECT', true),
-        node('rzb-app>1.0.0>rzb-a>rzb-b', '1.0.0', 'INDIRECT', true),
-        node('rzb-app>1.0.0>rzb-a>rzb-c', '1.2.0', 'INDIRECT', true),
-        node('rzb-c', '2.0.0', 'DIRECT'),
-        node('rzb-d', '1.0.0', 'INDIRECT'),
-      ],
-      edges: [
-        { fromNode: 0, toNode: 1, requirement: '^1.0.0' },
-        { fromNode: 0, toNode: 4, requirement: '^2.0.0' },
-        { fromNode: 1, toNode: 2, requirement: '^1.0.0' },
-        { fromNode: 1, toNode: 3, requirement: '^1.0.0' },
-        { fromNode: 1, toNode: 5, requirement: '^1.0.0' },
-        { fromNode: 2, toNode: 3, requirement: '^1.0.0' },
-        { fromNode: 5, toNode: 4, requirement: '^2.0.0' },
-      ],
-      error: '',
-    }],
-    ['1.1.0', {
-      nodes: [
-        node('rzb-app', '1.1.0', 'SELF'),
-        node('rzb-app>1.1.0>rzb-a', '1.0.0', 'DIRECT', true),
-        node('rzb-c', '2.0.0', 'INDIRECT'),
-        node('rzb-d', '1.0.0', 'INDIRECT'),
-      ],
-      edges: [
-        { fromNode: 0, toNode: 1, requirement: '^1.0.0' },
-        { fromNode: 1, toNode: 3, requirement: '^1.0.0' },
-        { fromNode: 3, toNode: 2, requirement: '^2.0.0' },
-      ],
-      error: 'unused bundled version rzb-x 1.0.0',
-    }],
+    [
+      '1.0.0',
+      {
+        nodes: [
+          node('rzb-app', '1.0.0', 'SELF'),
+          node('rzb-app>1.0.0>rzb-a', '1.0.0', 'DIRECT', true),
+          node('rzb-app>1.0.0>rzb-a>rzb-b', '1.0.0', 'INDIRECT', true),
+          node('rzb-app>1.0.0>rzb-a>rzb-c', '1.2.0', 'INDIRECT', true),
+          node('rzb-c', '2.0.0', 'DIRECT'),
+          node('rzb-d', '1.0.0', 'INDIRECT'),
+        ],
+        edges: [
+          { fromNode: 0, toNode: 1, requirement: '^1.0.0' },
+          { fromNode: 0, toNode: 4, requirement: '^2.0.0' },
+          { fromNode: 1, toNode: 2, requirement: '^1.0.0' },
+          { fromNode: 1, toNode: 3, requirement: '^1.0.0' },
+          { fromNode: 1, toNode: 5, requirement: '^1.0.0' },
+          { fromNode: 2, toNode: 3, requirement: '^1.0.0' },
+          { fromNode: 5, toNode: 4, requirement: '^2.0.0' },
+        ],
+        error: '',
+      },
+    ],
+    [
+      '1.1.0',
+      {
+        nodes: [
+          node('rzb-app', '1.1.0', 'SELF'),
+          node('rzb-app>1.1.0>rzb-a', '1.0.0', 'DIRECT', true),
+          node('rzb-c', '2.0.0', 'INDIRECT'),
+          node('rzb-d', '1.0.0', 'INDIRECT'),
+        ],
+        edges: [
+          { fromNode: 0, toNode: 1, requirement: '^1.0.0' },
+          { fromNode: 1, toNode: 3, requirement: '^1.0.0' },
+          { fromNode: 3, toNode: 2, requirement: '^2.0.0' },
+        ],
+        error: 'unused bundled version rzb-x 1.0.0',
+      },
+    ],
   ])('rzb-app@%s', async (version, want) => {
     const res = await api.get(`/v3/systems/npm/packages/rzb-app/versions/${version}:dependencies`);
     expect(res.status).toBe(200);

@@ -16,14 +16,21 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import insights from '../../../../functions/insights.ts';
 import { testDb, testEnv, workerClient } from '../../../support/env.ts';
 import { emptyInsights, graphSets } from '../../../../tools/universes/graphs.ts';
-import { GO_VERSION, HAS_GO, goModGraph, proxyRoutes, randomGoUniverse } from '../../../../tools/registries/go-proxy.ts';
+import {
+  GO_VERSION,
+  HAS_GO,
+  goModGraph,
+  proxyRoutes,
+  randomGoUniverse,
+} from '../../../../tools/registries/go-proxy.ts';
 import { startRegistry, type RegistryServer } from '../../../../tools/registries/registry-server.ts';
 import { prunes } from '../../../../src/resolve/go.ts';
 
 const UNIVERSES = [
   ...Array.from({ length: 24 }, (_, i) => ({ label: `random universe ${2000 + i}`, ...randomGoUniverse(2000 + i) })),
   ...[2100, 2101].map((seed) => ({
-    label: `random universe ${seed}, a requirement missing from the proxy`, ...randomGoUniverse(seed, true),
+    label: `random universe ${seed}, a requirement missing from the proxy`,
+    ...randomGoUniverse(seed, true),
   })),
 ];
 const ROUTES = new Map<string, string>();
@@ -39,8 +46,10 @@ describe.runIf(HAS_GO)('go graphs through the endpoint on a cold service equal g
     proxy = await startRegistry((p) => ROUTES.get(p));
     home = mkdtempSync(join(tmpdir(), 'go-home-'));
     const pruned = UNIVERSES.filter(({ u, root }) => prunes(u[root]!['v1.0.0']!.go)).length;
-    console.log(`go end to end: ${UNIVERSES.length} universes (${pruned} with a pruned root) compared with `
-      + GO_VERSION.stdout.trim());
+    console.log(
+      `go end to end: ${UNIVERSES.length} universes (${pruned} with a pruned root) compared with ` +
+        GO_VERSION.stdout.trim(),
+    );
   });
   afterAll(async () => {
     await proxy?.close();
@@ -53,7 +62,7 @@ describe.runIf(HAS_GO)('go graphs through the endpoint on a cold service equal g
     await emptyInsights(testDb());
     const api = workerClient(insights, testEnv({ GO_PROXY_URL: proxy.url, OSV_API_URL: proxy.url }));
     const res = await api.get(`/v3/systems/go/packages/${encodeURIComponent(root)}/versions/v1.0.0:dependencies`);
-    const body = await res.json() as any;
+    const body = (await res.json()) as any;
     const go = await goModGraph(proxy.url, root, 'v1.0.0', home);
     expect(res.status, JSON.stringify(body).slice(0, 300)).toBe(200);
     const failed = body.error !== '' || body.nodes.some((n: any) => n.errors.length > 0);

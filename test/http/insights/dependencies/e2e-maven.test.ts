@@ -19,7 +19,11 @@ import { canon } from '../../../../src/versions/index.ts';
 import { testDb, testEnv, workerClient } from '../../../support/env.ts';
 import { emptyInsights } from '../../../../tools/universes/graphs.ts';
 import {
-  mavenLayout, mavenUniverses, ROOT_VERSION, startMavenRepo, type MavenRepoServer,
+  mavenLayout,
+  mavenUniverses,
+  ROOT_VERSION,
+  startMavenRepo,
+  type MavenRepoServer,
 } from '../../../../tools/registries/maven-repo.ts';
 import { HAS_MVN, mavenTrees, MVN_VERSION, type MavenRun } from '../../../../tools/registries/maven-trees.ts';
 
@@ -43,55 +47,71 @@ const canonId = (id: string) => {
 };
 
 function diagnostics(body: Body): string {
-  const nodeErrors = body.nodes.flatMap((n) => n.errors.map((e) => `${n.versionKey.name}@${n.versionKey.version}: ${e}`));
+  const nodeErrors = body.nodes.flatMap((n) =>
+    n.errors.map((e) => `${n.versionKey.name}@${n.versionKey.version}: ${e}`),
+  );
   return `graph error: ${JSON.stringify(body.error)}; node errors: ${JSON.stringify(nodeErrors.slice(0, 5))}${nodeErrors.length > 5 ? ` (+${nodeErrors.length - 5})` : ''}`;
 }
 
-describe.runIf(HAS_MVN)('maven graphs through the endpoint on a cold service equal the dependency tree of real Maven', () => {
-  beforeAll(async () => {
-    repo = await startMavenRepo(mavenLayout(UNIVERSES), { extra: (p) => (p.startsWith('/v1/') ? '{}' : undefined) });
-    console.log(`maven end to end: ${MVN_VERSION}; ${UNIVERSES.length} universes (${UNIVERSES.filter((u) => u.expectFailure).length} where Maven must fail)`);
-    oracle = await mavenTrees(UNIVERSES, { repoUrl: repo.url });
-    const failed = oracle.outcomes.filter((o) => !o.ok).length;
-    console.log(`maven end to end: Maven's trees in ${(oracle.millis / 1000).toFixed(1)}s (${oracle.invocations.map((x) => `mvn over ${x.modules} roots ${(x.millis / 1000).toFixed(1)}s`).join(', ')}); ${failed} roots failed`);
-  }, 300_000);
-  afterAll(async () => {
-    await repo?.close();
-    await emptyInsights(testDb()); // generated artifacts: leave no trace for other suites
-  });
-
-  test('Maven resolves exactly the universes meant to resolve', () => {
-    const unexpected = UNIVERSES.flatMap((u, i) => {
-      const o = oracle.outcomes[i]!;
-      return o.ok === !u.expectFailure ? [] : [`${u.label}: ${o.ok ? 'resolved' : o.error}`];
+describe.runIf(HAS_MVN)(
+  'maven graphs through the endpoint on a cold service equal the dependency tree of real Maven',
+  () => {
+    beforeAll(async () => {
+      repo = await startMavenRepo(mavenLayout(UNIVERSES), { extra: (p) => (p.startsWith('/v1/') ? '{}' : undefined) });
+      console.log(
+        `maven end to end: ${MVN_VERSION}; ${UNIVERSES.length} universes (${UNIVERSES.filter((u) => u.expectFailure).length} where Maven must fail)`,
+      );
+      oracle = await mavenTrees(UNIVERSES, { repoUrl: repo.url });
+      const failed = oracle.outcomes.filter((o) => !o.ok).length;
+      console.log(
+        `maven end to end: Maven's trees in ${(oracle.millis / 1000).toFixed(1)}s (${oracle.invocations.map((x) => `mvn over ${x.modules} roots ${(x.millis / 1000).toFixed(1)}s`).join(', ')}); ${failed} roots failed`,
+      );
+    }, 300_000);
+    afterAll(async () => {
+      await repo?.close();
+      await emptyInsights(testDb()); // generated artifacts: leave no trace for other suites
     });
-    expect(unexpected).toEqual([]);
-  });
 
-  test.each(UNIVERSES.map((u, i) => [u.label, i] as const))('%s', async (_l, i) => {
-    const u = UNIVERSES[i]!;
-    const want = oracle.outcomes[i]!;
-    await emptyInsights(testDb());
-    const api = workerClient(insights, testEnv({ MAVEN_REPO_URL: repo.url, OSV_API_URL: repo.url }));
-    const res = await api.get(`/v3/systems/maven/packages/${encodeURIComponent(u.root)}/versions/${ROOT_VERSION}:dependencies`);
-    const text = await res.text();
-    expect(res.status, text.slice(0, 400)).toBe(200);
-    const body = JSON.parse(text) as Body;
-    const failed = body.error !== '' || body.nodes.some((n) => n.errors.length > 0);
-    if (!want.ok) {
-      expect(failed, `Maven failed (${want.error.slice(0, 300)}); ours: ${JSON.stringify(body).slice(0, 400)}`).toBe(true);
-      return;
-    }
-    const nodes = [...new Set(body.nodes.map((_, j) => nodeId(body, j)))].sort();
-    const edges = new Set(body.edges.map((e) => `${nodeId(body, e.fromNode)} -> ${nodeId(body, e.toNode)}`));
-    const missing = want.nodes.filter((n) => !nodes.includes(n));
-    const extra = nodes.filter((n) => !want.nodes.includes(n));
-    const sameUpToSpelling = JSON.stringify([...new Set(nodes.map(canonId))].sort()) === JSON.stringify([...new Set(want.nodes.map(canonId))].sort());
-    const context = `\nMaven's tree:\n${want.text}\nmissing: ${JSON.stringify(missing)}\nextra: ${JSON.stringify(extra)}\n`
-      + `equal once versions are canonicalised: ${sameUpToSpelling}\n${diagnostics(body)}`;
-    expect(nodes, context).toEqual(want.nodes);
-    const missingEdges = want.edges.filter((e) => !edges.has(e));
-    expect(missingEdges, `tree edges missing from the answer${context}`).toEqual([]);
-    expect(failed, diagnostics(body)).toBe(false);
-  });
-});
+    test('Maven resolves exactly the universes meant to resolve', () => {
+      const unexpected = UNIVERSES.flatMap((u, i) => {
+        const o = oracle.outcomes[i]!;
+        return o.ok === !u.expectFailure ? [] : [`${u.label}: ${o.ok ? 'resolved' : o.error}`];
+      });
+      expect(unexpected).toEqual([]);
+    });
+
+    test.each(UNIVERSES.map((u, i) => [u.label, i] as const))('%s', async (_l, i) => {
+      const u = UNIVERSES[i]!;
+      const want = oracle.outcomes[i]!;
+      await emptyInsights(testDb());
+      const api = workerClient(insights, testEnv({ MAVEN_REPO_URL: repo.url, OSV_API_URL: repo.url }));
+      const res = await api.get(
+        `/v3/systems/maven/packages/${encodeURIComponent(u.root)}/versions/${ROOT_VERSION}:dependencies`,
+      );
+      const text = await res.text();
+      expect(res.status, text.slice(0, 400)).toBe(200);
+      const body = JSON.parse(text) as Body;
+      const failed = body.error !== '' || body.nodes.some((n) => n.errors.length > 0);
+      if (!want.ok) {
+        expect(failed, `Maven failed (${want.error.slice(0, 300)}); ours: ${JSON.stringify(body).slice(0, 400)}`).toBe(
+          true,
+        );
+        return;
+      }
+      const nodes = [...new Set(body.nodes.map((_, j) => nodeId(body, j)))].sort();
+      const edges = new Set(body.edges.map((e) => `${nodeId(body, e.fromNode)} -> ${nodeId(body, e.toNode)}`));
+      const missing = want.nodes.filter((n) => !nodes.includes(n));
+      const extra = nodes.filter((n) => !want.nodes.includes(n));
+      const sameUpToSpelling =
+        JSON.stringify([...new Set(nodes.map(canonId))].sort()) ===
+        JSON.stringify([...new Set(want.nodes.map(canonId))].sort());
+      const context =
+        `\nMaven's tree:\n${want.text}\nmissing: ${JSON.stringify(missing)}\nextra: ${JSON.stringify(extra)}\n` +
+        `equal once versions are canonicalised: ${sameUpToSpelling}\n${diagnostics(body)}`;
+      expect(nodes, context).toEqual(want.nodes);
+      const missingEdges = want.edges.filter((e) => !edges.has(e));
+      expect(missingEdges, `tree edges missing from the answer${context}`).toEqual([]);
+      expect(failed, diagnostics(body)).toBe(false);
+    });
+  },
+);

@@ -14,7 +14,11 @@ import { pypiJsonRoute } from '../../../../tools/registries/pypi-json.ts';
 import { startRegistry, type RegistryServer } from '../../../../tools/registries/registry-server.ts';
 import { PIP_CASES, randomPipUniverse } from '../../../../tools/universes/pip-cases.ts';
 import {
-  HAS_PIP, pipEnvironment, pipInstallReport, pipVersion, type PipUniverse,
+  HAS_PIP,
+  pipEnvironment,
+  pipInstallReport,
+  pipVersion,
+  type PipUniverse,
 } from '../../../../tools/registries/pip-index.ts';
 
 const UNIVERSES: { label: string; u: PipUniverse }[] = [
@@ -29,39 +33,53 @@ let registry: RegistryServer;
 let current: PipUniverse = {};
 let python = '';
 
-describe.runIf(HAS_PIP)('pypi graphs through the endpoint on a cold service equal pip install --dry-run --report', () => {
-  beforeAll(async () => {
-    python = pipEnvironment().python_full_version!;
-    registry = await startRegistry((p) => (p === '/v1/query' ? {} : pypiJsonRoute(current)(p)));
-    console.log(`pypi end to end: ${UNIVERSES.length} universes compared with ${pipVersion()}, RESOLVE_PYTHON_VERSION=${python}`);
-  });
-  afterAll(async () => {
-    await registry?.close();
-    await emptyInsights(testDb()); // generated projects: leave no trace for other suites
-  });
+describe.runIf(HAS_PIP)(
+  'pypi graphs through the endpoint on a cold service equal pip install --dry-run --report',
+  () => {
+    beforeAll(async () => {
+      python = pipEnvironment().python_full_version!;
+      registry = await startRegistry((p) => (p === '/v1/query' ? {} : pypiJsonRoute(current)(p)));
+      console.log(
+        `pypi end to end: ${UNIVERSES.length} universes compared with ${pipVersion()}, RESOLVE_PYTHON_VERSION=${python}`,
+      );
+    });
+    afterAll(async () => {
+      await registry?.close();
+      await emptyInsights(testDb()); // generated projects: leave no trace for other suites
+    });
 
-  test.each(UNIVERSES.map((x, i) => [x.label, i] as const))('%s', async (_l, i) => {
-    const { u } = UNIVERSES[i]!;
-    current = u;
-    await emptyInsights(testDb());
-    const api = workerClient(insights, testEnv({ PYPI_URL: registry.url, OSV_API_URL: registry.url, RESOLVE_PYTHON_VERSION: python }));
-    const [res, pip] = await Promise.all([api.get('/v3/systems/pypi/packages/root/versions/1.0.0:dependencies'), pipInstallReport(u, ['root==1.0.0'])]);
-    const body = await res.json() as any;
-    if (!u.root?.['1.0.0']) {
-      expect([res.status, pip.ok]).toEqual([404, false]);
-      return;
-    }
-    expect(res.status, JSON.stringify(body).slice(0, 300)).toBe(200);
-    const failed = body.error !== '' || body.nodes.some((n: any) => n.errors.length > 0);
-    if (OLD_PIP && OLD_PIP_FAILS.has(UNIVERSES[i]!.label)) {
-      expect([pip.ok, failed], 'pip < 23.3 fails, the service resolves as pip 24 does').toEqual([false, false]);
-      return;
-    }
-    if (!pip.ok) {
-      expect(failed, `pip failed: ${pip.stderr.split('\n').filter(Boolean).slice(-2).join(' ')}; ours: ${JSON.stringify(body).slice(0, 400)}`).toBe(true);
-      return;
-    }
-    expect(failed, JSON.stringify(body).slice(0, 500)).toBe(false);
-    expect(graphSets(body).nodes).toEqual(pip.installs.map((x) => x.toLowerCase()).sort());
-  });
-});
+    test.each(UNIVERSES.map((x, i) => [x.label, i] as const))('%s', async (_l, i) => {
+      const { u } = UNIVERSES[i]!;
+      current = u;
+      await emptyInsights(testDb());
+      const api = workerClient(
+        insights,
+        testEnv({ PYPI_URL: registry.url, OSV_API_URL: registry.url, RESOLVE_PYTHON_VERSION: python }),
+      );
+      const [res, pip] = await Promise.all([
+        api.get('/v3/systems/pypi/packages/root/versions/1.0.0:dependencies'),
+        pipInstallReport(u, ['root==1.0.0']),
+      ]);
+      const body = (await res.json()) as any;
+      if (!u.root?.['1.0.0']) {
+        expect([res.status, pip.ok]).toEqual([404, false]);
+        return;
+      }
+      expect(res.status, JSON.stringify(body).slice(0, 300)).toBe(200);
+      const failed = body.error !== '' || body.nodes.some((n: any) => n.errors.length > 0);
+      if (OLD_PIP && OLD_PIP_FAILS.has(UNIVERSES[i]!.label)) {
+        expect([pip.ok, failed], 'pip < 23.3 fails, the service resolves as pip 24 does').toEqual([false, false]);
+        return;
+      }
+      if (!pip.ok) {
+        expect(
+          failed,
+          `pip failed: ${pip.stderr.split('\n').filter(Boolean).slice(-2).join(' ')}; ours: ${JSON.stringify(body).slice(0, 400)}`,
+        ).toBe(true);
+        return;
+      }
+      expect(failed, JSON.stringify(body).slice(0, 500)).toBe(false);
+      expect(graphSets(body).nodes).toEqual(pip.installs.map((x) => x.toLowerCase()).sort());
+    });
+  },
+);
