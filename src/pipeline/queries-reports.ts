@@ -87,9 +87,7 @@ export async function recordPublish(db: Queryable, id: string, entry: Record<str
   );
 }
 
-export async function reportFilterValues(
-  db: Queryable,
-): Promise<{
+export async function reportFilterValues(db: Queryable): Promise<{
   time_periods: string[];
   report_types: string[];
   categories: string[];

@@ -13,8 +13,8 @@ export interface ActivationTarget {
   javaVersion?: string;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a POM <activation> element as parsed XML
 interface ProfileLike {
+  // biome-ignore lint/suspicious/noExplicitAny: a POM <activation> element as parsed XML
   activation?: Record<string, any>;
 }
 
