@@ -9,6 +9,15 @@
  * non-prerelease version not yanked/unlisted), and `advisory_versions` is recomputed for every
  * (advisory, package) pair whose versions or record changed. The stored GetVersion/GetPackage answers
  * (stored-answers.ts) are rewritten here, in the same transaction, for whatever each write changed.
+ *
+ * What stays in SQL triggers, because every writer of these tables (this module, the bench's and the
+ * importer's set-based loads, a hand-run SQL fix) must keep it true in the same transaction:
+ *  - 0150 `*_invalidate_graphs`: a cached dependency graph is deleted when a version, requirement or
+ *    dist-tag of any package it read changes (tested: stored-graphs.test.ts, "serves the cached graph,
+ *    and recomputes after the data changes");
+ *  - 0156 `versions_forget_resolve_doc`: a package's resolve document is cleared when its versions change
+ *    (rebuilt by the `UPDATE ... resolve_doc` statements here);
+ *  - 0162 `packages_name_keys`: a new package's similar-name keys (tested: similar-names.test.ts).
  */
 import type { Db, Queryable } from '../platform/db.ts';
 import { canon, isPrerelease, sort, type System } from '../versions/index.ts';
