@@ -146,7 +146,8 @@ describe('feed parsing', () => {
   });
 
   it.each([
-    ['&amp;&lt;&gt;&quot;&#39;&#x41;&#66;&nbsp;', '&<>"\'AB '],
+    ['&amp;&lt;&gt;&quot;&#39;&#x41;&#66;&nbsp;', '&<>"\'AB\u00a0'],
+    ['&eacute;&hellip;&rsquo;&copy;', 'é…’©'],
     ['&unknown; &#xZZ;', '&unknown; &#xZZ;'],
   ])('decodes entities in %s', (s, out) => expect(decodeEntities(s)).toBe(out));
 
