@@ -25,16 +25,15 @@ import type { Env } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { publish } from '../platform/queue.ts';
 import { emitEvent } from '../webhooks/events.ts';
-import { chat, ChatError } from './chat-client.ts';
 import { collect, overrideOptions } from './collectors/index.ts';
 import { nextRun, monitorSchedule } from './cron.ts';
 import { publishNotion } from './publishers/notion.ts';
 import { publishObsidian } from './publishers/obsidian.ts';
 import type { PublishInput, PublishOutcome } from './publishers/types.ts';
 import { getMonitor, touchMonitorRun, type MonitorRow } from './queries-monitors.ts';
-import { getReportByRun, insertReport, recordPublish, type ReportRow } from './queries-reports.ts';
-import { getDestination, getProvider } from './queries-settings.ts';
-import { articlesInWindow, getSources, setSourceStatus, storeArticles, type ArticleRow } from './queries-sources.ts';
+import { getReportByRun, recordPublish, type ReportRow } from './queries-reports.ts';
+import { getDestination } from './queries-settings.ts';
+import { articlesInWindow, getSources, setSourceStatus, storeArticles } from './queries-sources.ts';
 import {
   appendTrace,
   beginStep,
@@ -48,35 +47,30 @@ import {
   type StepRow,
   type TaskRow,
 } from './queries-tasks.ts';
-import { extractiveReport, modelReport, reportPrompt, reportTitle, type WrittenReport } from './report-writer.ts';
+import { reportStep } from './report-step.ts';
 import { destinationSecret } from './settings.ts';
-import { PAPER_REPORT_TYPES, paperCard, paperFacts } from './paper-cards.ts';
-import { paperCardExtras, type PaperNote, type PaperReview } from './paper-stages.ts';
+import { PAPER_REPORT_TYPES } from './paper-cards.ts';
 import {
   filterStep,
   globalSummaryStep,
   keywordsStep,
-  monitorChatSettings,
   paperNoteStep,
   paperReviewStep,
-  stageArticles,
   stageProviderId,
   type StageInput,
 } from './stage-steps.ts';
-import { ruleKeywords, topicsOf, MODEL_STAGES, PAPER_STAGES } from './stages.ts';
+import { MODEL_STAGES, PAPER_STAGES } from './stages.ts';
 import { finishTask } from './task-runner.ts';
 import { publishedReportView, reportDate, taskView } from './views.ts';
 import { pipelineConfig } from './config.ts';
+
+export { reportPageUrl } from './report-step.ts';
 
 export const STEP_RETRIES = 3;
 export const STEP_PATH = '/pipeline/monitor-runs/step';
 
 export function feedUrl(env: Env): string {
   return `${pipelineConfig(env).PIPELINE_URL ?? ''}/api/v1/feed.xml`;
-}
-
-export function reportPageUrl(env: Env, id: string): string {
-  return `${pipelineConfig(env).PIPELINE_URL ?? ''}/reports/${id}`;
 }
 
 async function enqueue(env: Env, runId: string, step: string): Promise<void> {
@@ -407,171 +401,6 @@ async function collectStep(
   );
   await db.query(`UPDATE pipeline.tasks SET articles_count = $2 WHERE id = $1`, [task.id, articles.length]);
   return { articles: articles.length, article_ids: articles.map((a) => a.id), sources: results };
-}
-
-async function reportStep(input: StageInput): Promise<Record<string, unknown>> {
-  const { env, db, task, monitor, steps, last } = input;
-  const existing = await getReportByRun(db, task.id);
-  if (existing) return { report_id: existing.id };
-  const articles = await stageArticles(db, steps);
-  const date = new Date().toISOString().slice(0, 10);
-  const result = (name: string) => steps.find((s) => s.step === name && s.status === 'success')?.result;
-  const filtered = result('filter');
-  const keywords = result('keywords');
-  const summary = result('global_summary');
-  const review = result('paper_review');
-  const notes = result('paper_note');
-  const reviewTldr =
-    typeof review?.digest_summary === 'string' && review.digest_summary ? review.digest_summary : undefined;
-  const globalTldr = typeof summary?.global_tldr === 'string' && summary.global_tldr ? summary.global_tldr : reviewTldr;
-  const reviews = (review?.reviews ?? {}) as Record<string, PaperReview>;
-  const paperNotes = (notes?.notes ?? {}) as Record<string, PaperNote>;
-  const extras = (a: { id: string }) => paperCardExtras(reviews[a.id], paperNotes[a.id]);
-  const providerId = stageProviderId(monitor, 'report');
-  const provider = providerId ? await getProvider(db, providerId) : undefined;
-  let written: WrittenReport;
-  const trace: Record<string, unknown> = { provider: null, fallback: null };
-  if (provider?.enabled && articles.length > 0) {
-    try {
-      const prompt = reportPrompt(monitor.name, date, articles, globalTldr);
-      const answer = await chat(env, await monitorChatSettings(env, provider, monitor), [
-        { role: 'system', content: prompt.system },
-        { role: 'user', content: prompt.user },
-      ]);
-      written = withPaperReviews(
-        modelReport(monitor.name, date, articles, answer.content, globalTldr),
-        articles,
-        extras,
-      );
-      Object.assign(trace, {
-        provider: provider.id,
-        model: answer.model,
-        provider_attempts: answer.attempts,
-        latency_ms: answer.latency_ms,
-      });
-    } catch (err) {
-      const attempts = err instanceof ChatError ? err.attempts : 1;
-      if (!last)
-        throw new Error(`provider ${provider.id} failed after ${attempts} attempt(s): ${(err as Error).message}`);
-      written = extractiveReport(monitor.name, date, articles, globalTldr, monitor.report_type, extras);
-      Object.assign(trace, {
-        provider: provider.id,
-        provider_attempts: attempts,
-        fallback: 'extractive',
-        provider_error: (err as Error).message,
-      });
-    }
-  } else if (articles.length) {
-    written = extractiveReport(monitor.name, date, articles, globalTldr, monitor.report_type, extras);
-    trace.fallback = provider && !provider.enabled ? `extractive (provider ${provider.id} disabled)` : 'extractive';
-  } else {
-    const none =
-      filtered && Number(filtered.input) > 0
-        ? `The filter kept none of the ${filtered.input} new items.`
-        : 'No new items in this window.';
-    written = { title: reportTitle(monitor.name, date), content: `> ${none}`, tldr: none, categories: [] };
-    trace.fallback = provider && !provider.enabled ? `extractive (provider ${provider.id} disabled)` : 'extractive';
-  }
-  // Topics: the keywords stage's, else the rule keywords of the report's articles (the original's `rule` provider).
-  const topics = keywords ? keywords.topics : topicsOf(articles.map(ruleKeywords));
-  const stages = {
-    ...(filtered
-      ? {
-          filter: pickStage(filtered, [
-            'provider',
-            'model',
-            'provider_attempts',
-            'fallback',
-            'provider_error',
-            'input',
-            'output',
-          ]),
-        }
-      : {}),
-    keywords: keywords
-      ? pickStage(keywords, ['provider', 'model', 'provider_attempts', 'fallback', 'provider_error', 'rule_filled'])
-      : { provider: null, fallback: 'rule keywords' },
-    ...(summary
-      ? { global_summary: pickStage(summary, ['provider', 'model', 'provider_attempts', 'fallback', 'provider_error']) }
-      : {}),
-    ...(review
-      ? {
-          paper_review: pickStage(review, [
-            'provider',
-            'model',
-            'provider_attempts',
-            'fallback',
-            'provider_error',
-            'papers',
-            'reviewed',
-          ]),
-        }
-      : {}),
-    ...(notes
-      ? {
-          paper_note: pickStage(notes, [
-            'provider',
-            'model',
-            'provider_attempts',
-            'fallback',
-            'provider_error',
-            'papers',
-          ]),
-        }
-      : {}),
-  };
-  const report = await db.transaction(async (tx) => {
-    const r = await insertReport(tx, {
-      run_id: task.id,
-      monitor_id: monitor.id,
-      time_period: monitor.time_period,
-      report_type: monitor.report_type,
-      title: written.title,
-      content: written.content,
-      article_ids: articles.map((a) => a.id),
-      metadata: {
-        global_tldr: written.tldr,
-        tldr: [written.tldr],
-        topics,
-        categories: written.categories,
-        monitor_id: monitor.id,
-        monitor_name: monitor.name,
-        writer: trace,
-        stages,
-      },
-    });
-    await recordPublish(tx, r.id, {
-      stage: 'publish',
-      sink: 'database',
-      status: 'success',
-      trigger: task.trigger_type,
-      url: reportPageUrl(env, r.id),
-    });
-    await emitEvent(tx, 'report_published', publishedReportView(r, 'database'));
-    return r;
-  });
-  return { report_id: report.id, articles: articles.length, ...trace };
-}
-
-/** A model-written report keeps the paper stages' verdicts and notes as a section of paper cards. */
-function withPaperReviews(
-  written: WrittenReport,
-  articles: ArticleRow[],
-  extras: (a: ArticleRow) => string[],
-): WrittenReport {
-  const cards = articles
-    .map((a) => ({ a, facts: paperFacts(a), lines: extras(a) }))
-    .filter((x) => x.facts && x.lines.length);
-  if (!cards.length) return written;
-  const section = cards
-    .flatMap((x) => [...paperCard(x.a, x.facts!, x.lines), ''])
-    .join('\n')
-    .trim();
-  return { ...written, content: `${written.content}\n\n## Paper reviews\n\n${section}` };
-}
-
-function pickStage(result: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.filter((k) => result[k] !== undefined).map((k) => [k, result[k]]));
 }
 
 export function publishInput(r: ReportRow): PublishInput {
