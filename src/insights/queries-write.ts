@@ -1,7 +1,8 @@
 /**
  * Writes of ingested documents. Each store is one transaction of set-based statements
  * (json_to_recordset over one JSON parameter per table), so a package is replaced wholly or not
- * at all and re-ingesting is idempotent.
+ * at all and re-ingesting is idempotent. A package store's steps, table by table, are in
+ * queries-write-package.ts.
  *
  * Invariants kept here: versions are stored canonical (`canon()`, duplicates after
  * canonicalisation keep the first), `ordinal` is the position in the system's order, exactly one
@@ -22,17 +23,18 @@
 import type { Db, Queryable } from '../platform/db.ts';
 import { canon, isPrerelease, sort, type System } from '../versions/index.ts';
 import { advisoryFromOsv, isAffected, osvPackages, type Osv } from './ingest/osv.ts';
-import { relatedProjectsFromAttestations, relatedProjectsFromLinks } from './ingest/project-links.ts';
 import type { IngestedProject } from './ingest/projects.ts';
 import type { IngestedPackage, IngestedVersion } from './ingest/types.ts';
 import { storeVersionDetailRows, type DetailsRow } from './queries-version-details.ts';
+import {
+  claimPackage,
+  replaceVersionRows,
+  storeArtifactRows,
+  storeProjectRelations,
+  storeRequirementRows,
+  type Prepared,
+} from './queries-write-package.ts';
 import { refreshPackageAnswers, refreshVersionAnswers } from './stored-answers.ts';
-
-interface Prepared extends IngestedVersion {
-  canonical: string;
-  ordinal: number;
-  isDefault: boolean;
-}
 
 export function prepareVersions(pkg: IngestedPackage): Prepared[] {
   const seen = new Map<string, IngestedVersion>();
@@ -71,126 +73,42 @@ export async function storeNewPackages(db: Db, pkgs: readonly IngestedPackage[])
   });
 }
 
+/** One package's store (see header and queries-write-package.ts for the steps' rows). */
 async function storeInTransaction(tx: Queryable, pkg: IngestedPackage, onlyNew = false): Promise<void> {
   const versions = prepareVersions(pkg);
   const { system, name } = pkg;
-  const claimed = await tx.query(
-    `INSERT INTO insights.packages (system, name, dist_tags, fetched_at) VALUES ($1, $2, $3, CASE WHEN $4::boolean THEN NULL ELSE now() END)
-     ON CONFLICT (system, name) DO ${onlyNew ? 'NOTHING' : 'UPDATE SET dist_tags = EXCLUDED.dist_tags, fetched_at = EXCLUDED.fetched_at'} RETURNING 1`,
-    [system, name, JSON.stringify(pkg.distTags ?? {}), pkg.partial === true],
-  );
-  if (claimed.length === 0) return;
-  await tx.query('DELETE FROM insights.versions WHERE system = $1 AND name = $2', [system, name]);
-  const rows = versions.map((v) => ({
-    version: v.canonical,
-    upstream_version: v.version,
-    ordinal: v.ordinal,
-    published_at: v.publishedAt,
-    is_default: v.isDefault,
-    is_deprecated: v.deprecated !== null,
-    deprecated_reason: v.deprecated ?? '',
-    licenses: v.licenses,
-    links: v.links,
-    slsa_provenances: v.slsaProvenances,
-    attestations: v.attestations,
-    registries: v.registries,
-    project_status: v.projectStatus ?? null,
-    meta: v.meta,
-  }));
-  if (rows.length) {
-    await tx.query(
-      `INSERT INTO insights.versions (system, name, version, upstream_version, ordinal, published_at, is_default,
-        is_deprecated, deprecated_reason, licenses, links, slsa_provenances, attestations, registries, project_status, meta)
-      SELECT $2::text, $3::text, x.version, x.upstream_version, x.ordinal, x.published_at, x.is_default, x.is_deprecated,
-        x.deprecated_reason, x.licenses, x.links, x.slsa_provenances, x.attestations, x.registries, x.project_status, x.meta
-      FROM json_to_recordset($1::json) AS x(version text, upstream_version text, ordinal int, published_at timestamptz,
-        is_default boolean, is_deprecated boolean, deprecated_reason text, licenses json, links json, slsa_provenances json,
-        attestations json, registries json, project_status json, meta jsonb)`,
-      [JSON.stringify(rows), system, name],
-    );
-  }
+  if (!(await claimPackage(tx, pkg, onlyNew))) return;
+  await replaceVersionRows(tx, system, name, versions);
   await storeVersionDetailRows(tx, system, name, detailRows(versions.map((v) => ({ ...v, version: v.canonical }))));
-  const reqs = versions
-    .filter((v) => v.requirements)
-    .map((v) => ({ version: v.canonical, requirements: v.requirements }));
-  if (reqs.length) {
-    await tx.query(
-      `INSERT INTO insights.requirements (system, name, version, requirements)
-      SELECT $2::text, $3::text, x.version, x.requirements FROM json_to_recordset($1::json) AS x(version text, requirements json)`,
-      [JSON.stringify(reqs), system, name],
-    );
-  }
-  const arts = versions.flatMap((v) =>
-    v.artifacts.flatMap((a) =>
-      a.hashes.map((h) => ({ version: v.canonical, url: a.url, hash_type: h.type, hash_value: h.value })),
-    ),
-  );
-  if (arts.length) {
-    await tx.query(
-      `INSERT INTO insights.artifacts (system, name, version, url, hash_type, hash_value)
-      SELECT $2::text, $3::text, x.version, x.url, x.hash_type, decode(x.hash_value, 'base64')
-      FROM json_to_recordset($1::json) AS x(version text, url text, hash_type text, hash_value text)`,
-      [JSON.stringify(arts), system, name],
-    );
-  }
-  // Attestation-derived relations first: a link naming the same (project, SOURCE_REPO) then
-  // conflicts and is dropped, so the attested relation is the one served.
-  const attested = versions.flatMap((v) =>
-    relatedProjectsFromAttestations(v).map((p) => ({
-      project_id: p.projectId,
-      version: v.canonical,
-      relation_type: p.relationType,
-      relation_provenance: p.relationProvenance,
-      slsa_provenances: p.slsaProvenances,
-      attestations: p.attestations,
-    })),
-  );
-  if (attested.length) {
-    await tx.query(
-      `INSERT INTO insights.project_versions (project_id, system, name, version, relation_type, relation_provenance,
-        from_attestation, slsa_provenances, attestations)
-      SELECT x.project_id, $2::text, $3::text, x.version, x.relation_type, x.relation_provenance, true, x.slsa_provenances, x.attestations
-      FROM json_to_recordset($1::json) AS x(project_id text, version text, relation_type text, relation_provenance text,
-        slsa_provenances json, attestations json)
-      ON CONFLICT DO NOTHING`,
-      [JSON.stringify(attested), system, name],
-    );
-  }
-  const provenance = system === 'GO' ? 'GO_ORIGIN' : 'UNVERIFIED_METADATA';
-  const projects = versions.flatMap((v) =>
-    relatedProjectsFromLinks(v.links).map((p) => ({
-      project_id: p.projectId,
-      version: v.canonical,
-      relation_type: p.relationType,
-      relation_provenance: provenance,
-    })),
-  );
-  if (projects.length) {
-    await tx.query(
-      `INSERT INTO insights.project_versions (project_id, system, name, version, relation_type, relation_provenance)
-      SELECT x.project_id, $2::text, $3::text, x.version, x.relation_type, x.relation_provenance
-      FROM json_to_recordset($1::json) AS x(project_id text, version text, relation_type text, relation_provenance text)
-      ON CONFLICT DO NOTHING`,
-      [JSON.stringify(projects), system, name],
-    );
-  }
-  await tx.query(
-    'UPDATE insights.packages SET resolve_doc = insights.resolve_doc(system, name) WHERE system = $1 AND name = $2',
-    [system, name],
-  );
-  const advisories = await tx.query<{ id: string; osv: Osv }>(
-    `SELECT a.id, a.osv FROM insights.advisory_packages p JOIN insights.advisories a ON a.id = p.advisory_id
-     WHERE p.system = $1 AND p.name = $2`,
-    [system, name],
-  );
+  await storeRequirementRows(tx, system, name, versions);
+  await storeArtifactRows(tx, system, name, versions);
+  await storeProjectRelations(tx, system, name, versions);
+  await rebuildResolveDoc(tx, system, name);
   await replaceAffected(
     tx,
     system,
     name,
     versions.map((v) => v.canonical),
-    advisories,
+    await packageAdvisories(tx, system, name),
   );
   await refreshPackageAnswers(tx, system, name); // every version row was rewritten above
+}
+
+/** The package's resolve document, rebuilt from its stored rows (0156 clears it when versions change). */
+async function rebuildResolveDoc(tx: Queryable, system: System, name: string): Promise<void> {
+  await tx.query(
+    'UPDATE insights.packages SET resolve_doc = insights.resolve_doc(system, name) WHERE system = $1 AND name = $2',
+    [system, name],
+  );
+}
+
+/** The stored advisories that name the package. */
+async function packageAdvisories(tx: Queryable, system: System, name: string): Promise<{ id: string; osv: Osv }[]> {
+  return tx.query<{ id: string; osv: Osv }>(
+    `SELECT a.id, a.osv FROM insights.advisory_packages p JOIN insights.advisories a ON a.id = p.advisory_id
+     WHERE p.system = $1 AND p.name = $2`,
+    [system, name],
+  );
 }
 
 /** Recomputes the affected versions of a package for some advisories; returns those whose set may have changed. */
@@ -351,10 +269,7 @@ export async function storeVersionDetails(
       );
     const canonical = versions.map((v) => ({ ...v, version: canon(system, v.version) ?? v.version }));
     await storeVersionDetailRows(tx, system, name, detailRows(canonical));
-    await tx.query(
-      'UPDATE insights.packages SET resolve_doc = insights.resolve_doc(system, name) WHERE system = $1 AND name = $2',
-      [system, name],
-    );
+    await rebuildResolveDoc(tx, system, name);
     await refreshPackageAnswers(tx, system, name); // publishedAt is in the Package answer too (none while partial)
   });
 }
