@@ -20,7 +20,7 @@ import {
   type GemConstraint,
   type GemVersion,
 } from '../versions/rubygems.ts';
-import type { Client, Dependency } from './types.ts';
+import type { Client, Dependency, VersionInfo } from './types.ts';
 import { has } from './types.ts';
 
 export const RUBY_PLATFORM = 'x86_64-linux';
@@ -65,6 +65,35 @@ function linuxDeps(json: string): Dependency[] {
   }
 }
 
+/**
+ * One version of gem `name`: null when it is not listed (yanked, deleted, unparseable spelling);
+ * else its spec count on every platform and its usable candidates: none when it has neither a
+ * `ruby` nor an `x86_64-linux` gem or its required Ruby excludes the target `ruby`; else the
+ * `x86_64-linux` gem first, then the `ruby` gem of the same version (its own spec group).
+ */
+function versionSpecs(name: string, x: VersionInfo, ruby: GemVersion): { specs: number; cands: Candidate[] } | null {
+  if (has(x.attrs, 'blocked') || has(x.attrs, 'deleted')) return null;
+  const v = parseGemVersion(x.attrs.spelling || x.version);
+  if (!v) return null;
+  const platforms = (x.attrs.platforms || 'ruby').split(',');
+  const specs = platforms.length;
+  const linux = platforms.includes(RUBY_PLATFORM);
+  const rubyGem = platforms.includes('ruby');
+  if (!linux && !rubyGem) return { specs, cands: [] };
+  if (x.attrs.requiredruby) {
+    const rr = parseGemRequirement(x.attrs.requiredruby);
+    if (typeof rr !== 'string' && !meets(rr, ruby)) return { specs, cands: [] };
+  }
+  const base = { name, version: x.version, v, groups: rubyGem ? 2 : 1, requiredRuby: x.attrs.requiredruby ?? '' };
+  const cands: Candidate[] = [];
+  if (linux) {
+    const own = x.attrs.linuxdependencies ? linuxDeps(x.attrs.linuxdependencies) : null;
+    cands.push({ ...base, platform: RUBY_PLATFORM, linuxDeps: own });
+  }
+  if (rubyGem) cands.push({ ...base, platform: 'ruby', linuxDeps: null });
+  return { specs, cands };
+}
+
 export class GemIndex {
   readonly client: Client;
   private readonly ruby: GemVersion;
@@ -84,39 +113,10 @@ export class GemIndex {
         const cands: Candidate[] = [];
         let specs = 0;
         for (const x of vs) {
-          if (has(x.attrs, 'blocked') || has(x.attrs, 'deleted')) continue;
-          const v = parseGemVersion(x.attrs.spelling || x.version);
-          if (!v) continue;
-          const platforms = (x.attrs.platforms || 'ruby').split(',');
-          specs += platforms.length;
-          const linux = platforms.includes(RUBY_PLATFORM);
-          if (!linux && !platforms.includes('ruby')) continue;
-          if (x.attrs.requiredruby) {
-            const rr = parseGemRequirement(x.attrs.requiredruby);
-            if (typeof rr !== 'string' && !meets(rr, this.ruby)) continue;
-          }
-          const groups = platforms.includes('ruby') ? 2 : 1;
-          // the x86_64-linux gem first; the ruby gem of the same version is the next possibility (its own spec group)
-          if (linux)
-            cands.push({
-              name,
-              version: x.version,
-              v,
-              platform: RUBY_PLATFORM,
-              groups,
-              linuxDeps: x.attrs.linuxdependencies ? linuxDeps(x.attrs.linuxdependencies) : null,
-              requiredRuby: x.attrs.requiredruby ?? '',
-            });
-          if (platforms.includes('ruby'))
-            cands.push({
-              name,
-              version: x.version,
-              v,
-              platform: 'ruby',
-              groups,
-              linuxDeps: null,
-              requiredRuby: x.attrs.requiredruby ?? '',
-            });
+          const version = versionSpecs(name, x, this.ruby);
+          if (!version) continue;
+          specs += version.specs;
+          cands.push(...version.cands);
         }
         cands.sort((a, b) => compareGem(b.v, a.v)); // stable: linux before ruby within a version
         return { cands, specs };
