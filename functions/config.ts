@@ -8,9 +8,9 @@
 import { configReader, type VariableGroup } from '../src/platform/config/define.ts';
 import { AUTH, DATABASE, ENCRYPTION, MAIL, OUTBOUND, QUEUE, QUEUE_RECEIVER } from '../src/platform/config/shared.ts';
 import type { Env } from '../src/platform/env.ts';
-import { INSIGHTS } from '../src/insights/config.ts';
-import { MARKETPLACE } from '../src/marketplace/config.ts';
-import { PIPELINE } from '../src/pipeline/config.ts';
+import { INSIGHTS, insightsFunctionConfig } from '../src/insights/config.ts';
+import { MARKETPLACE, marketplaceFunctionConfig } from '../src/marketplace/config.ts';
+import { PIPELINE, pipelineFunctionConfig } from '../src/pipeline/config.ts';
 import { WEBHOOKS } from '../src/webhooks/config.ts';
 
 /** Every group, by the name the generated docs give it. */
@@ -29,9 +29,10 @@ export const GROUPS = {
 } as const satisfies Record<string, VariableGroup>;
 
 export const config = {
-  insights: configReader(DATABASE, QUEUE, INSIGHTS),
-  marketplace: configReader(DATABASE, QUEUE, AUTH, MARKETPLACE),
-  pipeline: configReader(DATABASE, QUEUE, ENCRYPTION, OUTBOUND, PIPELINE, WEBHOOKS),
+  // the three public functions' readers live in their services (so a bundle carries no other service's config)
+  insights: insightsFunctionConfig,
+  marketplace: marketplaceFunctionConfig,
+  pipeline: pipelineFunctionConfig,
   delivery: configReader(
     DATABASE,
     QUEUE,

@@ -1,10 +1,10 @@
 /** The `insights` worker: deps.dev v3-compatible read API. */
 import { createApp } from '../src/platform/app.ts';
-import { config } from './config.ts';
+import { insightsFunctionConfig } from '../src/insights/config.ts';
 import { healthRoutes } from '../src/platform/health.ts';
 import { insightsRoutes } from '../src/insights/routes.ts';
 
-export const app = createApp('insights', {}, config.insights);
+export const app = createApp('insights', {}, insightsFunctionConfig);
 app.route('/', healthRoutes('insights'));
 app.route('/', insightsRoutes);
 

@@ -18,10 +18,19 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Project files (paths from the repository root) each bundle may hold. */
 const OWN: Record<FunctionName, (file: string) => boolean> = {
   insights: (f) => /^(functions\/insights\.ts|src\/(platform|insights|resolve|versions)\/)/.test(f),
-  marketplace: (f) => /^(functions\/marketplace\.ts|src\/(platform|marketplace)\/|src\/webhooks\/events\.ts$)/.test(f),
-  pipeline: (f) => /^(functions\/pipeline\.ts|src\/(platform|pipeline|webhooks)\/)/.test(f),
+  // marketplace emits webhook events: the event contract (events, their schemas, payload sizes) comes with it
+  marketplace: (f) =>
+    /^(functions\/marketplace\.ts|src\/(platform|marketplace)\/|src\/webhooks\/(events|schemas-events|payload)\.ts$)/.test(
+      f,
+    ),
+  // pipeline hosts the webhook resource, whose reflow reads the marketplace's users and books through their queries
+  pipeline: (f) =>
+    /^(functions\/pipeline\.ts|src\/(platform|pipeline|webhooks)\/|src\/marketplace\/(book-status|queries-books|queries-users)\.ts$)/.test(
+      f,
+    ),
   delivery: (f) =>
-    /^(functions\/delivery\.ts|src\/)/.test(f) && !/^src\/[a-z]+\/(routes[^/]*|render\/pages)\.ts$/.test(f),
+    // delivery runs every service's jobs, so it reads every service's variables (functions/config.ts)
+    /^(functions\/(delivery|config)\.ts|src\/)/.test(f) && !/^src\/[a-z]+\/(routes[^/]*|render\/pages)\.ts$/.test(f),
 };
 
 const out = await mkdtemp(join(tmpdir(), 'bundles-'));

@@ -5,6 +5,7 @@
  */
 import { configReader, variable, type VariableGroup } from '../platform/config/define.ts';
 import { httpUrl, integer, matching, nonNegative, onOff } from '../platform/config/kinds.ts';
+import { DATABASE, QUEUE } from '../platform/config/shared.ts';
 import { DEFAULT_NPM_ENV } from '../resolve/npm-pick.ts';
 import { DEFAULT_NUGET_FRAMEWORK } from '../resolve/nuget.ts';
 import { PYTHON_ENV } from '../resolve/pypi-markers.ts';
@@ -114,3 +115,6 @@ export const INSIGHTS = {
 } satisfies VariableGroup;
 
 export const insightsConfig = configReader(INSIGHTS);
+
+/** What the `insights` function reads (functions/insights.ts checks it before any route runs). */
+export const insightsFunctionConfig = configReader(DATABASE, QUEUE, INSIGHTS);

@@ -1,6 +1,7 @@
 /** The marketplace service's variables. Read with `marketplaceConfig(env)`. */
 import { configReader, variable, type VariableGroup } from '../platform/config/define.ts';
 import { httpUrl, integer, lowerList } from '../platform/config/kinds.ts';
+import { AUTH, DATABASE, QUEUE } from '../platform/config/shared.ts';
 
 export const MARKETPLACE = {
   MARKETPLACE_URL: variable({
@@ -21,3 +22,6 @@ export const MARKETPLACE = {
 } satisfies VariableGroup;
 
 export const marketplaceConfig = configReader(MARKETPLACE);
+
+/** What the `marketplace` function reads (functions/marketplace.ts checks it before any route runs). */
+export const marketplaceFunctionConfig = configReader(DATABASE, QUEUE, AUTH, MARKETPLACE);

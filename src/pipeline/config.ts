@@ -4,6 +4,8 @@
  */
 import { configReader, variable, type VariableGroup } from '../platform/config/define.ts';
 import { httpUrl, positive, text } from '../platform/config/kinds.ts';
+import { DATABASE, ENCRYPTION, OUTBOUND, QUEUE } from '../platform/config/shared.ts';
+import { WEBHOOKS } from '../webhooks/config.ts';
 
 function upstream(url: string, meaning: string) {
   return variable({ schema: httpUrl, default: url, meaning });
@@ -65,3 +67,6 @@ export const PIPELINE = {
 export type CollectorUpstream = keyof typeof COLLECTOR_UPSTREAMS;
 
 export const pipelineConfig = configReader(PIPELINE);
+
+/** What the `pipeline` function reads, its webhook resource included (functions/pipeline.ts checks it). */
+export const pipelineFunctionConfig = configReader(DATABASE, QUEUE, ENCRYPTION, OUTBOUND, PIPELINE, WEBHOOKS);
