@@ -2,7 +2,7 @@
  * Schemas of the kinds of value configuration holds, over the trimmed raw string. Messages say what the
  * value must be and never repeat it (a value may be a secret).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Any non-empty string. */
 export const text = z.string();
