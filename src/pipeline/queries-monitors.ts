@@ -30,24 +30,28 @@ export async function getMonitor(db: Queryable, id: string): Promise<MonitorRow 
   return (await db.query<MonitorRow>(`SELECT * FROM pipeline.monitors WHERE id = $1`, [id]))[0];
 }
 
+/** Parameters $2..$12 of the monitor INSERT and UPDATE: the stored columns in one order. */
+function monitorValues(m: MonitorInput): unknown[] {
+  return [
+    m.name,
+    m.time_period,
+    m.report_type,
+    JSON.stringify(m.source_ids),
+    JSON.stringify(m.ai_routing),
+    JSON.stringify(m.destination_ids),
+    m.window_hours,
+    m.custom_schedule,
+    m.enabled,
+    m.next_run_at,
+    JSON.stringify(m.source_overrides ?? {}),
+  ];
+}
+
 export async function insertMonitor(db: Queryable, m: MonitorInput): Promise<MonitorRow> {
   const [row] = await db.query<MonitorRow>(
     `INSERT INTO pipeline.monitors (id, name, time_period, report_type, source_ids, ai_routing, destination_ids, window_hours, custom_schedule, enabled, next_run_at, source_overrides)
      VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12::jsonb) RETURNING *`,
-    [
-      crypto.randomUUID(),
-      m.name,
-      m.time_period,
-      m.report_type,
-      JSON.stringify(m.source_ids),
-      JSON.stringify(m.ai_routing),
-      JSON.stringify(m.destination_ids),
-      m.window_hours,
-      m.custom_schedule,
-      m.enabled,
-      m.next_run_at,
-      JSON.stringify(m.source_overrides ?? {}),
-    ],
+    [crypto.randomUUID(), ...monitorValues(m)],
   );
   return row!;
 }
@@ -56,20 +60,7 @@ export async function saveMonitor(db: Queryable, m: MonitorRow): Promise<Monitor
   const [row] = await db.query<MonitorRow>(
     `UPDATE pipeline.monitors SET name = $2, time_period = $3, report_type = $4, source_ids = $5::jsonb, ai_routing = $6::jsonb, destination_ids = $7::jsonb,
        window_hours = $8, custom_schedule = $9, enabled = $10, next_run_at = $11, source_overrides = $12::jsonb, updated_at = now() WHERE id = $1 RETURNING *`,
-    [
-      m.id,
-      m.name,
-      m.time_period,
-      m.report_type,
-      JSON.stringify(m.source_ids),
-      JSON.stringify(m.ai_routing),
-      JSON.stringify(m.destination_ids),
-      m.window_hours,
-      m.custom_schedule,
-      m.enabled,
-      m.next_run_at,
-      JSON.stringify(m.source_overrides ?? {}),
-    ],
+    [m.id, ...monitorValues(m)],
   );
   return row!;
 }
