@@ -73,6 +73,11 @@ export const INSIGHTS = {
     default: '6',
     meaning: 'upstream fetches in flight per request',
   }),
+  INSIGHTS_GO_MEMORY_BYTES: variable({
+    schema: integer(0),
+    default: '8388608',
+    meaning: 'Go: bytes of go.mod files an isolate keeps in memory to resolve graphs without a round trip (0: off)',
+  }),
   INSIGHTS_COOLDOWN_DAYS: variable({
     schema: nonNegative,
     default: '7',

@@ -1,8 +1,9 @@
 /**
  * Builds the resolved graph of one version (GetDependencies), for the endpoint and for its background
  * completion (`/insights/dependencies` on the delivery function). Steps:
- *  1. the cached graph, when it was computed for the same target environment, is the answer (read in the
- *     same round trip as whether the root version is stored);
+ *  1. Go: a graph whose go.mod files this isolate has all read is resolved from memory, with no round trip
+ *     (graph-from-memory.ts); otherwise the cached graph, when it was computed for the same target
+ *     environment, is the answer (read in the same round trip as whether the root version is stored);
  *  2. the root version is read from the database, or read through from the upstream (an unseen
  *     package; a stored package without that version is a 404 like GetVersion);
  *  3. the resolver runs over the Postgres client; every package it asks for that the database lacks is
@@ -17,6 +18,8 @@ import type { Db } from '../platform/db.ts';
 import { resolveGraph, toDependenciesJson, type ResolveSystem } from '../resolve/index.ts';
 import { withFetchBudget } from './ingest/http.ts';
 import { GraphIncomplete, GraphReadThrough } from './graph-read-through.ts';
+import { goGraphFromMemory, graphKey } from './graph-from-memory.ts';
+import { goModMemory } from './go-mod-memory.ts';
 import { cachedGraphOrVersion, packageStored, putCachedGraph } from './queries-dependencies.ts';
 import { PgResolveClient } from './resolve-client.ts';
 import { resolveOptions, resolveTarget, targetKey } from './resolve-target.ts';
@@ -45,17 +48,26 @@ export async function buildGraph(ctx: GraphContext, key: GraphKey): Promise<Grap
   const { system, name, version } = key;
   const target = resolveTarget(env);
   const tkey = targetKey(system, target);
+  if (system === 'GO') {
+    const body = await goGraphFromMemory(env, db, { name, version, target: tkey }, ctx.waitUntil);
+    if (body !== null) return { kind: 'graph', body, cached: true, stored: [] };
+  }
+  const memory = system === 'GO' ? goModMemory(env) : undefined;
   const first = await cachedGraphOrVersion(db, system, name, version, tkey);
-  if (first.body !== null) return { kind: 'graph', body: first.body, cached: true, stored: [] };
+  if (first.body !== null) {
+    memory?.markGraphStored(graphKey(name, version, tkey));
+    return { kind: 'graph', body: first.body, cached: true, stored: [] };
+  }
 
   const rt = ctx.readThrough ? new GraphReadThrough(env, system) : null;
   const run = <T>(fn: () => Promise<T>): Promise<T> => (rt ? withFetchBudget(rt.budget, fn) : fn());
   return run(async () => {
-    const client = new PgResolveClient(
-      db,
-      system,
-      rt ? { fetchMissing: (n) => rt.fetch(n), fetchVersion: (n, v) => rt.fetchVersion(n, v) } : {},
-    );
+    const client = new PgResolveClient(db, system, {
+      ...(rt
+        ? { fetchMissing: (n: string) => rt.fetch(n), fetchVersion: (n: string, v: string) => rt.fetchVersion(n, v) }
+        : {}),
+      goMemory: memory,
+    });
     if (!first.stored) {
       const missing = await rootMissing(ctx, rt, client, key);
       if (missing) return missing;
@@ -84,6 +96,7 @@ export async function buildGraph(ctx: GraphContext, key: GraphKey): Promise<Grap
         await rt.persist(db);
       }
       await putCachedGraph(db, system, name, version, tkey, [...client.touched, name], body);
+      memory?.markGraphStored(graphKey(name, version, tkey));
     })();
     if (ctx.waitUntil)
       ctx.waitUntil(

@@ -115,6 +115,8 @@ export interface GoModRow {
   version: string;
   upstream_version: string;
   ready: boolean;
+  /** In the module's version list (a pseudo-version's go.mod is kept in `unlisted_requirements`). */
+  listed: boolean;
   requirements: Record<string, unknown>;
 }
 
@@ -148,12 +150,12 @@ export function goModClosure(db: Queryable, name: string, version: string): Prom
                        < ARRAY[1, 17], true)
      ), read AS (SELECT DISTINCT name, version FROM mods)
      SELECT r.name, r.version, v.upstream_version, NOT COALESCE(v.meta->'pending' = 'true'::jsonb, false) AS ready,
-            r.requirements
+            true AS listed, r.requirements
        FROM read m
        JOIN insights.requirements r ON r.system = 'GO' AND r.name = m.name AND r.version = m.version
        JOIN insights.versions v ON v.system = 'GO' AND v.name = r.name AND v.version = r.version
      UNION ALL
-     SELECT u.name, u.version, u.version, true, u.requirements
+     SELECT u.name, u.version, u.version, true, false, u.requirements
        FROM read m
        JOIN insights.unlisted_requirements u ON u.system = 'GO' AND u.name = m.name AND u.version = m.version`,
     [name, version],

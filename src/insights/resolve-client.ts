@@ -49,6 +49,7 @@ import type { Attrs, Client, Dependency, ResolveSystem, VersionInfo } from '../r
 import { canon, maxSatisfying } from '../versions/index.ts';
 import { normalizeNugetId, normalizePypiName } from '../versions/names/index.ts';
 import { packageRows } from './graph-read-through.ts';
+import type { GoModMemory } from './go-mod-memory.ts';
 import type { IngestedPackage, IngestedVersion } from './ingest/types.ts';
 import {
   goModClosure,
@@ -133,6 +134,7 @@ export class PgResolveClient implements Client {
   private readonly poms = new Map<string, Promise<RawPom | null>>();
   /** Go: the stored go.mod files of the resolution, read in one round trip when the root's is first asked for. */
   private goMods?: Promise<Map<string, GoModRow>>;
+  private readonly goMemory?: GoModMemory;
   private readonly db: Queryable;
 
   constructor(
@@ -141,10 +143,13 @@ export class PgResolveClient implements Client {
     opts: {
       fetchMissing?: (name: string) => Promise<IngestedPackage | null>;
       fetchVersion?: (name: string, version: string) => Promise<IngestedVersion | null>;
+      /** Go: complete go.mod files read are kept here for later resolutions in this isolate. */
+      goMemory?: GoModMemory;
     } = {},
   ) {
     this.db = db;
     this.system = system;
+    this.goMemory = opts.goMemory;
     this.fetchMissing = opts.fetchMissing;
     this.fetchVersion = opts.fetchVersion;
     this.vBatch = new Batcher(
@@ -255,7 +260,7 @@ export class PgResolveClient implements Client {
         this.touched.add(name);
         const spelled = stored.upstream_version;
         if (spelled && spelled !== version) this.spellings.set(k, spelled);
-        return deps;
+        return this.remember(name, version, deps, stored.listed);
       }
     }
     const row = this.rBatch.load({ name, version }); // in the same round trip as the version list
@@ -263,13 +268,21 @@ export class PgResolveClient implements Client {
     const listed = (await this.versions(name)).some((v) => v.version === version);
     if (listed && !this.pending.has(k)) {
       const deps = await row;
-      if (deps && (deps.length === 0 || deps[0]!.attrs.modulego !== undefined)) return deps;
+      if (deps && (deps.length === 0 || deps[0]!.attrs.modulego !== undefined))
+        return this.remember(name, version, deps, true);
     }
     if (!this.fetchVersion) return null;
     const v = await this.fetchVersion(name, version);
     if (!v?.requirements) return null;
     this.touched.add(name);
-    return this.dependenciesOf(name, version, v.requirements);
+    return this.remember(name, version, this.dependenciesOf(name, version, v.requirements), listed);
+  }
+
+  /** Go: a complete go.mod joins the isolate's memory (go-mod-memory.ts) as it is answered. */
+  private remember(name: string, version: string, deps: readonly Dependency[], listed: boolean): readonly Dependency[] {
+    const spelling = this.spellings.get(`${name}\u0000${version}`);
+    this.goMemory?.put(name, version, { deps, listed, ...(spelling ? { spelling } : {}) });
+    return deps;
   }
 
   /**

@@ -52,6 +52,7 @@ export type Env = {
   readonly INSIGHTS_FETCH_LIMIT?: string;
   readonly INSIGHTS_FETCH_CONCURRENCY?: string;
   readonly INSIGHTS_COOLDOWN_DAYS?: string;
+  readonly INSIGHTS_GO_MEMORY_BYTES?: string;
   readonly INSIGHTS_LOW_USAGE_DEPENDENTS?: string;
   readonly RESOLVE_NODE_VERSION?: string;
   readonly RESOLVE_PYTHON_VERSION?: string;

@@ -6,8 +6,8 @@
  * proxy, offline (the selection checked against `go list -m all` where that succeeds). A universe with a
  * requirement the proxy lacks (an unpruned root, so its go.mod is read) must fail on both sides. A graph
  * recomputed from the stored modules (cache dropped) is the same and reads nothing from the proxy (pseudo-versions
- * included). Needs Debian's
- * golang-go; without it the suite is skipped, saying so.
+ * included), and so is a graph recomputed from the isolate's memory of go.mod files with the store emptied.
+ * Needs Debian's golang-go; without it the suite is skipped, saying so.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,11 +78,20 @@ describe.runIf(HAS_GO)('go graphs through the endpoint on a cold service equal g
     // served again from the cache, unchanged
     const again = await api.get(`/v3/systems/go/packages/${encodeURIComponent(root)}/versions/v1.0.0:dependencies`);
     expect(await again.json()).toEqual(body);
-    // recomputed from the stored modules alone (cache dropped): the same graph, no request to the proxy
+    // recomputed by a new isolate (an empty go.mod memory) from the stored modules alone (cache dropped):
+    // the same graph, no request to the proxy
     await testDb().query("DELETE FROM insights.dependency_graphs WHERE system = 'GO'");
     const before = proxy.requests();
-    const warm = await api.get(`/v3/systems/go/packages/${encodeURIComponent(root)}/versions/v1.0.0:dependencies`);
+    const isolate = workerClient(insights, testEnv({ GO_PROXY_URL: proxy.url, OSV_API_URL: proxy.url }));
+    const warm = await isolate.get(`/v3/systems/go/packages/${encodeURIComponent(root)}/versions/v1.0.0:dependencies`);
     expect(await warm.json()).toEqual(body);
     expect(proxy.requests() - before, 'proxy requests of the warm graph').toBe(0);
+    // recomputed from the first isolate's memory of go.mod files: nothing stored is read (the store is
+    // emptied), nothing is asked of the proxy, the same graph
+    await emptyInsights(testDb());
+    const memory = await api.get(`/v3/systems/go/packages/${encodeURIComponent(root)}/versions/v1.0.0:dependencies`);
+    expect(memory.status).toBe(200);
+    expect(await memory.json()).toEqual(body);
+    expect(proxy.requests() - before, 'proxy requests of the graph from memory').toBe(0);
   });
 });
