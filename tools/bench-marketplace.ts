@@ -1,17 +1,21 @@
 /**
  * `npm run bench:marketplace`: seeds 100,000 listed books (one generate_series INSERT) on DATABASE_URL
  * (default: an in-memory local stack), then drives search and listing through the marketplace
- * worker's fetch with concurrency, printing p50/p99 beside a `SELECT 1` through the same driver, and
- * the EXPLAIN ANALYZE of each query (listing by offset and by cursor, search for a common word and a
- * rare phrase, public and signed in). The bench user and its books are removed at the end.
- * Options (env): BENCH_BOOKS (100000), BENCH_REQUESTS (300 per scenario), BENCH_CONCURRENCY (16).
+ * worker's fetch with concurrency, printing p50/p99 and req/s beside a floor measured first in the same run (a
+ * worker built by the same createApp answering `SELECT 1` through the same driver and proxy; ratios in
+ * parentheses: p99 / floor p99, req/s / floor req/s), and
+ * the EXPLAIN ANALYZE of each query as the worker sends it (listing by offset, public and signed in, and
+ * by cursor; search for a common word and a rare phrase, public and signed in). The bench user and its books are removed at the end.
+ * Options (env): BENCH_BOOKS (100000), BENCH_REQUESTS (300 per scenario, after 100 untimed), BENCH_CONCURRENCY (16).
  */
 import pg from 'pg';
 import marketplace from '../functions/marketplace.ts';
+import { createApp } from '../src/platform/app.ts';
 import { createDb } from '../src/platform/db.ts';
 import type { Env } from '../src/platform/env.ts';
 import { tokenFor } from '../src/marketplace/auth.ts';
-import { SEARCH_SQL, SEARCH_SQL_VIEWER } from '../src/marketplace/queries-books.ts';
+import { listingSql, SEARCH_SQL, SEARCH_SQL_VIEWER } from '../src/marketplace/queries-books.ts';
+import { searchTsQuery } from '../src/marketplace/matching.ts';
 import { startStack } from './stack/index.ts';
 import { workerVars } from './stack/config.ts';
 import { percentile } from './bench-stats.ts';
@@ -19,8 +23,19 @@ import { percentile } from './bench-stats.ts';
 const BOOKS = Number(process.env.BENCH_BOOKS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const WARMUP = Math.min(100, REQUESTS); // untimed requests before each scenario
 
+let floor: { p99: number; rps: number } | undefined;
+
+/** Runs one scenario; the first one measured is the floor the others are compared with. */
 async function measure(name: string, fn: (i: number) => Promise<void>): Promise<void> {
+  // warm-up, not timed: the first requests of a code path pay for its compilation
+  let w = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = w++; i < WARMUP; i = w++) await fn(i);
+    }),
+  );
   const times: number[] = [];
   let next = 0;
   const start = performance.now();
@@ -35,8 +50,11 @@ async function measure(name: string, fn: (i: number) => Promise<void>): Promise<
   );
   const wall = (performance.now() - start) / 1000;
   times.sort((a, b) => a - b);
+  const p99 = percentile(times, 99);
+  const rps = REQUESTS / wall;
+  floor ??= { p99, rps };
   console.log(
-    `${name.padEnd(44)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms   ${(REQUESTS / wall).toFixed(0).padStart(5)} req/s`,
+    `${name.padEnd(48)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p99 ${p99.toFixed(1).padStart(7)} ms (${(p99 / floor.p99).toFixed(2)}x)   ${rps.toFixed(0).padStart(5)} req/s (${(rps / floor.rps).toFixed(2)})`,
   );
 }
 
@@ -112,7 +130,18 @@ try {
     await res.arrayBuffer();
     deep = next;
   }
-  await measure('floor: SELECT 1 (neon() over HTTP)', async () => {
+  // The floor: the same worker plumbing (createApp's middleware, the request's db) answering one `SELECT 1`.
+  const floorApp = createApp('marketplace');
+  floorApp.get('/floor', async (c) => c.json((await c.get('db').query('SELECT 1 AS one'))[0]));
+  await measure('floor: worker GET /floor (SELECT 1)', async () => {
+    const res = await floorApp.fetch(new Request('http://bench/floor'), env, {
+      waitUntil() {},
+      passThroughOnException() {},
+    } as never);
+    if (res.status !== 200) throw new Error(`floor: ${res.status}`);
+    await res.arrayBuffer();
+  });
+  await measure('driver only: SELECT 1 (neon() over HTTP)', async () => {
     await db.query('SELECT 1');
   });
   await measure('GET /api/books/getBooksNoToken/40/0', () => call('/api/books/getBooksNoToken/40/0'));
@@ -133,17 +162,9 @@ try {
 
   const [cursorUs, cursorId] = atob(deep.replace(/-/g, '+').replace(/_/g, '/')).split('.');
   const plans: [string, string, unknown[]][] = [
-    [
-      'listing, offset 2000',
-      `SELECT b.id FROM market.books b WHERE b.status = 0 ORDER BY b.posted_at DESC, b.id DESC LIMIT 40 OFFSET 2000`,
-      [],
-    ],
-    [
-      'listing, cursor 2000 deep',
-      `SELECT b.id FROM market.books b WHERE b.status = 0 AND (b.posted_at, b.id) <
-      (timestamptz 'epoch' + $1::bigint * interval '1 microsecond', $2::bigint) ORDER BY b.posted_at DESC, b.id DESC LIMIT 40`,
-      [cursorUs, cursorId],
-    ],
+    ['listing, offset 2000', listingSql(false, false), [40, 2000]],
+    ['listing signed in, offset 2000', listingSql(true, false), [40, 2000, viewer]],
+    ['listing, cursor 2000 deep', listingSql(false, true), [40, 0, cursorUs, cursorId]],
     ['search public, a common word (calculus)', SEARCH_SQL, ['calculus:*', 40]],
     ['search public, a rare phrase (physics volume 12)', SEARCH_SQL, ['physics:* & volume:* & 12:*', 40]],
     [
@@ -156,6 +177,24 @@ try {
     const plan = await client.query(`EXPLAIN (ANALYZE, COSTS OFF) ${sql}`, params);
     console.log(`\nEXPLAIN ANALYZE: ${title}`);
     for (const r of plan.rows) console.log(`  ${Object.values(r)[0]}`);
+  }
+  // every word the search scenarios ask, public and signed in: server-side execution time and the path taken
+  console.log('\nsearch statements per word (EXPLAIN ANALYZE execution ms; the candidates found by):');
+  for (const w of words) {
+    const tsq = searchTsQuery(w)!;
+    const line = [`  ${w.padEnd(20)}`];
+    for (const [label, sql, params] of [
+      ['public', SEARCH_SQL, [tsq, 40]],
+      ['signed in', SEARCH_SQL_VIEWER, [tsq, viewer, 40]],
+    ] as const) {
+      const plan = (await client.query(`EXPLAIN (ANALYZE, COSTS OFF) ${sql}`, [...params])).rows
+        .map((r) => String(Object.values(r)[0]))
+        .join('\n');
+      const ms = /Execution Time: ([\d.]+)/.exec(plan)?.[1];
+      const via = /books_search_idx/.test(plan) ? 'GIN' : 'walk';
+      line.push(`${label} ${ms} ms (${via})`);
+    }
+    console.log(line.join('   '));
   }
 } finally {
   if (seller) await client.query("DELETE FROM market.users WHERE email LIKE 'bench-%@bench.edu'");

@@ -8,7 +8,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { bearerToken, issueToken, verifyToken } from '../platform/auth.ts';
-import { authState } from './queries-users.ts';
+import type { Statement } from '../platform/db.ts';
+import { authState, type AuthState, rowsAsJson, withAuthState } from './queries-users.ts';
 
 export const AUDIENCE = 'marketplace';
 export const TOKEN_LIFETIME = '30d';
@@ -22,12 +23,27 @@ export async function tokenFor(env: AppEnv['Bindings'], userId: string, tokenVer
   return issueToken(env, { tv: tokenVersion }, { expiresIn: TOKEN_LIFETIME, audience: AUDIENCE, subject: userId });
 }
 
-async function authenticate(c: Context<AppEnv>, token: string): Promise<Principal> {
+/** What a token says once its signature, audience and expiry are checked: no database read yet. */
+interface Claims {
+  sub: string;
+  tv: number | undefined;
+}
+
+async function verifiedClaims(c: Context<AppEnv>, token: string): Promise<Claims> {
   const claims = await verifyToken<{ sub?: string; tv?: number }>(c.env, token, AUDIENCE);
   if (!claims.sub || !/^\d{1,15}$/.test(claims.sub)) throw new HttpError(401, 'invalid token');
-  const state = await authState(c.get('db'), claims.sub);
+  return { sub: claims.sub, tv: claims.tv };
+}
+
+/** The user's state decides: a deleted user or a token of an older version is a 401. */
+function principalOf(claims: Claims, state: AuthState | undefined): Principal {
   if (!state || state.token_version !== claims.tv) throw new HttpError(401, 'invalid token');
   return { id: claims.sub, permissionType: state.permission_type };
+}
+
+async function authenticate(c: Context<AppEnv>, token: string): Promise<Principal> {
+  const claims = await verifiedClaims(c, token);
+  return principalOf(claims, await authState(c.get('db'), claims.sub));
 }
 
 /** 401 without a valid token. */
@@ -46,6 +62,42 @@ export const optionalUser: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+const pendingClaims = new WeakMap<Context<AppEnv>, Claims>();
+
+/**
+ * requireUser (`required`) or optionalUser for a read route whose answer is one statement: the token is
+ * checked here (signature, audience, expiry), and the user's state is read by `readAsViewer` in the same
+ * round trip as that statement. The route answers nothing before that check has passed.
+ */
+export function tokenForRead(required: boolean): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const token = bearerToken(c.req.header('Authorization'));
+    if (token) pendingClaims.set(c, await verifiedClaims(c, token));
+    else if (required) throw new HttpError(401, 'No token provided.');
+    else if (c.req.header('Authorization')) throw new HttpError(401, 'invalid token');
+    await next();
+  };
+}
+
+/**
+ * The rows of a read route's one statement, built for the signed-in viewer (undefined without a token).
+ * With a token, the user's state is read by the same statement (one round trip, withAuthState); when it
+ * fails the check the answer is a 401 and the rows are dropped unread.
+ */
+export async function readAsViewer<T>(
+  c: Context<AppEnv>,
+  statement: (viewer: string | undefined) => Statement,
+): Promise<T[]> {
+  const claims = pendingClaims.get(c);
+  if (!claims) {
+    const st = rowsAsJson(statement(undefined));
+    return (await c.get('db').query<{ rows: T[] }>(st.text, st.params))[0]!.rows;
+  }
+  const st = withAuthState(statement(claims.sub), claims.sub);
+  const [row] = await c.get('db').query<{ auth: AuthState | null; rows: T[] }>(st.text, st.params);
+  c.set('principal', principalOf(claims, row?.auth ?? undefined));
+  return row!.rows;
+}
 /** After requireUser: 403 unless the user's current permission is at least `level`. */
 export function requireRole(level: 1 | 2): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -58,8 +110,4 @@ export function me(c: Context<AppEnv>): Principal {
   const p = c.get('principal') as Principal | undefined;
   if (!p) throw new HttpError(401, 'No token provided.');
   return p;
-}
-
-export function maybeMe(c: Context<AppEnv>): Principal | undefined {
-  return c.get('principal') as Principal | undefined;
 }

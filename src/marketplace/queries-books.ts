@@ -4,7 +4,7 @@
  * shorter at least MIN_NAME_MATCH long) and ranked full-text search over the `search` tsvector
  * (GIN index; name and ISBN weight A, course weight B).
  */
-import type { Queryable } from '../platform/db.ts';
+import type { Queryable, Statement } from '../platform/db.ts';
 import { IN_CART_MARKER } from './book-status.ts';
 import { MIN_NAME_MATCH } from './matching.ts';
 
@@ -78,8 +78,8 @@ export interface ListingCursor {
 
 export type ListedRow = BookRow & { posted_us: string };
 
-const AFTER_CURSOR = (us: string, id: string) =>
-  `AND (b.posted_at, b.id) < (timestamptz 'epoch' + ${us}::bigint * interval '1 microsecond', ${id}::bigint)`;
+const AFTER_CURSOR = (t: string, us: string, id: string) =>
+  `AND (${t}.posted_at, ${t}.id) < (timestamptz 'epoch' + ${us}::bigint * interval '1 microsecond', ${id}::bigint)`;
 
 /**
  * Listed books, newest first; with a viewer, the viewer's own books are left out and cart items
@@ -87,28 +87,32 @@ const AFTER_CURSOR = (us: string, id: string) =>
  * cursor, right after the cursor's book (keyset: the index seeks to it, so every page costs the same).
  * Each row carries `posted_us`, the exact key the next page's cursor is made of.
  */
-export async function listedBooks(
-  db: Queryable,
+export function listingStatement(
   viewer: string | undefined,
   limit: number,
   offset: number,
   after?: ListingCursor,
-): Promise<ListedRow[]> {
-  const cols = `${BOOK_COLS}, (EXTRACT(EPOCH FROM b.posted_at) * 1000000)::bigint::text AS posted_us`;
-  const order = 'ORDER BY b.posted_at DESC, b.id DESC';
-  if (!viewer) {
-    const keyset = after ? AFTER_CURSOR('$3', '$4') : '';
-    return db.query<ListedRow>(
-      `SELECT ${cols} FROM market.books b WHERE b.status = 0 ${keyset} ${order} LIMIT $1 OFFSET $2`,
-      after ? [limit, offset, after.postedUs, after.id] : [limit, offset],
-    );
-  }
-  const keyset = after ? AFTER_CURSOR('$4', '$5') : '';
-  return db.query<ListedRow>(
-    `SELECT ${cols}, ${IN_CART('$1')} FROM market.books b WHERE b.status = 0 AND b.owner_id <> $1 ${keyset}
-     ${order} LIMIT $2 OFFSET $3`,
-    after ? [viewer, limit, offset, after.postedUs, after.id] : [viewer, limit, offset],
-  );
+): Statement {
+  const cursor = after ? [after.postedUs, after.id] : [];
+  return viewer
+    ? { text: listingSql(true, !!after), params: [limit, offset, viewer, ...cursor] }
+    : { text: listingSql(false, !!after), params: [limit, offset, ...cursor] };
+}
+
+/**
+ * The listing statement: $1 limit, $2 offset, then $3 viewer (signed in), then the cursor. The page's
+ * keys are found first, by an index-only walk of `books_listed_walk_idx` (it includes owner_id, so the
+ * viewer's filter needs no row either): what an offset skips costs an index entry, not a row read; only
+ * the page's own books are read from the table.
+ */
+export function listingSql(signedIn: boolean, cursor: boolean): string {
+  const viewer = signedIn ? 'AND k.owner_id <> $3' : '';
+  const keyset = cursor ? AFTER_CURSOR('k', signedIn ? '$4' : '$3', signedIn ? '$5' : '$4') : '';
+  return `SELECT ${BOOK_COLS}, (EXTRACT(EPOCH FROM b.posted_at) * 1000000)::bigint::text AS posted_us${signedIn ? `, ${IN_CART('$3')}` : ''}
+    FROM (SELECT k.id, k.posted_at FROM market.books k WHERE k.status = 0 ${viewer} ${keyset}
+          ORDER BY k.posted_at DESC, k.id DESC LIMIT $1 OFFSET $2) page
+    JOIN market.books b ON b.id = page.id
+    ORDER BY page.posted_at DESC, page.id DESC`;
 }
 
 /**
@@ -116,32 +120,32 @@ export async function listedBooks(
  * planner finds them either by walking the listing index newest first and testing each book's
  * tsvector, which stops early for common words, or through the GIN index for rare ones), then orders
  * those by ts_rank. A search's cost is bounded by the candidates, not by how many books match; when
- * more books match than that, older ones are not ranked (docs/marketplace.md). The public and the
+ * more books match than that, older ones are not ranked (docs/marketplace.md). Each candidate is ranked
+ * from the index entry it was found by (the walk index includes the tsvector); only the page's books are
+ * read from the table. The public and the
  * signed-in search are two statements, so each gets its own plan.
  */
 export const SEARCH_CANDIDATES = 200;
 
 const searchSql = (ownerFilter: string, limit: string) => `WITH candidates AS MATERIALIZED (
-    SELECT b.id FROM market.books b WHERE b.search @@ to_tsquery('simple', $1) AND b.status = 0 ${ownerFilter}
-    ORDER BY b.posted_at DESC, b.id DESC LIMIT ${SEARCH_CANDIDATES})
-  SELECT ${BOOK_COLS}, ts_rank(b.search, to_tsquery('simple', $1)) AS rank
-  FROM candidates c JOIN market.books b ON b.id = c.id
-  ORDER BY rank DESC, b.posted_at DESC, b.id DESC LIMIT ${limit}`;
+    SELECT b.id, b.posted_at, ts_rank(b.search, to_tsquery('simple', $1)) AS rank FROM market.books b
+    WHERE b.search @@ to_tsquery('simple', $1) AND b.status = 0 ${ownerFilter}
+    ORDER BY b.posted_at DESC, b.id DESC LIMIT ${SEARCH_CANDIDATES}),
+  ranked AS MATERIALIZED (SELECT c.id, c.posted_at, c.rank FROM candidates c
+    ORDER BY c.rank DESC, c.posted_at DESC, c.id DESC LIMIT ${limit})
+  SELECT ${BOOK_COLS}, r.rank
+  FROM ranked r JOIN market.books b ON b.id = r.id
+  ORDER BY r.rank DESC, r.posted_at DESC, r.id DESC`;
 
 /** Public search: $1 tsquery, $2 limit. */
 export const SEARCH_SQL = searchSql('', '$2');
 /** Signed-in search: $1 tsquery, $2 viewer (own books left out), $3 limit. */
 export const SEARCH_SQL_VIEWER = searchSql('AND b.owner_id <> $2', '$3');
 
-export async function searchBooks(
-  db: Queryable,
-  tsquery: string,
-  viewer: string | undefined,
-  limit: number,
-): Promise<BookRow[]> {
+export function searchStatement(tsquery: string, viewer: string | undefined, limit: number): Statement {
   return viewer
-    ? db.query<BookRow>(SEARCH_SQL_VIEWER, [tsquery, viewer, limit])
-    : db.query<BookRow>(SEARCH_SQL, [tsquery, limit]);
+    ? { text: SEARCH_SQL_VIEWER, params: [tsquery, viewer, limit] }
+    : { text: SEARCH_SQL, params: [tsquery, limit] };
 }
 
 export async function bookById(db: Queryable, id: string): Promise<BookRow | undefined> {

@@ -1,5 +1,5 @@
 /** SQL for users, pending sign-ups, password resets and notifications (schema `market`). */
-import type { Queryable } from '../platform/db.ts';
+import type { Queryable, Statement } from '../platform/db.ts';
 
 export interface UserRow {
   id: string;
@@ -121,16 +121,37 @@ export async function passwordHashById(db: Queryable, id: string): Promise<strin
 }
 
 /** The principal's current permission and token version (checked on every authenticated request). */
-export async function authState(
-  db: Queryable,
-  id: string,
-): Promise<{ permission_type: number; token_version: number } | undefined> {
-  return (
-    await db.query<{ permission_type: number; token_version: number }>(
-      'SELECT permission_type, token_version FROM market.users WHERE id = $1',
-      [id],
-    )
-  )[0];
+export interface AuthState {
+  permission_type: number;
+  token_version: number;
+}
+
+/**
+ * A read statement whose rows come back as one JSON array, in its order (`rows`): one value for the
+ * driver to decode instead of a typed value per column and row (timestamps arrive as ISO text, other
+ * columns as the statement casts them). The read routes' statements go through it with or without a
+ * signed-in viewer, so both answer from rows of one shape.
+ */
+export function rowsAsJson(st: Statement): Statement {
+  return { text: `SELECT (SELECT COALESCE(json_agg(t), '[]'::json) FROM (${st.text}) t) AS rows`, params: st.params };
+}
+
+/**
+ * rowsAsJson with the user's auth state read by the same statement (one round trip): `auth` is the
+ * user's AuthState as JSON, null when there is no such user.
+ */
+export function withAuthState(st: Statement, userId: string): Statement {
+  const n = st.params.length + 1;
+  return {
+    text: `SELECT (SELECT json_build_object('permission_type', u.permission_type, 'token_version', u.token_version)
+        FROM market.users u WHERE u.id = $${n}::bigint) AS auth,
+      (SELECT COALESCE(json_agg(t), '[]'::json) FROM (${st.text}) t) AS rows`,
+    params: [...st.params, userId],
+  };
+}
+
+export async function authState(db: Queryable, id: string): Promise<AuthState | undefined> {
+  return (await db.query<AuthState>('SELECT permission_type, token_version FROM market.users WHERE id = $1', [id]))[0];
 }
 
 export async function updateProfile(

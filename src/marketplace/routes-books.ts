@@ -8,7 +8,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { validate } from '../platform/validate.ts';
 import { emitEvent } from '../webhooks/events.ts';
-import { maybeMe, me, optionalUser, requireUser } from './auth.ts';
+import { me, readAsViewer, requireUser, tokenForRead } from './auth.ts';
 import { ok } from './views.ts';
 import { afterCommit, MAIL, type OutgoingMail } from './mailer.ts';
 import { normalizeCourse, normalizeName, searchTsQuery } from './matching.ts';
@@ -42,31 +42,35 @@ booksRoutes.get(
   validate('query', cursorQuery),
   async (c) => {
     const { limit, skip } = c.req.valid('param');
-    const books = await q.listedBooks(c.get('db'), undefined, limit, skip, c.req.valid('query').cursor);
+    const st = q.listingStatement(undefined, limit, skip, c.req.valid('query').cursor);
+    const books = await readAsViewer<q.ListedRow>(c, () => st);
     return listingPage(c, books, limit);
   },
 );
 
-booksRoutes.get('/getAllBooks', optionalUser, validate('query', pageSchema.extend(cursorQuery.shape)), async (c) => {
-  const { limit, skip, cursor } = c.req.valid('query');
-  const books = await q.listedBooks(c.get('db'), maybeMe(c)?.id, limit, skip, cursor);
-  return listingPage(c, books, limit);
-});
+booksRoutes.get(
+  '/getAllBooks',
+  tokenForRead(false),
+  validate('query', pageSchema.extend(cursorQuery.shape)),
+  async (c) => {
+    const { limit, skip, cursor } = c.req.valid('query');
+    const books = await readAsViewer<q.ListedRow>(c, (viewer) => q.listingStatement(viewer, limit, skip, cursor));
+    return listingPage(c, books, limit);
+  },
+);
 
 const searchParam = z.object({ query: z.string().min(1).max(100) });
 
-async function search(c: import('hono').Context<AppEnv>, text: string, viewer: string | undefined) {
+async function search(c: import('hono').Context<AppEnv>, text: string) {
   const tsq = searchTsQuery(text);
   if (!tsq) throw new HttpError(400, 'The search text needs at least one letter or digit');
-  const books = await q.searchBooks(c.get('db'), tsq, viewer, BOOK_LIMIT);
+  const books = await readAsViewer<q.BookRow>(c, (viewer) => q.searchStatement(tsq, viewer, BOOK_LIMIT));
   return ok(c, books.map(q.publicBook));
 }
 
-booksRoutes.get('/search/public/:query', validate('param', searchParam), (c) =>
-  search(c, c.req.valid('param').query, undefined),
-);
-booksRoutes.get('/search/:query', requireUser, validate('param', searchParam), (c) =>
-  search(c, c.req.valid('param').query, me(c).id),
+booksRoutes.get('/search/public/:query', validate('param', searchParam), (c) => search(c, c.req.valid('param').query));
+booksRoutes.get('/search/:query', tokenForRead(true), validate('param', searchParam), (c) =>
+  search(c, c.req.valid('param').query),
 );
 
 booksRoutes.get('/getUsersPosts', requireUser, async (c) => {

@@ -25,6 +25,12 @@ export interface Queryable {
   query<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
+/** One statement with its parameters. */
+export interface Statement {
+  text: string;
+  params: readonly unknown[];
+}
+
 export interface Db extends Queryable {
   transaction<T>(
     fn: (tx: Queryable) => Promise<T>,

@@ -223,6 +223,27 @@ describe('search', () => {
   it('authenticated search needs a token', async () => {
     await expectError(await api.get('/api/books/search/anything'), 401);
   });
+
+  it("signed-in search and getAllBooks read the user's state with their statement: a revoked token or a deleted user is a 401", async () => {
+    const seller = await makeUser();
+    const viewer = await makeUser();
+    const tag = `r${Date.now().toString(36)}`;
+    const book = await postBook(seller, { name: `Revoked ${tag}` });
+    expect(ids(await json(await api.get(`/api/books/search/${tag}`, viewer.auth)))).toEqual([book._id]);
+    expect((await api.get('/api/books/getAllBooks?limit=1', viewer.auth)).status).toBe(200);
+    // a password change or logout everywhere bumps the token version: older tokens stop at once
+    await testDb().query('UPDATE market.users SET token_version = token_version + 1 WHERE id = $1', [viewer.id]);
+    const revoked = await api.get(`/api/books/search/${tag}`, viewer.auth);
+    expect(await expectError(revoked, 401)).toBe('invalid token');
+    await expectError(await api.get('/api/books/getAllBooks?limit=1', viewer.auth), 401);
+    // a deleted user's token names nobody
+    const gone = await makeUser();
+    await testDb().query('DELETE FROM market.users WHERE id = $1', [gone.id]);
+    await expectError(await api.get(`/api/books/search/${tag}`, gone.auth), 401);
+    await expectError(await api.get('/api/books/getAllBooks?limit=1', gone.auth), 401);
+    // the public search is unaffected by a token it does not read
+    expect(ids(await json(await api.get(`/api/books/search/public/${tag}`, gone.auth)))).toEqual([book._id]);
+  });
 });
 
 describe('requests and matching', () => {
