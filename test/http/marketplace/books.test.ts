@@ -186,6 +186,21 @@ describe('search', () => {
     expect(byCourse).not.toContain(sold._id);
   });
 
+  it('a word matches as a prefix of a word, at any length', async () => {
+    const seller = await makeUser();
+    const tag = `lw${Date.now().toString(36)}`;
+    const word = `${tag}supercalifragilisticexpialidocious`;
+    const book = await postBook(seller, { name: `${word} studies`, course: 'ENG 101', ISBN: null });
+    const found = async (q: string) => ids(await json(await api.get(`/api/books/search/public/${q}`)));
+    expect(await found(word.slice(0, 10))).toEqual([book._id]);
+    expect(await found(word.slice(0, 30))).toEqual([book._id]);
+    expect(await found(word)).toEqual([book._id]);
+    expect(await found(`${word.slice(0, 30)}x`)).toEqual([]);
+    expect(await found(`${word}s`)).toEqual([]);
+    expect(await found(`${tag}super%20stud`)).toEqual([book._id]);
+    expect(await found(`${tag}super%20xstud`)).toEqual([]);
+  });
+
   it('ranks the newest SEARCH_CANDIDATES matches when more books match, best title hits first among them', async () => {
     const { SEARCH_CANDIDATES } = await import('../../../src/marketplace/queries-books.ts');
     const seller = await makeUser();
