@@ -67,7 +67,8 @@ const pendingClaims = new WeakMap<Context<AppEnv>, Claims>();
 /**
  * requireUser (`required`) or optionalUser for a read route whose answer is one statement: the token is
  * checked here (signature, audience, expiry), and the user's state is read by `readAsViewer` in the same
- * round trip as that statement. The route answers nothing before that check has passed.
+ * round trip as that statement. The route returns no data before that check has passed (a malformed
+ * request is still a 400 first, as it is for everyone).
  */
 export function tokenForRead(required: boolean): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -98,6 +99,7 @@ export async function readAsViewer<T>(
   c.set('principal', principalOf(claims, row?.auth ?? undefined));
   return row!.rows;
 }
+
 /** After requireUser: 403 unless the user's current permission is at least `level`. */
 export function requireRole(level: 1 | 2): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
