@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PORTS, PORT_VARIABLES, type PortName } from '../../tools/stack/config.ts';
-import { freePort } from '../../tools/stack/index.ts';
+import { assertPortFree, freePort } from '../../tools/stack/index.ts';
 import { extractExamples, placeholder, retarget, type Example } from '../../tools/readme/examples.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -45,6 +45,25 @@ let dir: string;
 let output = '';
 const ports: Record<number, number> = {};
 
+/** The first of `n` consecutive ports below 32768 that are free now, none of them in `avoid`. */
+async function freeRun(n: number, avoid: Set<number>): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
+    const run = Array.from({ length: n }, (_, i) => base + i);
+    if (run.some((p) => avoid.has(p))) continue;
+    const free = await Promise.all(
+      run.map((p) =>
+        assertPortFree(p, 'inspector').then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
+    if (free.every(Boolean)) return base;
+  }
+  throw new Error(`no ${n} free ports in a row below 32768`);
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'readme-test-'));
   const env: Record<string, string> = {
@@ -57,8 +76,10 @@ beforeAll(async () => {
     env[PORT_VARIABLES[name]] = String(p);
     if (name !== 'inspector') ports[DEFAULT_PORTS[name]] = p;
   }
-  // Four inspector ports in a row from INSPECTOR_PORT: take a free one high enough to leave room.
-  env.INSPECTOR_PORT = String(await freePort());
+  // Four inspector ports in a row from INSPECTOR_PORT, all free: taken below the kernel's ephemeral range
+  // (32768 up), where no port of another test or outgoing connection can be handed out next to ours
+  // between this check and npm start's own (a run of four from freePort() once met one such).
+  env.INSPECTOR_PORT = String(await freeRun(4, new Set(Object.values(ports))));
   stack = spawn(process.execPath, ['tools/start.ts'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
