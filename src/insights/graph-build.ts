@@ -48,11 +48,11 @@ export async function buildGraph(ctx: GraphContext, key: GraphKey): Promise<Grap
   const { system, name, version } = key;
   const target = resolveTarget(env);
   const tkey = targetKey(system, target);
-  if (system === 'GO') {
-    const body = await goGraphFromMemory(env, db, { name, version, target: tkey }, ctx.waitUntil);
+  const memory = system === 'GO' ? goModMemory(env) : undefined;
+  if (memory) {
+    const body = await goGraphFromMemory(memory, db, { name, version, target: tkey }, ctx.waitUntil);
     if (body !== null) return { kind: 'graph', body, cached: true, stored: [] };
   }
-  const memory = system === 'GO' ? goModMemory(env) : undefined;
   const first = await cachedGraphOrVersion(db, system, name, version, tkey);
   if (first.body !== null) {
     memory?.markGraphStored(graphKey(name, version, tkey));

@@ -9,7 +9,7 @@
 import type { Db } from '../platform/db.ts';
 import { resolveGraph, toDependenciesJson } from '../resolve/index.ts';
 import type { Client, Dependency, VersionInfo } from '../resolve/types.ts';
-import { goModMemory, type GoModMemory } from './go-mod-memory.ts';
+import type { GoModMemory } from './go-mod-memory.ts';
 import { putCachedGraph } from './queries-dependencies.ts';
 
 class MemoryMiss extends Error {}
@@ -37,12 +37,11 @@ class GoMemoryClient implements Client {
 
 /** The graph's JSON text from memory, or null when the memory cannot answer it whole. */
 export async function goGraphFromMemory(
-  env: object,
+  memory: GoModMemory,
   db: Db,
   key: { name: string; version: string; target: string },
   waitUntil?: (p: Promise<unknown>) => void,
 ): Promise<string | null> {
-  const memory = goModMemory(env);
   if (!memory.get(key.name, key.version)?.listed) return null;
   const client = new GoMemoryClient(memory);
   let body: string;

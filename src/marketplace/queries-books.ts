@@ -122,8 +122,7 @@ export function listingSql(signedIn: boolean, cursor: boolean): string {
  * those by ts_rank. A search's cost is bounded by the candidates, not by how many books match; when
  * more books match than that, older ones are not ranked (docs/marketplace.md). Each candidate is ranked
  * from the index entry it was found by (the walk index includes the tsvector); only the page's books are
- * read from the table. The public and the
- * signed-in search are two statements, so each gets its own plan.
+ * read from the table. The public and the signed-in search are two statements, so each gets its own plan.
  */
 export const SEARCH_CANDIDATES = 200;
 

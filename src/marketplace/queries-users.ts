@@ -133,8 +133,10 @@ export interface AuthState {
  * signed-in viewer, so both answer from rows of one shape.
  */
 export function rowsAsJson(st: Statement): Statement {
-  return { text: `SELECT (SELECT COALESCE(json_agg(t), '[]'::json) FROM (${st.text}) t) AS rows`, params: st.params };
+  return { text: `SELECT ${jsonRows(st.text)}`, params: st.params };
 }
+
+const jsonRows = (text: string) => `(SELECT COALESCE(json_agg(t), '[]'::json) FROM (${text}) t) AS rows`;
 
 /**
  * rowsAsJson with the user's auth state read by the same statement (one round trip): `auth` is the
@@ -144,12 +146,12 @@ export function withAuthState(st: Statement, userId: string): Statement {
   const n = st.params.length + 1;
   return {
     text: `SELECT (SELECT json_build_object('permission_type', u.permission_type, 'token_version', u.token_version)
-        FROM market.users u WHERE u.id = $${n}::bigint) AS auth,
-      (SELECT COALESCE(json_agg(t), '[]'::json) FROM (${st.text}) t) AS rows`,
+        FROM market.users u WHERE u.id = $${n}::bigint) AS auth, ${jsonRows(st.text)}`,
     params: [...st.params, userId],
   };
 }
 
+/** The user's AuthState, read on its own (the signed-in writes and the other routes). */
 export async function authState(db: Queryable, id: string): Promise<AuthState | undefined> {
   return (await db.query<AuthState>('SELECT permission_type, token_version FROM market.users WHERE id = $1', [id]))[0];
 }
