@@ -101,15 +101,16 @@ export function listingStatement(
 
 /**
  * The listing statement: $1 limit, $2 offset, then $3 viewer (signed in), then the cursor. The page's
- * keys are found first, by an index-only walk of `books_listed_walk_idx` (it includes owner_id, so the
+ * keys are found first, by an index-only walk of `books_listed_walk_idx` (keys and owner_id, so the
  * viewer's filter needs no row either): what an offset skips costs an index entry, not a row read; only
- * the page's own books are read from the table.
+ * the page's own books are read from the table. `k.id > 0` (every book) is that index's predicate, which
+ * keeps the search's walks off it (migration 0202).
  */
 export function listingSql(signedIn: boolean, cursor: boolean): string {
   const viewer = signedIn ? 'AND k.owner_id <> $3' : '';
   const keyset = cursor ? AFTER_CURSOR('k', signedIn ? '$4' : '$3', signedIn ? '$5' : '$4') : '';
   return `SELECT ${BOOK_COLS}, (EXTRACT(EPOCH FROM b.posted_at) * 1000000)::bigint::text AS posted_us${signedIn ? `, ${IN_CART('$3')}` : ''}
-    FROM (SELECT k.id, k.posted_at FROM market.books k WHERE k.status = 0 ${viewer} ${keyset}
+    FROM (SELECT k.id, k.posted_at FROM market.books k WHERE k.status = 0 AND k.id > 0 ${viewer} ${keyset}
           ORDER BY k.posted_at DESC, k.id DESC LIMIT $1 OFFSET $2) page
     JOIN market.books b ON b.id = page.id
     ORDER BY page.posted_at DESC, page.id DESC`;
@@ -117,18 +118,23 @@ export function listingSql(signedIn: boolean, cursor: boolean): string {
 
 /**
  * Search ranks a bounded candidate set: the SEARCH_CANDIDATES newest listed books that match (the
- * planner finds them either by walking the listing index newest first and testing each book's
- * tsvector, which stops early for common words, or through the GIN index for rare ones), then orders
- * those by ts_rank. A search's cost is bounded by the candidates, not by how many books match; when
- * more books match than that, older ones are not ranked (docs/marketplace.md). Each candidate is ranked
- * from the index entry it was found by (the walk index includes the tsvector); only the page's books are
- * read from the table. The public and the signed-in search are two statements, so each gets its own plan.
+ * planner finds them either by walking `books_search_walk_idx` newest first and testing each entry,
+ * which stops early for common words, or through the GIN index over `search_prefixes` for rare ones),
+ * then orders those by ts_rank. A search's cost is bounded by the candidates, not by how many books
+ * match; when more books match than that, older ones are not ranked (docs/marketplace.md).
+ * A prefix term `calc:*` is looked up as the exact lexeme `calc` among every word's prefixes
+ * (migration 0202), so GIN intersects exact posting lists instead of gathering every word that starts
+ * with it; the query itself is still tested (`@@~`, the same match with a neutral estimate), so words
+ * over 24 characters keep their whole meaning. Each candidate is ranked from the index entry it was
+ * found by; only the page's books are read from the table. The public and the signed-in search are two
+ * statements, so each gets its own plan.
  */
-export const SEARCH_CANDIDATES = 200;
+export const SEARCH_CANDIDATES = 100;
 
 const searchSql = (ownerFilter: string, limit: string) => `WITH candidates AS MATERIALIZED (
     SELECT b.id, b.posted_at, ts_rank(b.search, to_tsquery('simple', $1)) AS rank FROM market.books b
-    WHERE b.search @@ to_tsquery('simple', $1) AND b.status = 0 ${ownerFilter}
+    WHERE b.search_prefixes @@ market.search_prefix_query(to_tsquery('simple', $1))
+      AND b.search OPERATOR(market.@@~) to_tsquery('simple', $1) AND b.status = 0 ${ownerFilter}
     ORDER BY b.posted_at DESC, b.id DESC LIMIT ${SEARCH_CANDIDATES}),
   ranked AS MATERIALIZED (SELECT c.id, c.posted_at, c.rank FROM candidates c
     ORDER BY c.rank DESC, c.posted_at DESC, c.id DESC LIMIT ${limit})
