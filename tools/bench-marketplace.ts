@@ -1,11 +1,12 @@
 /**
  * `npm run bench:marketplace`: seeds 100,000 listed books (one generate_series INSERT) into a fresh
- * database on the PostgreSQL server DATABASE_URL names (dropped at the end; default: an in-memory local stack), then drives search and listing through the marketplace
- * worker's fetch with concurrency, printing p50/p99 and req/s beside a floor measured first in the same run (a
- * worker built by the same createApp answering `SELECT 1` through the same driver and proxy; ratios in
- * parentheses: p99 / floor p99, req/s / floor req/s), and
- * the EXPLAIN ANALYZE of each query as the worker sends it (listing by offset, public and signed in, and
- * by cursor; search for a common word, a rare phrase and a rare pair, public and signed in).
+ * database on the PostgreSQL server DATABASE_URL names (dropped at the end; default: an in-memory local
+ * stack), then drives search and listing through the marketplace worker's fetch with concurrency,
+ * printing p50/p99 and req/s beside a floor measured first in the same run (a worker built by the same
+ * createApp answering `SELECT 1` through the same driver and proxy; ratios in parentheses: p99 / floor
+ * p99, req/s / floor req/s), and the EXPLAIN ANALYZE of each query as the worker sends it (listing by
+ * offset, public and signed in, and by cursor; search for a common word, a rare phrase and a rare pair,
+ * public and signed in).
  * Options (env): BENCH_BOOKS (100000), BENCH_REQUESTS (300 per scenario, after 100 untimed), BENCH_CONCURRENCY (16).
  */
 import pg from 'pg';
@@ -75,7 +76,7 @@ const client = new pg.Client({ connectionString: stack.databaseUrl });
 await client.connect();
 try {
   console.log(
-    `database: ${stack.embedded ? 'embedded PGlite (in memory)' : 'PostgreSQL at DATABASE_URL'}; ${BOOKS} books, ${REQUESTS} requests per scenario, concurrency ${CONCURRENCY}`,
+    `database: ${stack.embedded ? 'embedded PGlite (in memory)' : 'a fresh database on the PostgreSQL server at DATABASE_URL'}; ${BOOKS} books, ${REQUESTS} requests per scenario, concurrency ${CONCURRENCY}`,
   );
   const mk = async (email: string) =>
     (
