@@ -1,10 +1,11 @@
 /**
  * `ETag` / `If-None-Match` on every insights GET (every documented GET operation, with the document's own
- * examples): a 200 carries a strong ETag; the same tag back (alone, in a list, weak-prefixed or `*`)
+ * examples): a 200 carries a strong ETag, the SHA-1 of its body; the same tag back (alone, in a list, weak-prefixed or `*`)
  * answers 304 with no body and the same ETag; another tag answers 200. The tag follows the data (a new
  * stored version changes it, and the old tag then gets a 200); POST answers and errors carry none; no
  * rate-limit headers are sent (none is enforced: docs/insights.md).
  */
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, json, useFixtureUpstream } from '../../fixtures/insights/harness.ts';
 import { documented, type Doc } from '../../fixtures/insights/openapi-urls.ts';
@@ -30,6 +31,13 @@ describe('ETag and If-None-Match', () => {
       const first = await api.get(url);
       const tag = first.headers.get('etag');
       expect({ url, status: first.status, tag }).toEqual({ url, status: 200, tag: expect.stringMatching(/^"[^"]+"$/) });
+      // the documented validator: the SHA-1 of the body (set with the JSON text, or by the middleware)
+      expect({ url, tag }).toEqual({
+        url,
+        tag: `"${createHash('sha1')
+          .update(await first.text())
+          .digest('hex')}"`,
+      });
       const again = await api.get(url, { 'if-none-match': tag! });
       expect({ url, status: again.status }).toEqual({ url, status: 304 });
       expect(await again.text()).toBe('');
