@@ -1,6 +1,6 @@
 -- Search by word prefixes without GIN partial matches (issue 21). A search term `csc:*` made GIN gather
 -- every posting of every lexeme starting with "csc" before intersecting (125,000 at 1M books: ~20 ms).
--- `search_prefixes` holds every prefix (up to SEARCH_PREFIX_CHARS = 24 characters) of every lexeme of
+-- `search_prefixes` holds every prefix (up to 24 characters) of every lexeme of
 -- `search`, so a prefix term becomes an exact lexeme there: GIN intersects exact posting lists, and its
 -- statistics give the planner the real number of matches. The term's own test against `search` stays
 -- in the query (operator @@~, below), so a word longer than 24 characters keeps its whole meaning.
