@@ -17,7 +17,12 @@
  */
 import { neon, neonConfig, Pool, type PoolClient } from '@neondatabase/serverless';
 import { databaseConfig } from './config/shared.ts';
-import type { Env } from './env.ts';
+
+/** The variables the database needs (named as in `Env`, which imports `Db` from here: no import back). */
+export interface DbVariables {
+  readonly DATABASE_URL?: string;
+  readonly NEON_LOCAL_PROXY?: string;
+}
 
 export type Row = Record<string, unknown>;
 
@@ -43,7 +48,7 @@ export interface Db extends Queryable {
 let configuredFor: string | undefined;
 
 /** Points the driver at a local Neon-compatible proxy when the env names one (idempotent). */
-export function configureNeon(env: Pick<Env, 'NEON_LOCAL_PROXY'>): void {
+export function configureNeon(env: Pick<DbVariables, 'NEON_LOCAL_PROXY'>): void {
   const proxy = databaseConfig(env).NEON_LOCAL_PROXY;
   if (!proxy || configuredFor === proxy) return;
   configuredFor = proxy;
@@ -66,7 +71,7 @@ function openPool(connectionString: string): Pool {
   return pool;
 }
 
-export function createDb(env: Pick<Env, 'DATABASE_URL' | 'NEON_LOCAL_PROXY'>): Db {
+export function createDb(env: DbVariables): Db {
   const url = databaseConfig(env).DATABASE_URL;
   configureNeon(env);
   const sql = neon(url);
