@@ -80,75 +80,104 @@ function admits(range: string, v: NugetVersion): boolean {
   return typeof r !== 'string' && nugetRangeContains(r, v, true);
 }
 
+/** What a restore reads from the client: the versions of an id and a version's dependencies for the framework. */
+interface NugetSource {
+  id: (name: string) => string;
+  versionsOf: (name: string) => Promise<{ version: string; v: NugetVersion }[]>;
+  depsOf: (name: string, version: string) => Promise<Dependency[]>;
+  prefetch: (names: string[]) => Promise<void>;
+}
+
+function nugetSource(client: Client, framework: string): NugetSource {
+  const id = normalizeNugetId;
+  return {
+    id,
+    versionsOf: async (name) =>
+      (await client.versions(id(name))).flatMap((x) => {
+        const v = parseNugetVersion(x.version);
+        return v && !has(x.attrs, 'deleted') ? [{ version: x.version, v }] : [];
+      }),
+    depsOf: async (name, version) => {
+      const all = (await client.requirements(id(name), version)) ?? [];
+      const groups = [...new Set(all.map((d) => d.attrs.framework ?? ''))];
+      const g = nearestFramework(framework, groups);
+      return g === null ? [] : all.filter((d) => (d.attrs.framework ?? '') === g && d.name !== '');
+    },
+    prefetch: async (names) => {
+      await client.prefetch?.(names);
+    },
+  };
+}
+
 export async function resolveNuget(
   client: Client,
   rootName: string,
   rootVersion: string,
   opts: NugetOptions = {},
 ): Promise<Graph> {
-  const framework = opts.framework ?? DEFAULT_NUGET_FRAMEWORK;
-  const maxNodes = opts.maxNodes ?? 20_000;
-  const id = normalizeNugetId;
-  const versionsOf = async (name: string) =>
-    (await client.versions(id(name))).flatMap((x) => {
-      const v = parseNugetVersion(x.version);
-      return v && !has(x.attrs, 'deleted') ? [{ version: x.version, v }] : [];
-    });
-  const depsOf = async (name: string, version: string): Promise<Dependency[]> => {
-    const all = (await client.requirements(id(name), version)) ?? [];
-    const groups = [...new Set(all.map((d) => d.attrs.framework ?? ''))];
-    const g = nearestFramework(framework, groups);
-    return g === null ? [] : all.filter((d) => (d.attrs.framework ?? '') === g && d.name !== '');
-  };
+  const src = nugetSource(client, opts.framework ?? DEFAULT_NUGET_FRAMEWORK);
   const g = newGraph(rootName, rootVersion);
   const rootV = parseNugetVersion(rootVersion);
-  if (!rootV || !(await versionsOf(rootName)).some((x) => x.version === rootVersion)) {
+  if (!rootV || !(await src.versionsOf(rootName)).some((x) => x.version === rootVersion)) {
     g.error = `${rootName}@${rootVersion} not found`;
     return g;
   }
   const root: Node = {
-    id: id(rootName),
+    id: src.id(rootName),
     version: rootVersion,
     v: rootV,
     parent: null,
     depth: 0,
-    deps: await depsOf(rootName, rootVersion),
+    deps: await src.depsOf(rootName, rootVersion),
     children: [],
     range: '',
     eclipsed: [],
   };
-  const errors: { node: Node; dep: Dependency; message: string }[] = [];
+  const tree = await walkTree(src, root, opts.maxNodes ?? 20_000);
+  if (tree.tooLarge) {
+    g.error = tree.tooLarge;
+    return g;
+  }
+  const winners = cousinWinners(root);
+  const index = writeGraph(g, root, winners);
+  for (const e of tree.errors)
+    if (winners.get(e.node.id) === e.node)
+      addError(g, index.get(e.node.id)!, src.id(e.dep.name), e.dep.requirement, e.message);
+  if (tree.cycle) g.error = tree.cycle;
+  return g;
+}
+
+interface TreeWalk {
+  errors: { node: Node; dep: Dependency; message: string }[];
+  cycle: string;
+  tooLarge: string;
+}
+
+/**
+ * The declared tree, breadth-first so the nearer declarations are known before deeper ones are reached:
+ * a dependency already declared by an ancestor is not followed (direct dependency wins; its edge is kept
+ * in `eclipsed`), one back to an ancestor is a cycle.
+ */
+async function walkTree(src: NugetSource, root: Node, maxNodes: number): Promise<TreeWalk> {
+  const out: TreeWalk = { errors: [], cycle: '', tooLarge: '' };
   let count = 0;
-  let cycle = '';
-  // breadth-first walk: the nearer declarations are known before deeper ones are reached
   const queue: Node[] = [root];
   while (queue.length) {
     const n = queue.shift()!;
-    await client.prefetch?.(n.deps.map((d) => d.name));
+    await src.prefetch(n.deps.map((d) => d.name));
     for (const d of n.deps) {
-      const did = id(d.name);
-      let eclipsed = false;
-      for (let a: Node | null = n; a; a = a.parent) {
-        if (a.id === did) {
-          cycle ||= `cycle detected: ${did} depends on itself`;
-          eclipsed = true;
-          break;
-        }
-        if (a !== n && a.deps.some((x) => id(x.name) === did)) {
-          n.eclipsed.push({ id: did, range: d.requirement }); // still an edge, to the version the nearer declaration picks
-          eclipsed = true;
-          break;
-        }
-      }
-      if (eclipsed) continue;
-      const version = pickNuget(d.requirement, await versionsOf(did));
+      const did = src.id(d.name);
+      const seen = eclipsedBy(n, did, d.requirement);
+      if (seen === 'cycle') out.cycle ||= `cycle detected: ${did} depends on itself`;
+      if (seen) continue;
+      const version = pickNuget(d.requirement, await src.versionsOf(did));
       if (version === null) {
-        errors.push({ node: n, dep: d, message: `no version of ${did} matches ${JSON.stringify(d.requirement)}` });
+        out.errors.push({ node: n, dep: d, message: `no version of ${did} matches ${JSON.stringify(d.requirement)}` });
         continue;
       }
       if (++count > maxNodes) {
-        g.error = `the dependency tree has more than ${maxNodes} nodes`;
-        return g;
+        out.tooLarge = `the dependency tree has more than ${maxNodes} nodes`;
+        return out;
       }
       const child: Node = {
         id: did,
@@ -156,7 +185,7 @@ export async function resolveNuget(
         v: parseNugetVersion(version)!,
         parent: n,
         depth: n.depth + 1,
-        deps: await depsOf(did, version),
+        deps: await src.depsOf(did, version),
         children: [],
         range: d.requirement,
         eclipsed: [],
@@ -165,7 +194,27 @@ export async function resolveNuget(
       queue.push(child);
     }
   }
-  // cousins: the highest version of an id wins; losing nodes drop their subtrees, until stable
+  return out;
+}
+
+/**
+ * Whether `n`'s dependency on `did` is not followed: 'cycle' when `did` is `n` or an ancestor, 'nearer' when
+ * an ancestor above `n` declares it (then the edge is kept in `n.eclipsed`, to the version the nearer
+ * declaration picks), false otherwise.
+ */
+function eclipsedBy(n: Node, did: string, range: string): 'cycle' | 'nearer' | false {
+  for (let a: Node | null = n; a; a = a.parent) {
+    if (a.id === did) return 'cycle';
+    if (a !== n && a.deps.some((x) => normalizeNugetId(x.name) === did)) {
+      n.eclipsed.push({ id: did, range });
+      return 'nearer';
+    }
+  }
+  return false;
+}
+
+/** Cousins: the highest version of an id wins; losing nodes drop their subtrees, until stable. */
+function cousinWinners(root: Node): Map<string, Node> {
   let winners = new Map<string, Node>();
   for (;;) {
     const live: Node[] = [];
@@ -181,8 +230,15 @@ export async function resolveNuget(
     }
     const same = winners.size === next.size && [...next].every(([k, n]) => winners.get(k)?.version === n.version);
     winners = next;
-    if (same) break;
+    if (same) return winners;
   }
+}
+
+/**
+ * The winners as nodes, and an edge per distinct (from, to, range) reached through winners; NU1107 on a
+ * losing range. Answers each id's node index.
+ */
+function writeGraph(g: Graph, root: Node, winners: Map<string, Node>): Map<string, number> {
   const index = new Map<string, number>([[root.id, 0]]);
   for (const [k, n] of winners) if (k !== root.id) index.set(k, addNode(g, n.id, n.version));
   const edges = new Set<string>();
@@ -214,9 +270,5 @@ export async function resolveNuget(
     }
   };
   visit(root);
-  for (const e of errors)
-    if (winners.get(e.node.id) === e.node)
-      addError(g, index.get(e.node.id)!, id(e.dep.name), e.dep.requirement, e.message);
-  if (cycle) g.error = cycle;
-  return g;
+  return index;
 }
