@@ -246,6 +246,8 @@ function startWrangler(
       env: {
         ...process.env,
         WRANGLER_SEND_METRICS: 'false',
+        // wrangler's debug logs beside its state, under LOCAL_DATA_DIR (its default is ~/.config/.wrangler/logs)
+        WRANGLER_LOG_PATH: `${persistTo}/logs`,
         CLOUDFLARE_CF_FETCH_ENABLED: 'false',
         NO_D1_WARNING: 'true',
         FORCE_COLOR: '0',
