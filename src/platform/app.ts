@@ -1,10 +1,11 @@
 /**
  * `createApp(dialect)`: a Hono app typed with the shared bindings, the input guard (input-guard.ts), a
  * per-request database handle (closed through waitUntil once the response is ready), and the dialect's
- * onError / notFound.
+ * onError / notFound (a 405 with `Allow` for a path served under other methods: allowed-methods.ts).
  * Every function builds its app with this and mounts its routers with `app.route()`.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
+import { methodGuard } from './allowed-methods.ts';
 import { ConfigError } from './config/define.ts';
 import { createDb } from './db.ts';
 import type { AppEnv } from './env.ts';
@@ -62,6 +63,7 @@ export function createApp(
     Object.entries(others).find(([prefix]) => path.startsWith(prefix))?.[1] ?? dialect;
   if (config) app.use('*', configGuard(config, dialectFor));
   app.use('*', inputGuard(dialectFor));
+  app.use('*', methodGuard(app, dialectFor));
   app.use('*', dbMiddleware);
   app.onError(errorHandler(dialect));
   app.notFound(notFoundHandler(dialect));

@@ -53,6 +53,7 @@ export class ValidationError extends HttpError {
 
 export interface ValidationIssue {
   path: (string | number)[];
+  /** The whole sentence, naming the field ("`edition` is required"). */
   message: string;
   code?: string;
   /** Where the input came from: json, query, param, header, form. */
@@ -60,7 +61,7 @@ export interface ValidationIssue {
 }
 
 export function formatIssues(issues: ValidationIssue[]): string {
-  return issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+  return issues.map((i) => i.message).join('; ');
 }
 
 /** FastAPI's names for where an input came from (`loc[0]` of a validation error). */
