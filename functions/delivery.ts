@@ -12,6 +12,7 @@ import { marketplaceJobs } from '../src/marketplace/jobs.ts';
 import { pipelineJobs } from '../src/pipeline/jobs.ts';
 import { webhooksJobs } from '../src/webhooks/jobs.ts';
 import { sweepWebhooks } from '../src/webhooks/deliver.ts';
+import './event-catalog.ts';
 import type { Env, ExecutionContextLike } from '../src/platform/env.ts';
 
 export const app = createApp('pipeline', {}, config.delivery);

@@ -6,6 +6,7 @@ import { healthRoutes } from '../src/platform/health.ts';
 import { pipelineRoutes } from '../src/pipeline/routes.ts';
 import { runScheduled } from '../src/pipeline/scheduled.ts';
 import { webhookRoutes } from '../src/webhooks/routes.ts';
+import './event-catalog.ts';
 
 export const app = createApp('pipeline', { '/rest/v2/webhook': 'ultracart' }, pipelineFunctionConfig);
 app.route('/', healthRoutes('pipeline'));

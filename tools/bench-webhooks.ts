@@ -13,7 +13,7 @@ import delivery from '../functions/delivery.ts';
 import pipeline from '../functions/pipeline.ts';
 import { createDb } from '../src/platform/db.ts';
 import type { Env } from '../src/platform/env.ts';
-import { notifyOutbox, recordRawEvent } from '../src/webhooks/events.ts';
+import { notifyOutbox, recordRawEvent } from '../src/platform/events.ts';
 import { createMerchantKey } from '../src/webhooks/merchant-keys.ts';
 import { readBody } from '../src/webhooks/payload.ts';
 import { serveWorker } from './stack/serve-worker.ts';

@@ -18,14 +18,12 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Project files (paths from the repository root) each bundle may hold. */
 const OWN: Record<FunctionName, (file: string) => boolean> = {
   insights: (f) => /^(functions\/insights\.ts|src\/(platform|insights|resolve|versions)\/)/.test(f),
-  // marketplace emits webhook events: the event contract (events, their schemas, payload sizes) comes with it
-  marketplace: (f) =>
-    /^(functions\/marketplace\.ts|src\/(platform|marketplace)\/|src\/webhooks\/(events|schemas-events|payload)\.ts$)/.test(
-      f,
-    ),
-  // pipeline hosts the webhook resource, whose reflow reads the marketplace's users and books through their queries
+  // marketplace emits webhook events through the platform's event contract (src/platform/events.ts)
+  marketplace: (f) => /^(functions\/marketplace\.ts|src\/(platform|marketplace)\/)/.test(f),
+  // pipeline hosts the webhook resource, whose catalogue holds the marketplace's events and their reflow
+  // (functions/event-catalog.ts), which read its users and books through their queries
   pipeline: (f) =>
-    /^(functions\/pipeline\.ts|src\/(platform|pipeline|webhooks)\/|src\/marketplace\/(book-status|queries-books|queries-users)\.ts$)/.test(
+    /^(functions\/(pipeline|event-catalog)\.ts|src\/(platform|pipeline|webhooks)\/|src\/marketplace\/(book-status|events|queries-books|queries-users)\.ts$)/.test(
       f,
     ),
   delivery: (f) =>

@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import type { AppEnv, Env } from '../platform/env.ts';
 import { queueMail } from '../platform/mail-queue.ts';
-import { notifyOutbox } from '../webhooks/events.ts';
+import { notifyOutbox } from '../platform/events.ts';
 import { pluralWord } from '../platform/plural.ts';
 import { marketplaceConfig } from './config.ts';
 

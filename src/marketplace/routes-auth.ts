@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { hashPassword, randomToken, sha256Hex, verifyPassword } from '../platform/crypto.ts';
-import { emitEvent } from '../webhooks/events.ts';
+import { emitEvent } from './events.ts';
 import { me, requireUser, tokenFor } from './auth.ts';
 import { ok } from './views.ts';
 import { queueMail } from '../platform/mail-queue.ts';

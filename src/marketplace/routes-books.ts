@@ -7,7 +7,7 @@ import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { validate } from '../platform/validate.ts';
-import { emitEvent } from '../webhooks/events.ts';
+import { emitEvent } from './events.ts';
 import { me, readAsViewer, requireUser, tokenForRead } from './auth.ts';
 import { ok } from './views.ts';
 import { afterCommit, MAIL, type OutgoingMail } from './mailer.ts';

@@ -7,7 +7,7 @@
  */
 import type { Context } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
-import { emitEvent } from '../webhooks/events.ts';
+import { emitEvent } from './events.ts';
 import { me } from './auth.ts';
 import { ok } from './views.ts';
 import { afterCommit, MAIL, type OutgoingMail } from './mailer.ts';

@@ -9,7 +9,7 @@ import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { validate } from '../platform/validate.ts';
-import { emitEvent } from '../webhooks/events.ts';
+import { emitEvent } from './events.ts';
 import { me, requireRole, requireUser } from './auth.ts';
 import { canStaffMove, STATUS, VALID_STATUSES } from './book-status.ts';
 import { ok } from './views.ts';

@@ -5,7 +5,7 @@
  */
 import { createDb } from '../platform/db.ts';
 import type { Env } from '../platform/env.ts';
-import { notifyOutbox } from '../webhooks/events.ts';
+import { notifyOutbox } from '../platform/events.ts';
 import { queueAll } from './mailer.ts';
 import { unlistDays, unlistOldBooks, type UnlistResult } from './unlisting.ts';
 import { plural } from '../platform/plural.ts';

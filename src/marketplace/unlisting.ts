@@ -11,7 +11,7 @@
 import type { Queryable } from '../platform/db.ts';
 import type { Env } from '../platform/env.ts';
 import { sha256Hex } from '../platform/crypto.ts';
-import { emitEvent } from '../webhooks/events.ts';
+import { emitEvent } from './events.ts';
 import { MAIL, type OutgoingMail } from './mailer.ts';
 import { BOOK_COLS, publicBook, type BookRow } from './queries-books.ts';
 import { addNotifications } from './queries-users.ts';

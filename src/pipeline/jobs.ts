@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
 import { verifiedJson } from '../platform/queue.ts';
 import { parseWith } from '../platform/validate.ts';
-import { notifyOutbox } from '../webhooks/events.ts';
+import { notifyOutbox } from '../platform/events.ts';
 import { runStep } from './monitor-runner.ts';
 import { runTask } from './task-runner.ts';
 import { monitorStepJob, taskRunJob } from './schemas.ts';

@@ -24,7 +24,7 @@ import type { Db, Queryable } from '../platform/db.ts';
 import type { Env } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { publish } from '../platform/queue.ts';
-import { emitEvent } from '../webhooks/events.ts';
+import { emitEvent } from './events.ts';
 import { collect, overrideOptions } from './collectors/index.ts';
 import { nextRun, monitorSchedule } from './cron.ts';
 import { publishNotion } from './publishers/notion.ts';

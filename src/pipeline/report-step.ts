@@ -16,7 +16,7 @@
  */
 import type { Db } from '../platform/db.ts';
 import type { Env } from '../platform/env.ts';
-import { emitEvent } from '../webhooks/events.ts';
+import { emitEvent } from './events.ts';
 import { chat, ChatError } from './chat-client.ts';
 import { pipelineConfig } from './config.ts';
 import { paperCard, paperFacts } from './paper-cards.ts';

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { parseWith, validate } from '../platform/validate.ts';
-import { notifyOutbox } from '../webhooks/events.ts';
+import { notifyOutbox } from '../platform/events.ts';
 import { monitorSchedule, nextRun } from './cron.ts';
 import { monitorRunSummary, startMonitorRun } from './monitor-runner.ts';
 import { optionalJson, uuidParam } from './params.ts';

@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { parseWith, validate } from '../platform/validate.ts';
-import { notifyOutbox } from '../webhooks/events.ts';
+import { notifyOutbox } from '../platform/events.ts';
 import { PermanentStepError, publishTo } from './monitor-runner.ts';
 import { optionalJson, uuidParam } from './params.ts';
 import { deleteReport, getReport, listReports, reportFilterValues } from './queries-reports.ts';

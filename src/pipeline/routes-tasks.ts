@@ -8,7 +8,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { publish } from '../platform/queue.ts';
 import { validate } from '../platform/validate.ts';
-import { notifyOutbox } from '../webhooks/events.ts';
+import { notifyOutbox } from '../platform/events.ts';
 import { uuidParam } from './params.ts';
 import { getSource, latestEnabledInCategory } from './queries-sources.ts';
 import { getTask, insertTask, listEvents, listTasks, recordEvent } from './queries-tasks.ts';

@@ -6,7 +6,7 @@
  */
 import { createDb } from '../platform/db.ts';
 import type { Env } from '../platform/env.ts';
-import { notifyOutbox } from '../webhooks/events.ts';
+import { notifyOutbox } from '../platform/events.ts';
 import { monitorSchedule, nextRun } from './cron.ts';
 import { startMonitorRun } from './monitor-runner.ts';
 import { claimSchedule, dueMonitors } from './queries-monitors.ts';

@@ -11,7 +11,7 @@
  */
 import type { Db, Queryable } from '../platform/db.ts';
 import type { Env } from '../platform/env.ts';
-import { emitEvent } from '../webhooks/events.ts';
+import { emitEvent } from './events.ts';
 import { collect } from './collectors/index.ts';
 import { getSource, setSourceStatus, storeArticles } from './queries-sources.ts';
 import { recordEvent, stuckTasks, transition, type TaskRow, type TaskStatus } from './queries-tasks.ts';

@@ -30,11 +30,6 @@ export function takeBatch<T extends { size: number }>(events: T[], maximumEvents
   return out;
 }
 
-/** Serialized size of one `{"<name>": payload}` item. */
-export function itemSize(name: string, payload: unknown): number {
-  return new TextEncoder().encode(JSON.stringify({ [name]: payload })).length;
-}
-
 export async function gzipBase64(text: string): Promise<string> {
   const stream = new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'));
   return toBase64(new Uint8Array(await new Response(stream).arrayBuffer()));

@@ -4,8 +4,8 @@
  * 2xx for its batch; a batch keeps its id until delivered; `pending` = rows not yet delivered.
  */
 import type { Queryable } from '../platform/db.ts';
-import type { EmittedEvent } from './events.ts';
-import { itemSize } from './payload.ts';
+import type { EmittedEvent } from '../platform/events.ts';
+import { itemSize } from '../platform/events.ts';
 import type { WebhookRow } from './queries.ts';
 
 export const DRAIN_LOCK = 4_000_001;

@@ -5,7 +5,7 @@
  */
 import type { Env } from '../platform/env.ts';
 import { decryptSecret, maskSecret } from '../platform/crypto.ts';
-import { CATALOG } from './catalog.ts';
+import { catalog } from './catalog.ts';
 import type { LogRow, LogSummaryRow, WebhookRow } from './queries.ts';
 import { encryptionKey } from '../platform/config/shared.ts';
 
@@ -20,29 +20,31 @@ async function masked(env: Pick<Env, 'ENCRYPTION_KEY'>, enc: string | null): Pro
 
 export function eventCategories(events: string[], expansions: Record<string, string>, placeholders: boolean) {
   const on = new Set(events);
-  return CATALOG.map((c) => {
-    const list = c.events
-      .filter((e) => placeholders || on.has(e.event_name))
-      .map((e) => ({
-        comments: null,
-        deprecated_flag: false,
-        discontinued_flag: false,
-        event_description: e.event_description,
-        event_name: e.event_name,
-        event_ruler: null,
-        expansion: expansions[e.event_name] ?? null,
-        subscribed: on.has(e.event_name),
-        supports_reflow: e.supports_reflow,
-        webhook_event_oid: e.webhook_event_oid,
-      }));
-    return {
-      any_subscribed: c.events.some((e) => on.has(e.event_name)),
-      available_expansions: c.available_expansions,
-      event_category: c.event_category,
-      events: list,
-      subscribed: c.events.every((e) => on.has(e.event_name)),
-    };
-  }).filter((c) => placeholders || c.any_subscribed);
+  return catalog()
+    .map((c) => {
+      const list = c.events
+        .filter((e) => placeholders || on.has(e.event_name))
+        .map((e) => ({
+          comments: null,
+          deprecated_flag: false,
+          discontinued_flag: false,
+          event_description: e.event_description,
+          event_name: e.event_name,
+          event_ruler: null,
+          expansion: expansions[e.event_name] ?? null,
+          subscribed: on.has(e.event_name),
+          supports_reflow: e.supports_reflow,
+          webhook_event_oid: e.webhook_event_oid,
+        }));
+      return {
+        any_subscribed: c.events.some((e) => on.has(e.event_name)),
+        available_expansions: c.available_expansions,
+        event_category: c.event_category,
+        events: list,
+        subscribed: c.events.every((e) => on.has(e.event_name)),
+      };
+    })
+    .filter((c) => placeholders || c.any_subscribed);
 }
 
 export async function webhookView(env: Pick<Env, 'ENCRYPTION_KEY'>, w: WebhookRow, placeholders = false) {

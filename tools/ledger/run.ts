@@ -13,7 +13,7 @@ import pipeline from '../../functions/pipeline.ts';
 import { createDb, type Db } from '../../src/platform/db.ts';
 import type { Env } from '../../src/platform/env.ts';
 import { sweepWebhooks } from '../../src/webhooks/deliver.ts';
-import { notifyOutbox, recordRawEvent } from '../../src/webhooks/events.ts';
+import { notifyOutbox, recordRawEvent } from '../../src/platform/events.ts';
 import { createMerchantKey } from '../../src/webhooks/merchant-keys.ts';
 import { workerVars } from '../stack/config.ts';
 import { freshDatabase } from '../stack/fresh-database.ts';

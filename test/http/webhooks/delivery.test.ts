@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import delivery from '../../../functions/delivery.ts';
 import type { Env } from '../../../src/platform/env.ts';
-import { notifyOutbox, recordRawEvent } from '../../../src/webhooks/events.ts';
+import { notifyOutbox, recordRawEvent } from '../../../src/platform/events.ts';
 import { sweepWebhooks } from '../../../src/webhooks/deliver.ts';
 import { findEvent } from '../../../src/webhooks/catalog.ts';
 import { insertReport } from '../../../src/pipeline/queries-reports.ts';

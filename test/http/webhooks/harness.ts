@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import delivery from '../../../functions/delivery.ts';
 import type { Env } from '../../../src/platform/env.ts';
-import { notifyOutbox, recordRawEvent } from '../../../src/webhooks/events.ts';
+import { notifyOutbox, recordRawEvent } from '../../../src/platform/events.ts';
 import { testDb, testEnv } from '../../support/env.ts';
 import { serveWorker, type Served } from '../../support/serve.ts';
 import { waitFor as poll } from '../../support/wait.ts';

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import delivery from '../../../functions/delivery.ts';
 import type { Env } from '../../../src/platform/env.ts';
 import { readBody } from '../../../src/webhooks/payload.ts';
-import { EVENT_CONTRACTS, type EventName } from '../../../src/webhooks/schemas-events.ts';
+import { MARKETPLACE_EVENTS } from '../../../src/marketplace/events.ts';
+import { PIPELINE_EVENTS } from '../../../src/pipeline/events.ts';
 import { stackInfo, testDb, testEnv } from '../../support/env.ts';
 import { serveWorker, type Served } from '../../support/serve.ts';
 import { waitFor } from '../../support/wait.ts';
@@ -17,6 +18,8 @@ import { api, BASE, merchant } from './helpers.ts';
 import { startReceiver, type Received } from './receiver.ts';
 
 type Json = any;
+const EVENT_CONTRACTS = { ...MARKETPLACE_EVENTS, ...PIPELINE_EVENTS };
+type EventName = keyof typeof EVENT_CONTRACTS;
 const BOOKS = { event_category: 'book', events: [{ event_name: 'book_posted' }] };
 let served: Served;
 let env: Env;

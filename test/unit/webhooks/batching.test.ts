@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { retryDelaySeconds, retryPolicy, shouldDisable } from '../../../src/webhooks/backoff.ts';
-import { buildBody, itemSize, readBody, takeBatch } from '../../../src/webhooks/payload.ts';
+import { itemSize } from '../../../src/platform/events.ts';
+import { buildBody, readBody, takeBatch } from '../../../src/webhooks/payload.ts';
 import type { Env } from '../../../src/platform/env.ts';
 
 const ev = (size: number) => ({ size });

@@ -1,14 +1,18 @@
 /**
- * The event contracts (schemas-events.ts) against the catalogue and the one function that makes
- * payloads (events.ts's webhookEvent): every catalogued event has a contract and no contract is
- * uncatalogued; an event supports reflow exactly when it names a reflow query; a payload becomes its
- * wire JSON (Dates as ISO strings) and a payload that breaks its schema is refused.
+ * The services' event contracts (src/marketplace/events.ts, src/pipeline/events.ts) against the
+ * catalogue the webhook resource shows (registered by functions/event-catalog.ts) and the one function
+ * that makes payloads (platform/events.ts's makeEvent): every catalogued event has a contract and no
+ * contract is uncatalogued; an event supports reflow exactly when it names a reflow query; a payload
+ * becomes its wire JSON (Dates as ISO strings) and a payload that breaks its schema is refused.
  */
 import { describe, expect, it } from 'vitest';
-import { CATALOG } from '../../../src/webhooks/catalog.ts';
-import { webhookEvent } from '../../../src/webhooks/events.ts';
-import { itemSize } from '../../../src/webhooks/payload.ts';
-import { EVENT_CONTRACTS, isEventName } from '../../../src/webhooks/schemas-events.ts';
+import '../../../functions/event-catalog.ts';
+import { MARKETPLACE_EVENTS } from '../../../src/marketplace/events.ts';
+import { PIPELINE_EVENTS } from '../../../src/pipeline/events.ts';
+import { itemSize, makeEvent } from '../../../src/platform/events.ts';
+import { catalog, findEvent } from '../../../src/webhooks/catalog.ts';
+
+const EVENT_CONTRACTS = { ...MARKETPLACE_EVENTS, ...PIPELINE_EVENTS };
 
 const BOOK = {
   _id: '7',
@@ -26,12 +30,13 @@ const BOOK = {
 };
 
 describe('event contracts', () => {
-  const catalogued = CATALOG.flatMap((c) => c.events);
+  const catalogued = catalog().flatMap((c) => c.events);
 
   it('the catalogue and the contracts name the same events', () => {
     expect(catalogued.map((e) => e.event_name).sort()).toEqual(Object.keys(EVENT_CONTRACTS).sort());
-    expect(isEventName('book_posted')).toBe(true);
-    expect(isEventName('toString')).toBe(false);
+    expect(catalog().map((c) => c.event_category)).toEqual(['user', 'book', 'request', 'checkout', 'pipeline']);
+    expect(findEvent('book_posted')?.category.event_category).toBe('book');
+    expect(findEvent('toString')).toBeUndefined();
   });
 
   it('an event supports reflow exactly when it names its reflow query', () => {
@@ -40,11 +45,11 @@ describe('event contracts', () => {
     for (const e of catalogued) expect(typeof e.reflow === 'function').toBe(e.supports_reflow);
   });
 
-  it('webhookEvent makes the wire JSON and takes the object id from the payload', () => {
-    const moved = webhookEvent('book_status_changed', { book: BOOK, from: 0, to: 1 });
+  it('makeEvent makes the wire JSON and takes the object id from the payload', () => {
+    const moved = makeEvent(MARKETPLACE_EVENTS, 'book_status_changed', { book: BOOK, from: 0, to: 1 });
     expect(moved).toEqual({ name: 'book_status_changed', objectId: '7', payload: { book: BOOK, from: 0, to: 1 } });
     const created = new Date('2026-01-02T03:04:05.000Z');
-    const task = webhookEvent('task_finished', {
+    const task = makeEvent(PIPELINE_EVENTS, 'task_finished', {
       id: 't1',
       run_id: 't1',
       monitor_id: null,
@@ -68,6 +73,6 @@ describe('event contracts', () => {
     ['a field the schema does not know', { ...BOOK, password_hash: 'x' }, /password_hash/],
     ['a wrong type', { ...BOOK, price: '50' }, /price/],
   ])('refuses a payload with %s', (_n, book, message) => {
-    expect(() => webhookEvent('book_posted', book as typeof BOOK)).toThrow(message);
+    expect(() => makeEvent(MARKETPLACE_EVENTS, 'book_posted', book as typeof BOOK)).toThrow(message);
   });
 });
