@@ -9,8 +9,8 @@
  * and `differential: S N universes, D different`; exits 1 when some differ or could not be compared
  * (the tool is missing: the suite skips, and that is said), 2 on bad arguments.
  *
- * Systems: pypi (pip), cargo (cargo), maven (mvn), go (go), rubygems (bundle). npm has no universe
- * generator yet: its comparison is the recorded corpus (e2e-npm.test.ts).
+ * Systems: npm (npm, tools/universes/npm-random.ts), pypi (pip), cargo (cargo), maven (mvn), go (go),
+ * rubygems (bundle).
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const SUITES: Record<string, { file: string; firstSeed: number }> = {
+  npm: { file: 'e2e-npm-random.test.ts', firstSeed: 3000 },
   pypi: { file: 'e2e-pypi.test.ts', firstSeed: 5000 },
   cargo: { file: 'e2e-cargo.test.ts', firstSeed: 1000 },
   maven: { file: 'e2e-maven.test.ts', firstSeed: 7000 },
@@ -38,9 +39,7 @@ function args(argv: string[]): { system: string; universes: number; seed: number
   };
   const system = (get('--system') ?? '').toLowerCase();
   if (!SUITES[system]) {
-    return system === 'npm'
-      ? 'differential: npm has no universe generator yet (its comparison is the recorded corpus, e2e-npm.test.ts)'
-      : `usage: npm run differential -- --system ${Object.keys(SUITES).join('|')} --universes N --seed K`;
+    return `usage: npm run differential -- --system ${Object.keys(SUITES).join('|')} --universes N --seed K`;
   }
   const universes = Number(get('--universes') ?? '10');
   const seed = Number(get('--seed') ?? SUITES[system]!.firstSeed);
