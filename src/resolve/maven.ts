@@ -10,7 +10,10 @@
  *  - the root keeps its test/provided/optional dependencies; below it test, provided and optional
  *    ones are dropped (not transitive); war/ear/rar artifacts include their dependencies;
  *  - exclusions (`g:a`, `g:*`, `*:a`, `*:*`) accumulate down each path;
- *  - `blocked` versions are unlisted (not in maven-metadata) yet exist for soft requirements;
+ *  - `blocked` versions are unlisted (not in maven-metadata) yet exist for soft requirements; so
+ *    does a version the client does not list at all whose POM it can read (`Client.pom`), for a
+ *    soft requirement (Maven reads that version's POM by path); ranges, `[v]` included, consider
+ *    listed versions only (checked with Maven 3.8.7);
  *  - registries: versions carry `registries` (fetch ids, `dep:` declared repositories,
  *    `default:`); when some version is only reachable through a repository the path did not
  *    declare, the graph is resolved again with visibility limits and a difference is reported as
@@ -147,6 +150,18 @@ export async function resolveMaven(
   return res.g;
 }
 
+/**
+ * A version maven-metadata.xml does not list whose POM is at its path (common on Maven Central for
+ * old artifacts): Maven takes a soft requirement as the version itself and reads its POM by path,
+ * so it is a candidate for soft requirements only (marked `blocked`, unlisted). A range, even `[v]`,
+ * is matched against the metadata's versions (Maven 3.8.7: "No versions available ... within
+ * specified range").
+ */
+async function unlistedVersion(client: Client, name: string, version: string): Promise<VersionInfo | null> {
+  if (!client.pom) return null;
+  return (await client.pom(name, version)) ? { name, version, attrs: { blocked: '' } } : null;
+}
+
 async function findMatch(client: Client, name: string, reqs: Dependency[]): Promise<VersionInfo | 'nomatch' | string> {
   const all = await client.versions(name);
   const softs: string[] = [];
@@ -176,7 +191,10 @@ async function findMatch(client: Client, name: string, reqs: Dependency[]): Prom
       if (hit) return hit;
     }
     if (matchesAll(soft)) {
-      const hit = all.find((v) => v.version === soft) ?? all.find((v) => compare('MAVEN', v.version, soft) === 0);
+      const hit =
+        all.find((v) => v.version === soft) ??
+        all.find((v) => compare('MAVEN', v.version, soft) === 0) ??
+        (await unlistedVersion(client, name, soft));
       return hit ?? `could not find a version that satisfies requirement ${soft} for package ${name}`;
     }
   }

@@ -194,5 +194,6 @@ export async function buildNpmTree(
   if (!info) return null;
   // the root's own tarball brings its bundle too (deps.dev's derivedFromBasicAtRoot)
   const root = await new TreeBuilder(client, env, null as unknown as TreeNode).makeNode(name, info);
+  root.top = true;
   return new IdealTree(new TreeBuilder(client, env, root), env).build(maxNodes, `${name}@${version}`);
 }

@@ -86,7 +86,8 @@ export class Placer {
     const { target, decision } = spot;
     if (isPeerEdge(edge) && !satisfiesEdge(dep, edge)) edge.conflicted = true;
     if (decision === 'KEEP') {
-      if (isPeerEdge(edge) && !satisfiesEdge(target.children.get(dep.name)!, edge)) edge.conflicted = true;
+      const kept = target.children.get(dep.name) ?? target; // the root keeps its own folder (npm-tree.ts)
+      if (isPeerEdge(edge) && !satisfiesEdge(kept, edge)) edge.conflicted = true;
       return;
     }
     let oldDeps: TreeNode[] = [];

@@ -67,6 +67,8 @@ export interface TreeNode {
   removed?: boolean;
   /** registry copy put in place of a bundled folder that did not fit: part of the bundle from then on */
   pinned?: boolean;
+  /** the root: installed as `npm install root@version` installs it, in the top folder of its own name */
+  top?: boolean;
 }
 
 const collator = new Intl.Collator('en');
@@ -84,10 +86,17 @@ export function nodePath(n: TreeNode): string {
   return parts.join('/');
 }
 
+/**
+ * The copy node's module lookup reaches from `from`. The root is installed the way a user gets it
+ * (`npm install root@version` in an empty project): its folder is the top `node_modules/<root>`,
+ * so a lookup of the root's own name that finds no nearer copy reaches the root itself (a package
+ * that peer-depends on the root is met by it; arborist's Node.resolve walks up to that folder).
+ */
 export function resolveName(from: TreeNode, name: string): TreeNode | null {
   for (let p: TreeNode | null = from; p; p = p.parent) {
     const c = p.children.get(name);
     if (c && !c.removed) return c;
+    if (p.top && p.name === name) return p;
   }
   return null;
 }
@@ -194,7 +203,7 @@ export class TreeBuilder {
   /** Nodes whose edge `name` resolves to `node`. */
   dependents(node: TreeNode): { from: TreeNode; edge: TreeEdge }[] {
     const out: { from: TreeNode; edge: TreeEdge }[] = [];
-    const dir = node.parent!;
+    const dir = node.parent ?? node;
     const visit = (x: TreeNode) => {
       if (x !== dir && x !== node && x.children.has(node.name) && !x.children.get(node.name)!.removed) return;
       const e = x.edges.get(node.name);
@@ -202,6 +211,7 @@ export class TreeBuilder {
       for (const c of x.children.values()) if (!c.removed && c !== node) visit(c);
     };
     visit(dir);
+    if (dir === node) return out; // the root: its folder's lookups were all visited
     for (const c of node.children.values()) if (!c.removed) visit(c);
     const own = node.edges.get(node.name);
     if (own && !node.children.has(node.name)) out.push({ from: node, edge: own });
@@ -292,6 +302,8 @@ export class TreeBuilder {
     const targetEdge = target.edges.get(dep.name);
     const found = target.children.get(dep.name);
     const current = found && !found.removed ? found : undefined;
+    // the root's own folder at the top (resolveName): it stays whatever is placed
+    if (!current && target.top && target.name === dep.name) return satisfiesEdge(target, edge) ? 'KEEP' : 'CONFLICT';
     // CanPlaceDep.checkCanPlace: the target's own edge only conflicts when nothing is there yet
     // (an existing copy may still be kept for this edge)
     if (!current && targetEdge && targetEdge !== edge && !satisfiesEdge(dep, targetEdge)) return 'CONFLICT';

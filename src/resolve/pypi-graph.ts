@@ -1,8 +1,10 @@
 /**
  * The graph of a finished PyPI resolution (pip's _build_result): the pinned projects (not extras
  * identifiers) that have a route to the root through pinned parents, and an edge per distinct
- * (parent, child, requirement, attrs) of the criteria, a `name[e]` parent standing for the node
- * `name`; explicit requirements make no edge.
+ * (parent, child, requirement, attrs) of the criteria whose parent is the version pinned in the end
+ * (resolvelib finds a parent among the final pins by identity: what an earlier pin of a re-pinned
+ * project asked for stays in the criteria but draws no edge), a `name[e]` parent standing for the
+ * node `name`; explicit requirements make no edge.
  */
 import { addEdge, addNode, newGraph } from './graph.ts';
 import { isExplicit, pinKey, projectOf, splitPinKey } from './pypi-identify.ts';
@@ -36,7 +38,8 @@ function routesToRoot(s: State, rootKey: string): (pin: string) => boolean {
 }
 
 export function buildPypiGraph(rootName: string, rootVersion: string, s: State): Graph {
-  const routes = routesToRoot(s, pinKey(rootName, rootVersion));
+  const rootKey = pinKey(rootName, rootVersion);
+  const routes = routesToRoot(s, rootKey);
   const g = newGraph(rootName, rootVersion);
   const ids = new Map<string, number>([[rootName, 0]]);
   for (const [n, v] of s.mapping) {
@@ -48,7 +51,9 @@ export function buildPypiGraph(rootName: string, rootVersion: string, s: State):
     const to = ids.get(crit.project);
     if (to === undefined) continue;
     crit.reqs.forEach((r, i) => {
-      const from = ids.get(projectOf(splitPinKey(crit.parents[i]!)[0]));
+      const [parentId, parentVersion] = splitPinKey(crit.parents[i]!);
+      if (crit.parents[i] !== rootKey && s.mapping.get(parentId) !== parentVersion) return;
+      const from = ids.get(projectOf(parentId));
       const k = JSON.stringify([from, to, r.requirement, r.attrs]);
       if (from === undefined || isExplicit(r) || seen.has(k)) return;
       seen.add(k);

@@ -64,6 +64,8 @@ export interface MavenPom {
   deps?: MavenDep[];
   /** `<distributionManagement><relocation>`: the parts given replace the artifact's own. */
   relocation?: { g?: string; a?: string; v?: string };
+  /** Published (the POM is at its path) but not listed in maven-metadata.xml, as many old artifacts on Maven Central. */
+  unlisted?: boolean;
 }
 
 export interface MavenUniverse {
@@ -179,7 +181,7 @@ export function mavenLayout(universes: readonly MavenUniverse[]): Map<string, st
       files.set(path, body);
       files.set(`${path}.sha1`, sha1(body));
       const key = `${p.g}:${p.a}`;
-      versions.set(key, [...(versions.get(key) ?? []), p.v]);
+      if (!p.unlisted) versions.set(key, [...(versions.get(key) ?? []), p.v]);
     }
   }
   for (const [key, vs] of versions) {
@@ -676,6 +678,24 @@ export const MAVEN_HAND: readonly MavenUniverse[] = [
       ...leaf(G, 'a', '1.0'),
     ],
     true,
+  ),
+  hand(
+    11,
+    'versions maven-metadata.xml does not list: a soft requirement takes one, a range does not',
+    ['unlisted version (soft)', 'unlisted version beside a range'],
+    (G) => [
+      {
+        g: G,
+        a: 'root',
+        v: ROOT_VERSION,
+        deps: [dep(G, 'old', '2.2'), dep(G, 'ranged', '[1.0,)')],
+      },
+      ...leaf(G, 'old', '1.0', '3.0'),
+      { g: G, a: 'old', v: '2.2', unlisted: true, deps: [dep(G, 'x', '1.0')] },
+      ...leaf(G, 'x', '1.0'),
+      ...leaf(G, 'ranged', '1.0', '2.0'),
+      { g: G, a: 'ranged', v: '9.0', unlisted: true },
+    ],
   ),
 ];
 

@@ -42,7 +42,20 @@ export function loadCorpus() {
   >;
   const client = new MemoryClient();
   for (const p of Object.values(packuments)) for (const r of packumentRows(p)) client.addVersion(r.info, r.deps);
+  for (const r of meta.roots) rootAsInstalled(lockfiles[r.manifest.name]!, r.manifest.name, r.manifest.version);
   return { meta, client, lockfiles, packuments };
+}
+
+/**
+ * The lockfiles were recorded with the root manifest as the project, where npm installs a package
+ * that peer-depends on the root as a copy `node_modules/<root>` (the project's own name does not
+ * count). The resolver installs the root as `npm install root@version` does, in that very folder, so
+ * such a copy of the root's own version with nothing nested in it is the root itself: it is dropped.
+ */
+function rootAsInstalled(lock: Record<string, LockEntry>, name: string, version: string): void {
+  const at = `node_modules/${name}`;
+  if (lock[at]?.version !== version || Object.keys(lock).some((p) => p.startsWith(`${at}/`))) return;
+  delete lock[at];
 }
 
 const folder = (p: string) => p.slice(p.lastIndexOf('node_modules/') + 13);
@@ -91,8 +104,8 @@ export async function lockInstalled(
   for (const p of paths) {
     const i = p === '' ? { name, version } : info(p, lock[p]!);
     for (const e of buildEdges((await client.requirements(i.name, i.version)) ?? []).values()) {
-      const t = lockResolve(lock, p, e.name);
-      if (t && !dropped.has(t)) edges.add(`${id(p)} -> ${id(t)}`);
+      const t = lockResolve(lock, p, e.name) ?? (e.name === name ? '' : null); // the root's own folder
+      if (t !== null && !dropped.has(t)) edges.add(`${id(p)} -> ${id(t)}`);
     }
   }
   return { nodes: [...nodes].sort(), edges: [...edges].sort() };
@@ -109,7 +122,7 @@ export async function lockDropped(
   name: string,
   version: string,
 ): Promise<string[]> {
-  const resolve = (from: string, dep: string) => lockResolve(lock, from, dep);
+  const resolve = (from: string, dep: string) => lockResolve(lock, from, dep) ?? (dep === name ? '' : null);
   const failing = new Set(
     Object.entries(lock)
       .filter(([p, e]) => p !== '' && e.optional && !(platformOk(info(p, e), env) && engineOk(info(p, e), env)))

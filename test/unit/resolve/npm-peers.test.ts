@@ -3,7 +3,7 @@ import { MemoryClient } from '../../../src/resolve/memory-client.ts';
 import { packumentRows, type PackumentVersion } from '../../../src/resolve/npm-packument.ts';
 import { DEFAULT_NPM_ENV } from '../../../src/resolve/npm-pick.ts';
 import { nodePath } from '../../../src/resolve/npm-tree.ts';
-import { buildNpmTree, treeInventory } from '../../../src/resolve/npm.ts';
+import { buildNpmTree, resolveNpm, treeInventory } from '../../../src/resolve/npm.ts';
 
 // Peer-set placement against npm itself: each universe was served to npm 11.19.1 by a loopback
 // registry and `npm install --package-lock-only` run for a project with `root`'s dependencies; `npm`
@@ -245,5 +245,30 @@ describe('npm peer sets: the tree equals npm 11 lockfile', () => {
           .replaceAll('/node_modules/', '/')} ${n.version}`,
     );
     expect(got.sort()).toEqual([...u.npm].sort());
+  });
+});
+
+// The root as a user installs it (`npm install root@1.0.0` in an empty project, npm 11.19.1): its
+// folder is the top `node_modules/root`, so a package that peer-depends on the root is met by the
+// root itself; before, a second copy of root's newest version was placed with its dependencies.
+describe('npm: a peer on the root is met by the root', () => {
+  test.each([
+    ['a peer on any version of the root', '*'],
+    ["a peer whose range the root's version meets", '1'],
+  ])('%s', async (_t, range) => {
+    const u: Universe = {
+      title: 'peer on the root',
+      root: { p: '1' },
+      pkgs: { 'p@1.0.0': { peers: { root: range } }, 'root@2.0.0': { deps: { q: '1' } }, 'q@1.0.0': {} },
+      npm: ['p 1.0.0'],
+    };
+    const root = await buildNpmTree(client(u), 'root', '1.0.0', DEFAULT_NPM_ENV);
+    expect(treeInventory(root!).map((n) => `${nodePath(n)} ${n.version}`)).toEqual(['node_modules/p 1.0.0']);
+    const g = await resolveNpm(client(u), 'root', '1.0.0');
+    const edges = g.edges.map(
+      (e) => `${g.nodes[e.from]!.name}@${g.nodes[e.from]!.version} -> ${g.nodes[e.to]!.name}@${g.nodes[e.to]!.version}`,
+    );
+    expect(g.nodes.length).toBe(2);
+    expect(edges.sort()).toEqual(['p@1.0.0 -> root@1.0.0', 'root@1.0.0 -> p@1.0.0']);
   });
 });

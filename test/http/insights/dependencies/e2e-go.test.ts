@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import insights from '../../../../functions/insights.ts';
+import { differentialSeeds } from '../../../../tools/universes/differential-seeds.ts';
 import { testDb, testEnv, workerClient } from '../../../support/env.ts';
 import { emptyInsights, graphSets } from '../../../../tools/universes/graphs.ts';
 import {
@@ -26,9 +27,10 @@ import {
 import { startRegistry, type RegistryServer } from '../../../../tools/registries/registry-server.ts';
 import { prunes } from '../../../../src/resolve/go.ts';
 
+const { seeds, withHand } = differentialSeeds(2000, 24);
 const UNIVERSES = [
-  ...Array.from({ length: 24 }, (_, i) => ({ label: `random universe ${2000 + i}`, ...randomGoUniverse(2000 + i) })),
-  ...[2100, 2101].map((seed) => ({
+  ...seeds.map((seed) => ({ label: `random universe ${seed}`, ...randomGoUniverse(seed) })),
+  ...(withHand ? [2100, 2101] : []).map((seed) => ({
     label: `random universe ${seed}, a requirement missing from the proxy`,
     ...randomGoUniverse(seed, true),
   })),

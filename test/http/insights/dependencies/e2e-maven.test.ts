@@ -15,19 +15,22 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import insights from '../../../../functions/insights.ts';
+import { differentialSeeds } from '../../../../tools/universes/differential-seeds.ts';
 import { canon } from '../../../../src/versions/index.ts';
 import { testDb, testEnv, workerClient } from '../../../support/env.ts';
 import { emptyInsights } from '../../../../tools/universes/graphs.ts';
 import {
   mavenLayout,
-  mavenUniverses,
+  MAVEN_HAND,
+  randomMavenUniverse,
   ROOT_VERSION,
   startMavenRepo,
   type MavenRepoServer,
 } from '../../../../tools/registries/maven-repo.ts';
 import { HAS_MVN, mavenTrees, MVN_VERSION, type MavenRun } from '../../../../tools/registries/maven-trees.ts';
 
-const UNIVERSES = mavenUniverses(44);
+const { seeds, withHand } = differentialSeeds(7000, 44);
+const UNIVERSES = [...(withHand ? MAVEN_HAND : []), ...seeds.map((seed) => randomMavenUniverse(seed))];
 let repo: MavenRepoServer;
 let oracle: MavenRun;
 

@@ -13,6 +13,7 @@ import { emptyInsights, graphSets } from '../../../../tools/universes/graphs.ts'
 import { pypiJsonRoute } from '../../../../tools/registries/pypi-json.ts';
 import { startRegistry, type RegistryServer } from '../../../../tools/registries/registry-server.ts';
 import { PIP_CASES, randomPipUniverse } from '../../../../tools/universes/pip-cases.ts';
+import { differentialSeeds } from '../../../../tools/universes/differential-seeds.ts';
 import {
   HAS_PIP,
   pipEnvironment,
@@ -21,9 +22,10 @@ import {
   type PipUniverse,
 } from '../../../../tools/registries/pip-index.ts';
 
+const { seeds, withHand } = differentialSeeds(5000, 40);
 const UNIVERSES: { label: string; u: PipUniverse }[] = [
-  ...PIP_CASES.map((c) => ({ label: `hand: ${c.name}`, u: c.u })),
-  ...Array.from({ length: 40 }, (_, i) => ({ label: `random universe ${5000 + i}`, u: randomPipUniverse(5000 + i) })),
+  ...(withHand ? PIP_CASES.map((c) => ({ label: `hand: ${c.name}`, u: c.u })) : []),
+  ...seeds.map((seed) => ({ label: `random universe ${seed}`, u: randomPipUniverse(seed) })),
 ];
 // pip before 23.3 fails on these where pip 24.2 (and the service) resolve (see pip-compare.test.ts)
 const OLD_PIP_FAILS = new Set(['hand: an extras identifier is held to the version its project is pinned at']);

@@ -10,6 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import insights from '../../../../functions/insights.ts';
+import { differentialSeeds } from '../../../../tools/universes/differential-seeds.ts';
 import { testDb, testEnv, workerClient } from '../../../support/env.ts';
 import {
   bundleLock,
@@ -102,9 +103,10 @@ const HAND: { label: string; u: GemUniverse }[] = [
   },
   { label: 'no version matches', u: { root: { '1.0.0': { deps: [['a', '>= 5']] } }, a: { '1.0.0': { deps: [] } } } },
 ];
+const { seeds, withHand } = differentialSeeds(2000, 40);
 const UNIVERSES = [
-  ...HAND,
-  ...Array.from({ length: 40 }, (_, i) => ({ label: `random universe ${2000 + i}`, u: randomGemUniverse(2000 + i) })),
+  ...(withHand ? HAND : []),
+  ...seeds.map((seed) => ({ label: `random universe ${seed}`, u: randomGemUniverse(seed) })),
 ];
 
 let source: { url: string; close(): Promise<void> };
