@@ -250,14 +250,22 @@ const Finding = named(
     risk: z.enum(['RISK_CRITICAL', 'RISK_HIGH', 'RISK_MEDIUM', 'RISK_LOW', 'RISK_INFORMATIONAL']),
     deprecatedContext: z.strictObject({ reason: str }).optional(),
     cooldownContext: z.strictObject({ end: timestamp }).optional(),
-    vulnerableContext: z.strictObject({ advisoryKeys: z.array(AdvisoryKey) }).optional(),
-    lowUsageContext: z.strictObject({ alternativePackages: z.array(PackageKey) }).optional(),
+    lowUsageContext: z.strictObject({ alternativePackages: strs }).optional(),
+  }),
+);
+const FindingsVersion = named(
+  'Findings.Version',
+  z.strictObject({
+    versionKey: VersionKey,
+    isDefault: z.boolean(),
+    findings: z.array(Finding),
+    cooldownEnd: timestamp.optional(),
   }),
 );
 const findingsTail = {
-  requestedVersion: str,
-  defaultVersion: str,
-  recommendedVersions: strs,
+  recommendedVersions: z.array(FindingsVersion),
+  requestedVersion: FindingsVersion.optional(),
+  defaultVersion: FindingsVersion.optional(),
   packageFindings: z.array(Finding),
 };
 const Findings = named(
