@@ -275,7 +275,6 @@ describe('GetRequirements', () => {
             repositories: [],
           },
         ],
-        registry: 'https://repo.maven.apache.org/maven2/',
       },
     });
   });
@@ -315,7 +314,7 @@ describe('GetRequirements', () => {
       go: {
         directDependencies: [{ name: 'github.com/google/go-cmp', requirement: 'v0.5.8' }],
         indirectDependencies: [{ name: 'golang.org/x/text', requirement: 'v0.3.7' }],
-        replaces: [{ src: 'example.com/old v1.0.0', replacement: '', localPath: './local' }],
+        replaces: [{ src: { name: 'example.com/old', requirement: 'v1.0.0' }, localPath: './local' }],
         excludes: [],
       },
     });
@@ -503,7 +502,7 @@ describe('v3alpha', () => {
     expect(body.responses.map((r: any) => [r.request, r.version?.versionKey.version ?? null])).toEqual([
       [requests[0], '4.17.21'],
       [requests[1], null],
-      [requests[2], '4.17.19'],
+      [{ versionKey: { ...requests[2]!.versionKey, system: 'NPM' } }, '4.17.19'], // the enum by its name
     ]);
   });
   it('versionbatch reads proto3 JSON: null as absent, original field names, unknown fields ignored', async () => {

@@ -198,7 +198,7 @@ describe('findingsbatch', () => {
       [],
       ['NOT_FOUND RISK_HIGH'],
     ]);
-    expect(body.responses[1].request).toEqual({ packageKey: { system: 'npm', name: 'fnd-mal' } });
+    expect(body.responses[1].request).toEqual({ packageKey: { system: 'NPM', name: 'fnd-mal' } });
     expect(body.responses[0].findings).toEqual(await v('npm', 'fnd-pkg', '1.0.0'));
     expect(upstream.hits.get('/npm/fnd-nope')).toBeUndefined();
   });
