@@ -4,8 +4,8 @@
  * and body with (schemas.ts, routes-batch.ts, routes-findings.ts); `z.toJSONSchema` turns them into
  * JSON Schema 2020-12 (OpenAPI 3.1's dialect). test/http/insights/openapi.test.ts checks both ways
  * against the routers' registered routes. Each 200 refers to its answer's schema in `components.schemas`,
- * generated from response-schemas.ts (zod's registry -> JSON Schema, sub-messages as `$ref`s); the test
- * holds real answers against them. Errors share `Error`. Every GET documents
+ * generated from response-schemas.ts (deps.dev's proto messages as zod, zod's registry -> JSON Schema,
+ * sub-messages as `$ref`s); the tests hold real answers against them and them against the protos. Errors share `Error`. Every GET documents
  * its `ETag` / `If-None-Match` / 304 (routes.ts); no rate-limit headers are sent (docs/insights.md says why).
  */
 import * as z from 'zod';

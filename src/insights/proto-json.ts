@@ -23,3 +23,17 @@ export function protoNormalize(value: unknown): unknown {
 export function proto3<T extends z.ZodType>(schema: T) {
   return z.preprocess(protoNormalize, schema);
 }
+
+/**
+ * A batch request echoed in its answer's `request`, as the proto message it is: the key's `system`
+ * by its enum name (`npm` is accepted, and echoed `NPM`, as a proto runtime would read it back); name
+ * and version stay as sent ("the uncanonicalized request").
+ */
+export function echoRequest<T extends object>(request: T): T {
+  const out: Record<string, unknown> = { ...(request as Record<string, unknown>) };
+  for (const field of ['versionKey', 'packageKey']) {
+    const key = out[field] as { system?: unknown } | undefined;
+    if (key && typeof key.system === 'string') out[field] = { ...key, system: key.system.toUpperCase() };
+  }
+  return out as T;
+}

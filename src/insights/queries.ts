@@ -59,11 +59,30 @@ export function getVersion(
   );
 }
 
-/** GO rows also keep the go directive and retractions (resolution inputs): the answer is deps.dev's four fields. */
+/** A go.mod `path version` pair (or a bare path) as deps.dev's `Requirements.Go.Dependency`. */
+const goDependency = (text: string) =>
+  `json_build_object('name', split_part(${text}, ' ', 1), 'requirement', split_part(${text}, ' ', 2))`;
+
+/**
+ * The stored requirements as deps.dev's `Requirements` message. GO rows also keep the go directive and
+ * retractions (resolution inputs) and hold replaces and excludes as go.mod text: the answer is deps.dev's
+ * four fields, with `src`, `replacement` and each exclude a `{name, requirement}` Dependency (no
+ * `replacement` for a local-path replace). MAVEN rows also keep the repository they were read from
+ * (`registry`), which the message does not have.
+ */
 const REQUIREMENTS_TEXT = `CASE WHEN r.system = 'GO' AND r.requirements->'go' IS NOT NULL
     THEN json_build_object('go', json_build_object('directDependencies', r.requirements->'go'->'directDependencies',
-      'indirectDependencies', r.requirements->'go'->'indirectDependencies', 'replaces', r.requirements->'go'->'replaces',
-      'excludes', r.requirements->'go'->'excludes'))::text
+      'indirectDependencies', r.requirements->'go'->'indirectDependencies',
+      'replaces', (SELECT COALESCE(json_agg(json_strip_nulls(json_build_object('src', ${goDependency("x->>'src'")},
+          'replacement', CASE WHEN x->>'replacement' <> '' THEN ${goDependency("x->>'replacement'")} END,
+          'localPath', COALESCE(x->>'localPath', ''))) ORDER BY n), '[]'::json)
+        FROM json_array_elements(COALESCE(r.requirements->'go'->'replaces', '[]'::json)) WITH ORDINALITY AS e(x, n)),
+      'excludes', (SELECT COALESCE(json_agg(${goDependency('x')} ORDER BY n), '[]'::json)
+        FROM json_array_elements_text(COALESCE(r.requirements->'go'->'excludes', '[]'::json)) WITH ORDINALITY AS e(x, n))
+    ))::text
+    WHEN r.system = 'MAVEN' AND r.requirements->'maven' IS NOT NULL
+    THEN (SELECT json_build_object('maven', json_object_agg(k, v ORDER BY n))::text
+      FROM json_each(r.requirements->'maven') WITH ORDINALITY AS e(k, v, n) WHERE k <> 'registry')
     ELSE r.requirements::text END`;
 
 export function getRequirements(db: Queryable, system: string, name: string, version: string): Promise<Found> {

@@ -9,7 +9,7 @@
  * At most 5000 requests (an empty list is a 400 too), 1000 per page (batch-paging.ts). Only stored
  * items are answered (v3alpha Version messages, version-alpha.ts), nothing is read through inside a batch;
  * an unknown one comes back with its `request` alone. `request` is echoed as sent (after proto3
- * normalisation), not canonicalised.
+ * normalisation), not canonicalised, but for the key's `system`, written as its enum name (echoRequest).
  */
 import { Hono, type Context } from 'hono';
 import * as z from 'zod';
@@ -19,7 +19,7 @@ import { validate } from '../platform/validate.ts';
 import { MAX_BATCH, pageOf } from './batch-paging.ts';
 import { parseProjectId } from './ingest/projects.ts';
 import { canonicalName, canonicalVersion, parseSystem } from './paths.ts';
-import { proto3 } from './proto-json.ts';
+import { echoRequest, proto3 } from './proto-json.ts';
 import { parsePurl } from './purl.ts';
 import { canonicalPurlKey, purlKeys } from './purl-target.ts';
 import { batchVersions } from './queries.ts';
@@ -69,7 +69,7 @@ async function versionPage<T>(
   answer: (request: T, version: unknown) => object,
 ): Promise<Response> {
   const page = pageOf(
-    requests.map((request, i) => ({ request, key: keys[i]! })),
+    requests.map((request, i) => ({ request: echoRequest(request as object) as T, key: keys[i]! })),
     pageToken,
   );
   const versions = await alphaVersions(

@@ -16,7 +16,7 @@ import { validate } from '../platform/validate.ts';
 import { MAX_BATCH, pageOf } from './batch-paging.ts';
 import { cooldownDays, findingsOf, lowUsageThreshold } from './findings.ts';
 import { canonicalName, canonicalVersion, parseSystem } from './paths.ts';
-import { proto3 } from './proto-json.ts';
+import { echoRequest, proto3 } from './proto-json.ts';
 import { findingPackages, type FindingPackage } from './queries-findings.ts';
 import { usageOf } from './queries-usage.ts';
 import { packages, readThrough, type PackageKey, type ReadContext } from './read-through.ts';
@@ -77,7 +77,7 @@ findingsRoutes.post('/v3alpha/findingsbatch', validate('json', findingsBatchBody
     }
   });
   const page = pageOf(
-    requests.map((request, i) => ({ request, key: keys[i]! })),
+    requests.map((request, i) => ({ request: echoRequest(request), key: keys[i]! })),
     pageToken,
   );
   const distinct = [...new Map(page.items.map(({ key }) => [`${key.system}\u0000${key.name}`, key])).values()];

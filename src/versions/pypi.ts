@@ -19,7 +19,8 @@
  * directly after the release (none after a pre/post/dev part); `~=` at least two release numbers,
  * no local part; `<`, `<=`, `>`, `>=` neither. Operators: `~=`, `==` (`.*` prefix matching,
  * local-version rules), `!=`, `<=`, `>=`, `<`, `>` (exclusive-order rules for pre/post/local
- * releases), `===` (case-insensitive identity with the candidate text as given).
+ * releases), `===` (case-insensitive identity with the candidate text as given, as packaging 26: before 26
+ * it compared the normalised candidate, so `9.1.2.dev.2` missed `===9.1.2.dev.2`; native-spot-vectors.test.ts).
  * Prerelease policy of the per-version predicate: prereleases (pre or dev) match only when
  * requested or when some clause names a prerelease (`!=` and `==X.*` do not count), i.e.
  * `SpecifierSet.contains(v, prereleases=bool(set.prereleases))`. packaging >= 25's default

@@ -163,7 +163,10 @@ describe('Version.cooldown (loopback npm)', () => {
     expect(body.cooldown.description).toContain(`published ${iso(recent)}`);
     expect(Object.keys(body).slice(-2)).toEqual(['upstreamIdentifiers', 'cooldown']);
     const findings = await get('/v3alpha/systems/npm/packages/avd-cool/versions/1.1.0:findings');
-    expect(findings.packageFindings).toEqual([{ type: 'COOLDOWN', risk: 'RISK_LOW', cooldownContext: { end } }]);
+    expect(findings.requestedVersion.findings).toEqual([
+      { type: 'COOLDOWN', risk: 'RISK_LOW', cooldownContext: { end } },
+    ]);
+    expect(findings.requestedVersion.cooldownEnd).toBe(end);
     expect(body.licenseDetails).toEqual([{ license: '(MIT OR GPL-3.0+)', spdx: '(MIT OR GPL-3.0+)' }]);
     expect(body.upstreamIdentifiers).toEqual([
       { packageName: 'avd-cool', versionString: '1.1.0', source: 'NPM_NPMJS_ORG' },

@@ -3,6 +3,9 @@
  * fixtures: an OSV `MAL-` record, a deprecated npm version, a yanked crate, a version inside the cooldown
  * window, a vulnerable version with its remediation, unknown packages and versions; recommendedVersions;
  * the configurable cooldown; batch validation and paging; LOW_USAGE from stored dependents (opt-in threshold).
+ * Answers are deps.dev's `Findings` message: version-scoped findings in `requestedVersion.findings`,
+ * package-scoped ones in `packageFindings` (and in every Version's findings), recommended versions as
+ * `Findings.Version` messages (test/http/insights/proto-strict.test.ts parses them strictly).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import insights from '../../../functions/insights.ts';
@@ -48,62 +51,85 @@ beforeAll(async () => {
     ('GHSA-fnd1-fnd1-fnd1', 'NPM', 'fnd-pkg', '1.0.0'), ('MAL-2026-fnd1', 'NPM', 'fnd-mal', '1.0.0')`);
 });
 
-const types = (body: any) => body.packageFindings.map((f: any) => `${f.type} ${f.risk}`);
+const kinds = (findings: any[]) => findings.map((f: any) => `${f.type} ${f.risk}`);
+/** The findings of the requested version (a version request) or of the default one (a package request). */
+const types = (body: any) => kinds((body.requestedVersion ?? body.defaultVersion ?? { findings: [] }).findings);
+const own = (body: any) => body.requestedVersion.findings;
+const recommended = (body: any) => body.recommendedVersions.map((r: any) => r.versionKey.version);
 const v = (system: string, name: string, version: string) =>
   json(`/v3alpha/systems/${system}/packages/${name}/versions/${version}:findings`);
 
 describe('version findings', () => {
   it('VULNERABLE (risk from CVSS 7.5) with REMEDIATION to the nearest clean version of the same major', async () => {
     const body = await v('npm', 'fnd-pkg', '1.0.0');
+    const key = (version: string) => ({ system: 'NPM', name: 'fnd-pkg', version });
     expect(body).toEqual({
-      versionKey: { system: 'NPM', name: 'fnd-pkg', version: '1.0.0' },
-      requestedVersion: '1.0.0',
-      defaultVersion: '2.0.0',
-      recommendedVersions: ['1.2.0'], // 1.1.0 deprecated, 1.3.0 in cooldown, 2.0.0 another major
-      packageFindings: [
-        { type: 'VULNERABLE', risk: 'RISK_HIGH', vulnerableContext: { advisoryKeys: [{ id: 'GHSA-fnd1-fnd1-fnd1' }] } },
-        { type: 'REMEDIATION', risk: 'RISK_INFORMATIONAL' },
+      versionKey: key('1.0.0'),
+      // 1.1.0 deprecated, 1.3.0 in cooldown, 2.0.0 another major; 1.2.0 remediates the vulnerability
+      recommendedVersions: [
+        { versionKey: key('1.2.0'), isDefault: false, findings: [{ type: 'REMEDIATION', risk: 'RISK_INFORMATIONAL' }] },
       ],
+      requestedVersion: {
+        versionKey: key('1.0.0'),
+        isDefault: false,
+        findings: [{ type: 'VULNERABLE', risk: 'RISK_HIGH' }],
+      },
+      defaultVersion: { versionKey: key('2.0.0'), isDefault: true, findings: [] },
+      packageFindings: [],
     });
   });
   it('DEPRECATED: an npm deprecation with its reason', async () => {
     const body = await v('npm', 'fnd-pkg', '1.1.0');
-    expect(body.packageFindings).toEqual([
-      { type: 'DEPRECATED', risk: 'RISK_MEDIUM', deprecatedContext: { reason: 'use 1.2' } },
+    expect(own(body)).toEqual([{ type: 'DEPRECATED', risk: 'RISK_MEDIUM', deprecatedContext: { reason: 'use 1.2' } }]);
+    expect(body.packageFindings).toEqual([]);
+    expect(body.recommendedVersions).toEqual([
+      { versionKey: { system: 'NPM', name: 'fnd-pkg', version: '1.2.0' }, isDefault: false, findings: [] },
     ]);
-    expect(body.recommendedVersions).toEqual(['1.2.0']);
   });
   it('DEPRECATED: a yanked crate (0.x: the same 0.minor is the major range)', async () => {
     const body = await v('cargo', 'fnd-crate', '0.1.0');
-    expect(body.packageFindings).toEqual([
-      { type: 'DEPRECATED', risk: 'RISK_MEDIUM', deprecatedContext: { reason: 'yanked' } },
-    ]);
-    expect(body.recommendedVersions).toEqual(['0.1.1']);
+    expect(own(body)).toEqual([{ type: 'DEPRECATED', risk: 'RISK_MEDIUM', deprecatedContext: { reason: 'yanked' } }]);
+    expect(recommended(body)).toEqual(['0.1.1']);
   });
   it('COOLDOWN: published inside the window, which ends 7 days after publication; nothing cleaner above', async () => {
     const body = await v('npm', 'fnd-pkg', '1.3.0');
     const end = new Date(recent.getTime() + 7 * DAY).toISOString().replace('.000Z', 'Z');
-    expect(body.packageFindings).toEqual([{ type: 'COOLDOWN', risk: 'RISK_LOW', cooldownContext: { end } }]);
-    expect(body.recommendedVersions).toEqual(['1.2.0']);
+    expect(body.requestedVersion).toEqual({
+      versionKey: { system: 'NPM', name: 'fnd-pkg', version: '1.3.0' },
+      isDefault: false,
+      findings: [{ type: 'COOLDOWN', risk: 'RISK_LOW', cooldownContext: { end } }],
+      cooldownEnd: end,
+    });
+    expect(recommended(body)).toEqual(['1.2.0']);
   });
   it('the cooldown is configurable (INSIGHTS_COOLDOWN_DAYS=1 leaves a 2-day-old version out of it)', async () => {
     const short = workerClient(insights, testEnv({ ...upstream.env, INSIGHTS_COOLDOWN_DAYS: '1' }));
     const body: any = await (await short.get('/v3alpha/systems/npm/packages/fnd-pkg/versions/1.3.0:findings')).json();
-    expect(body.packageFindings).toEqual([]);
+    expect(own(body)).toEqual([]);
+    expect(body.requestedVersion.cooldownEnd).toBeUndefined();
     expect(body.recommendedVersions).toEqual([]);
   });
   it('MALICIOUS: an OSV MAL- record; no clean version, so no remediation', async () => {
     const body = await v('npm', 'fnd-mal', '1.0.0');
     expect(types(body)).toEqual(['MALICIOUS RISK_CRITICAL']);
+    // its only version is malicious, so the package is: package-scoped too
+    expect(kinds(body.packageFindings)).toEqual(['MALICIOUS RISK_CRITICAL']);
     expect(body.recommendedVersions).toEqual([]);
   });
   it('a clean version has no findings', async () => {
-    expect(await v('npm', 'fnd-pkg', '1.2.0')).toMatchObject({ packageFindings: [], recommendedVersions: [] });
+    const body = await v('npm', 'fnd-pkg', '1.2.0');
+    expect(body).toMatchObject({ packageFindings: [], recommendedVersions: [] });
+    expect(own(body)).toEqual([]);
   });
   it('NOT_FOUND: an unknown version of a known package (200, not 404)', async () => {
     const body = await v('npm', 'fnd-pkg', '1.9.9');
-    expect(types(body)).toEqual(['NOT_FOUND RISK_HIGH']);
-    expect(body.recommendedVersions).toEqual(['1.2.0']);
+    expect(body.requestedVersion).toEqual({
+      versionKey: { system: 'NPM', name: 'fnd-pkg', version: '1.9.9' },
+      isDefault: false,
+      findings: [{ type: 'NOT_FOUND', risk: 'RISK_HIGH' }],
+    });
+    expect(body.packageFindings).toEqual([]); // the package is known: a version-scoped NOT_FOUND
+    expect(recommended(body)).toEqual(['1.2.0']);
   });
 });
 
@@ -112,9 +138,12 @@ describe('package findings', () => {
     const body = await json('/v3alpha/systems/npm/packages/fnd-pkg:findings');
     expect(body).toEqual({
       packageKey: { system: 'NPM', name: 'fnd-pkg' },
-      requestedVersion: '',
-      defaultVersion: '2.0.0',
       recommendedVersions: [],
+      defaultVersion: {
+        versionKey: { system: 'NPM', name: 'fnd-pkg', version: '2.0.0' },
+        isDefault: true,
+        findings: [],
+      },
       packageFindings: [],
     });
     expect(types(await json('/v3alpha/systems/npm/packages/fnd-mal:findings'))).toEqual(['MALICIOUS RISK_CRITICAL']);
@@ -123,11 +152,12 @@ describe('package findings', () => {
     const body = await json('/v3alpha/systems/npm/packages/fnd-never-published:findings');
     expect(body).toEqual({
       packageKey: { system: 'NPM', name: 'fnd-never-published' },
-      requestedVersion: '',
-      defaultVersion: '',
       recommendedVersions: [],
       packageFindings: [{ type: 'NOT_FOUND', risk: 'RISK_HIGH' }],
     });
+    const version = await v('npm', 'fnd-never-published', '1.0.0');
+    expect(version.requestedVersion.findings).toEqual([{ type: 'NOT_FOUND', risk: 'RISK_HIGH' }]);
+    expect(version.packageFindings).toEqual([{ type: 'NOT_FOUND', risk: 'RISK_HIGH' }]);
   });
   it.each([
     ['/v3/systems/npm/packages/fnd-pkg:findings', 404, /no such method ":findings" on a package/],
@@ -157,12 +187,18 @@ describe('findingsbatch', () => {
     const body = await post({ requests, pageToken: null });
     expect(body.nextPageToken).toBe('');
     expect(body.responses.map((r: any) => types(r.findings))).toEqual([
-      ['VULNERABLE RISK_HIGH', 'REMEDIATION RISK_INFORMATIONAL'],
+      ['VULNERABLE RISK_HIGH'],
       ['MALICIOUS RISK_CRITICAL'],
       ['DEPRECATED RISK_MEDIUM'],
+      [],
+    ]);
+    expect(body.responses.map((r: any) => kinds(r.findings.packageFindings))).toEqual([
+      [],
+      ['MALICIOUS RISK_CRITICAL'],
+      [],
       ['NOT_FOUND RISK_HIGH'],
     ]);
-    expect(body.responses[1].request).toEqual({ packageKey: { system: 'npm', name: 'fnd-mal' } });
+    expect(body.responses[1].request).toEqual({ packageKey: { system: 'NPM', name: 'fnd-mal' } });
     expect(body.responses[0].findings).toEqual(await v('npm', 'fnd-pkg', '1.0.0'));
     expect(upstream.hits.get('/npm/fnd-nope')).toBeUndefined();
   });
@@ -231,13 +267,9 @@ describe('LOW_USAGE (INSIGHTS_LOW_USAGE_DEPENDENTS)', () => {
   };
   it('flags a package fewer stored packages depend on, with used look-alikes as alternatives', async () => {
     const body = await get(client('2'), '/v3alpha/systems/npm/packages/lu-expres/versions/1.0.0:findings');
-    expect(body.packageFindings).toEqual([
-      {
-        type: 'LOW_USAGE',
-        risk: 'RISK_LOW',
-        lowUsageContext: { alternativePackages: [{ system: 'NPM', name: 'lu-express' }] },
-      },
-    ]);
+    const lowUsage = { type: 'LOW_USAGE', risk: 'RISK_LOW', lowUsageContext: { alternativePackages: ['lu-express'] } };
+    expect(body.packageFindings).toEqual([lowUsage]);
+    expect(own(body)).toEqual([lowUsage]); // a Version's findings include the package-scoped ones
     expect(body.recommendedVersions).toEqual([]);
   });
   it('a package used by as many as the threshold is not flagged; the threshold decides', async () => {
@@ -247,13 +279,11 @@ describe('LOW_USAGE (INSIGHTS_LOW_USAGE_DEPENDENTS)', () => {
       { type: 'LOW_USAGE', risk: 'RISK_LOW', lowUsageContext: { alternativePackages: [] } },
     ]);
     const loose = await get(client('1'), '/v3alpha/systems/npm/packages/lu-expres:findings');
-    expect(loose.packageFindings[0].lowUsageContext.alternativePackages.map((p: any) => p.name)).toEqual([
-      'lu-express',
-      'lu-exprss',
-    ]);
+    expect(loose.packageFindings[0].lowUsageContext.alternativePackages).toEqual(['lu-express', 'lu-exprss']);
   });
   it('is off by default, and in findingsbatch (NOT_FOUND packages are never LOW_USAGE)', async () => {
-    expect((await v('npm', 'lu-expres', '1.0.0')).packageFindings).toEqual([]);
+    const off = await v('npm', 'lu-expres', '1.0.0');
+    expect([off.packageFindings, own(off)]).toEqual([[], []]);
     const res = await client('2').post('/v3alpha/findingsbatch', {
       requests: [
         { packageKey: { system: 'NPM', name: 'lu-expres' } },
@@ -262,7 +292,7 @@ describe('LOW_USAGE (INSIGHTS_LOW_USAGE_DEPENDENTS)', () => {
       ],
     });
     const body = (await res.json()) as any;
-    expect(body.responses.map((r: any) => types(r.findings))).toEqual([
+    expect(body.responses.map((r: any) => kinds(r.findings.packageFindings))).toEqual([
       ['LOW_USAGE RISK_LOW'],
       ['LOW_USAGE RISK_LOW'],
       ['NOT_FOUND RISK_HIGH'],
