@@ -19,9 +19,9 @@
  *   dropped: `node_modules/a`, `node_modules/a/node_modules/@s/b`. Entries are sorted by path.
  *   A manifest that is not JSON is skipped; name/version are as the bundled manifest declares them.
  */
-import { fetchUpstream, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { fetchUpstream, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { npmDependencies } from './npm.ts';
-import { UpstreamError, UpstreamNotFound } from './types.ts';
+import { UpstreamError } from './types.ts';
 import { insightsConfig } from '../config.ts';
 
 export interface Bundle {
@@ -241,43 +241,4 @@ export async function fetchBundled(env: UpstreamEnv, tarball: string): Promise<B
 
 export function tarballsEnabled(env: UpstreamEnv): boolean {
   return insightsConfig(env).INSIGHTS_NPM_TARBALLS;
-}
-
-interface WithBundled {
-  version: string;
-  requirements?: unknown;
-}
-
-/**
- * Fills `requirements.npm.bundled` of each version that declares bundleDependencies from its
- * tarball (4 at a time). A tarball that is missing or unreadable leaves that version's list empty
- * (logged): the rest of the package is still worth storing.
- */
-export async function addBundled(
-  env: UpstreamEnv,
-  packument: Record<string, any>,
-  versions: WithBundled[],
-): Promise<void> {
-  if (!tarballsEnabled(env)) return;
-  const todo = versions.flatMap((v) => {
-    const m = packument.versions?.[v.version];
-    const bundle = m?.bundleDependencies ?? m?.bundledDependencies;
-    const declares =
-      bundle === true
-        ? !!m?.dependencies && Object.keys(m.dependencies).length > 0
-        : Array.isArray(bundle) && bundle.length > 0;
-    const url = m?.dist?.tarball;
-    const npm = (v.requirements as { npm?: { bundled: Bundle[] } } | undefined)?.npm;
-    return declares && typeof url === 'string' && url && npm ? [{ url, npm, version: v.version }] : [];
-  });
-  await mapLimit(todo, 4, async (t) => {
-    try {
-      t.npm.bundled = await fetchBundled(env, t.url);
-    } catch (err) {
-      if (!(err instanceof UpstreamError || err instanceof UpstreamNotFound)) throw err;
-      console.warn(
-        `insights: bundled manifests of npm ${String(packument.name)}@${t.version} not read: ${(err as Error).message}`,
-      );
-    }
-  });
 }
