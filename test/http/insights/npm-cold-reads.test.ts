@@ -52,7 +52,7 @@ function packument(name: string) {
   return { name, 'dist-tags': { latest: BIG }, versions };
 }
 
-function attestations(name: string, v: string) {
+function attestations(v: string) {
   const statement = {
     predicateType: 'https://slsa.dev/provenance/v1',
     predicate: {
@@ -107,7 +107,7 @@ beforeAll(async () => {
           : buildTgz([{ path: 'package/node_modules/dep/package.json', content: manifest(tgz[2]!) }]);
       return res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(body);
     }
-    if (att) return json(attestations(att[1]!, att[2]!));
+    if (att) return json(attestations(att[2]!));
     if (/^\/cr-[a-z]+$/.test(path)) return json(packument(path.slice(1)));
     res.writeHead(404).end('{}');
   });
