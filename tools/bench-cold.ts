@@ -1,7 +1,8 @@
 /**
  * `npm run bench:cold`: first contact with real npm packages. For each package of
  * tools/bench-cold-packages.txt (the 100 most depended upon within the recorded npm corpus, rule in
- * tools/bench-cold-list.ts), on a freshly started stack (embedded PGlite, emptied), in one run:
+ * tools/bench-cold-list.ts), on a freshly started stack (embedded PGlite, or a fresh database on
+ * DATABASE_URL), in one run:
  *  - floor: the packument fetched from the same registry with plain `fetch` (body read), the least any
  *    read-through can cost;
  *  - cold GetPackage (the package deleted first), cold GetVersion of the `latest` version (deleted
@@ -17,7 +18,8 @@
  * last line: `cold: first read p50 Xx, N/M within 1.5x fetch + 1 s, dependencies p99 W s, over 30 s K`
  * (first read = GetPackage and GetVersion; N/M counts both). Bounded: a request is cut off (counted
  * as over 30 s) at 35 s, and the run stops taking packages after --minutes (25).
- * Options: --limit N (100), --minutes M (25), NPM_REGISTRY_URL (default: npm's public registry).
+ * Options: --limit N (100), --minutes M (25), NPM_REGISTRY_URL (default: npm's public registry);
+ * DATABASE_URL=postgres://... runs on a fresh database of that server (dropped at the end) instead of PGlite.
  */
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -25,6 +27,7 @@ import { parseArgs } from 'node:util';
 import insights from '../functions/insights.ts';
 import { percentile } from './bench-stats.ts';
 import { startStack } from './stack/index.ts';
+import { freshDatabase } from './stack/fresh-database.ts';
 import { workerVars } from './stack/config.ts';
 import pg from 'pg';
 
@@ -43,7 +46,11 @@ const stopAt = Date.now() + Number(args.minutes) * 60_000;
 const osv = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
 await new Promise<void>((r) => osv.listen(0, '127.0.0.1', () => r()));
 const osvUrl = `http://127.0.0.1:${(osv.address() as { port: number }).port}`;
-const stack = await startStack({ ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0, sample: 0 } });
+const fresh = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL, 'bench_cold') : undefined;
+const stack = await startStack({
+  databaseUrl: fresh?.url,
+  ports: { postgres: 0, neonProxy: 0, qstash: 0, mail: 0, sample: 0 },
+});
 const env = workerVars(stack.databaseUrl, {
   NEON_LOCAL_PROXY: stack.neonProxy,
   QSTASH_URL: stack.qstashUrl,
@@ -121,6 +128,7 @@ try {
 } finally {
   await sql.end();
   await stack.close();
+  await fresh?.drop();
   osv.close();
 }
 
