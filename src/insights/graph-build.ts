@@ -64,7 +64,11 @@ export async function buildGraph(ctx: GraphContext, key: GraphKey): Promise<Grap
   return run(async () => {
     const client = new PgResolveClient(db, system, {
       ...(rt
-        ? { fetchMissing: (n: string) => rt.fetch(n), fetchVersion: (n: string, v: string) => rt.fetchVersion(n, v) }
+        ? {
+            fetchMissing: (n: string) => rt.fetch(n),
+            fetchVersion: (n: string, v: string) => rt.fetchVersion(n, v),
+            fetchBundled: (n: string, v: string, tarball: string) => rt.fetchBundled(n, v, tarball),
+          }
         : {}),
       goMemory: memory,
     });

@@ -9,6 +9,10 @@
  * never caches the graph. A package the upstream does not have is complete data (the resolver
  * reports it in the graph).
  *
+ * npm: a version whose tarball is not read yet (ingest/npm-pending.ts) has it read when the resolver asks
+ * for its requirements (`fetchBundled`, within the same budget), and its bundled manifests are stored
+ * with the rest; a tarball that cannot be read makes the graph incomplete, never a graph without them.
+ *
  * Advisories of the packages fetched here are not fetched inline (one more upstream request per
  * package): `persist` returns their names and the caller queues `/insights/advisories` for them.
  */
@@ -21,6 +25,9 @@ import { canon } from '../versions/index.ts';
 import { prepareVersions, storeNewPackages, storeVersionDetails } from './queries-write.ts';
 import type { RequirementRow, VersionRow } from './queries-dependencies.ts';
 import { insightsConfig } from './config.ts';
+import { NPM_TARBALL, readBundled } from './ingest/npm-pending.ts';
+import type { Bundle } from './ingest/npm-tarball.ts';
+import { storeNpmBundled } from './queries-npm-pending.ts';
 
 export class GraphIncomplete extends Error {
   constructor(reason: string) {
@@ -40,6 +47,8 @@ export class GraphReadThrough {
   readonly fetched = new Map<string, IngestedPackage>();
   /** Set once the fetch limit is reached: every later fetch fails at once. */
   incomplete = '';
+  /** npm bundled manifests read on demand, by `name\0version`. */
+  private readonly bundled = new Map<string, { name: string; version: string; bundled: Bundle[] }>();
   /** Versions whose metadata was read on demand (PyPI), by package name. */
   private readonly details = new Map<string, IngestedVersion[]>();
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -69,6 +78,18 @@ export class GraphReadThrough {
       list.push(v);
       this.details.set(name, list);
       return v;
+    });
+  }
+
+  /** npm: the bundled manifests of one version's tarball; a tarball the registry does not have is incomplete data. */
+  fetchBundled(name: string, version: string, tarball: string): Promise<Bundle[]> {
+    return this.track(async () => {
+      const bundled = await readBundled(this.env, tarball);
+      this.bundled.set(`${name}\u0000${version}`, { name, version, bundled });
+      return bundled;
+    }).then((b) => {
+      if (b === null) throw new GraphIncomplete(`the tarball of npm ${name}@${version} was not found`);
+      return b;
     });
   }
 
@@ -104,10 +125,24 @@ export class GraphReadThrough {
    * in one transaction, then the versions read on demand of packages stored before; returns the names fetched.
    */
   async persist(db: Db): Promise<string[]> {
-    const pkgs = [...this.fetched.values()].map((p) => this.withDetails(p));
+    const pkgs = [...this.fetched.values()].map((p) => this.withBundled(this.withDetails(p)));
     await storeNewPackages(db, pkgs);
     for (const [name, versions] of this.details) await storeVersionDetails(db, this.system, name, versions);
+    for (const b of this.bundled.values()) await storeNpmBundled(db, b.name, b.version, b.bundled); // no-op when stored above
     return pkgs.map((p) => p.name);
+  }
+
+  /** npm: fetched versions carry the bundled manifests read for them (and are no longer pending). */
+  private withBundled(pkg: IngestedPackage): IngestedPackage {
+    if (this.system !== 'NPM' || this.bundled.size === 0) return pkg;
+    for (const v of pkg.versions) {
+      const b = this.bundled.get(`${pkg.name}\u0000${v.version}`);
+      const npm = (v.requirements as { npm?: { bundled: Bundle[] } } | null)?.npm;
+      if (!b || !npm) continue;
+      npm.bundled = b.bundled;
+      delete v.meta[NPM_TARBALL];
+    }
+    return pkg;
   }
 
   private withDetails(pkg: IngestedPackage): IngestedPackage {

@@ -8,7 +8,8 @@
  * 503 for (graph-build.ts with the same fetch limit): complete -> cached; still incomplete because of
  * the limit -> what was fetched is stored and the next round is queued; an upstream failure -> 503
  * (QStash retries). `POST /insights/advisories {system, names}` stores the OSV records of packages
- * the graph read-through stored without them.
+ * the graph read-through stored without them. `POST /insights/npm-pending {names, before}` reads the
+ * tarballs and attestation documents npm ingestion left pending (npm-pending.ts), a batch per package.
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
@@ -21,6 +22,7 @@ import { queueAdvisories, queueGraphCompletion } from './graph-queue.ts';
 import { fetchOsvForPackage } from './ingest/osv.ts';
 import { storeAdvisories } from './queries-write.ts';
 import { ingestPackage } from './read-through.ts';
+import { completeNpmBatch, NPM_PENDING_TOP, queueNpmPending } from './npm-pending.ts';
 
 export const insightsJobs = new Hono<AppEnv>();
 
@@ -31,6 +33,7 @@ insightsJobs.post('/refresh', async (c) => {
     throw new HttpError(400, 'body must be {system, name}');
   try {
     const name = await ingestPackage(c.env, c.get('db'), system, body.name);
+    if (name !== null && system === 'NPM') await queueNpmPending(c.env, [name]);
     return c.json({ refreshed: name !== null, system, name: name ?? body.name });
   } catch (err) {
     console.warn(`insights refresh ${system} ${body.name} failed: ${(err as Error).message}`);
@@ -78,4 +81,21 @@ insightsJobs.post('/advisories', async (c) => {
   return failed
     ? c.json({ error: `advisories of ${failed} packages not stored; retry` }, 503)
     : c.json({ stored: names.length });
+});
+
+insightsJobs.post('/npm-pending', async (c) => {
+  const body = verifiedJson<{ names?: unknown; before?: unknown }>(c);
+  const names = Array.isArray(body?.names)
+    ? body.names.filter((n): n is string => typeof n === 'string' && n !== '')
+    : [];
+  if (names.length === 0) throw new HttpError(400, 'body must be {names, before}');
+  const before = names.length === 1 && Number.isInteger(body.before) ? Number(body.before) : NPM_PENDING_TOP;
+  let more = 0;
+  for (const name of names) {
+    const next = await completeNpmBatch(c.env, c.get('db'), name, before);
+    if (next === null) continue;
+    more++;
+    await queueNpmPending(c.env, [name], next);
+  }
+  return c.json({ packages: names.length, more });
 });

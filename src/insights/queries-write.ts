@@ -95,7 +95,7 @@ async function storeInTransaction(tx: Queryable, pkg: IngestedPackage, onlyNew =
 }
 
 /** The package's resolve document, rebuilt from its stored rows (0156 clears it when versions change). */
-async function rebuildResolveDoc(tx: Queryable, system: System, name: string): Promise<void> {
+export async function rebuildResolveDoc(tx: Queryable, system: System, name: string): Promise<void> {
   await tx.query(
     'UPDATE insights.packages SET resolve_doc = insights.resolve_doc(system, name) WHERE system = $1 AND name = $2',
     [system, name],

@@ -5,19 +5,32 @@
  * round trip. A null `fetched` means the package has never been ingested.
  */
 import type { Queryable } from '../platform/db.ts';
+import { NPM_ATTESTATIONS, NPM_TARBALL } from './ingest/npm-pending.ts';
 
 export interface Found {
   /** JSON text of the response, null when the package exists but the item does not. */
   body: string | null;
   /** When the package was last ingested; null when it is unknown. */
   fetched: Date | null;
+  /** npm GetVersion/GetRequirements: what the answer shows that is not read yet (ingest/npm-pending.ts). */
+  pending?: string | null;
 }
 
+/** npm: the version's pending read an answer shows (a meta key of ingest/npm-pending.ts), as a `pending` column. */
+const pendingColumn = (system: string, key: string) =>
+  system === 'NPM'
+    ? `, (SELECT v.meta->>'${key}' FROM insights.versions v WHERE v.system = p.system AND v.name = p.name AND v.version = $3) AS pending`
+    : '';
+
 async function one(db: Queryable, sql: string, params: unknown[]): Promise<Found> {
-  const rows = await db.query<{ body: string | null; fetched_at: Date | string | null }>(sql, params);
+  const rows = await db.query<{ body: string | null; fetched_at: Date | string | null; pending?: string | null }>(
+    sql,
+    params,
+  );
   const r = rows[0];
   if (!r || r.fetched_at === null) return { body: null, fetched: null }; // NULL: stored for resolution only (0157)
-  return { body: r.body, fetched: r.fetched_at instanceof Date ? r.fetched_at : new Date(r.fetched_at) };
+  const fetched = r.fetched_at instanceof Date ? r.fetched_at : new Date(r.fetched_at);
+  return r.pending ? { body: r.body, fetched, pending: r.pending } : { body: r.body, fetched };
 }
 
 const versionJson = (alpha: boolean) => (alpha ? 'insights.version_json_alpha' : 'insights.version_json');
@@ -53,7 +66,7 @@ export function getVersion(
       (SELECT a.${alpha ? 'alpha' : 'v3'}::text FROM insights.version_answers a
         WHERE a.system = p.system AND a.name = p.name AND a.version = $3),
       (SELECT ${versionJson(alpha)}(v)::text FROM insights.versions v
-        WHERE v.system = p.system AND v.name = p.name AND v.version = $3)) AS body
+        WHERE v.system = p.system AND v.name = p.name AND v.version = $3)) AS body${pendingColumn(system, NPM_ATTESTATIONS)}
     FROM insights.packages p WHERE p.system = $1 AND p.name = $2`,
     [system, name, version],
   );
@@ -89,7 +102,7 @@ export function getRequirements(db: Queryable, system: string, name: string, ver
   return one(
     db,
     `SELECT p.fetched_at, (SELECT ${REQUIREMENTS_TEXT} FROM insights.requirements r
-      WHERE r.system = p.system AND r.name = p.name AND r.version = $3) AS body
+      WHERE r.system = p.system AND r.name = p.name AND r.version = $3) AS body${pendingColumn(system, NPM_TARBALL)}
     FROM insights.packages p WHERE p.system = $1 AND p.name = $2`,
     [system, name, version],
   );

@@ -26,6 +26,7 @@ import { fetchProject } from './ingest/projects.ts';
 import { UpstreamError, UpstreamNotFound } from './ingest/types.ts';
 import { storeAdvisories, storePackage, storeProject } from './queries-write.ts';
 import { insightsConfig } from './config.ts';
+import { queueNpmPending } from './npm-pending.ts';
 
 /** What a read needs besides its key: plain values a route (or a queue callback) supplies. */
 export interface ReadContext {
@@ -123,6 +124,7 @@ export async function ingestPackage(
 export const packages: Upstream<PackageKey> = {
   async ingest(ctx, key) {
     const name = await ingestPackage(ctx.env, ctx.db, key.system, key.name);
+    if (name !== null && key.system === 'NPM') ctx.defer(queueNpmPending(ctx.env, [name])); // other versions' reads
     return name === null ? null : { system: key.system, name };
   },
   refresh(ctx, { system, name }, fetchedAt) {

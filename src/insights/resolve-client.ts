@@ -48,7 +48,8 @@ import type { PomDependency, RawPom } from '../resolve/maven-model.ts';
 import type { Attrs, Client, Dependency, ResolveSystem, VersionInfo } from '../resolve/types.ts';
 import { canon, maxSatisfying } from '../versions/index.ts';
 import { normalizeNugetId, normalizePypiName } from '../versions/names/index.ts';
-import { packageRows } from './graph-read-through.ts';
+import { GraphIncomplete, packageRows } from './graph-read-through.ts';
+import { NPM_TARBALL } from './ingest/npm-pending.ts';
 import type { GoModMemory } from './go-mod-memory.ts';
 import type { IngestedPackage, IngestedVersion } from './ingest/types.ts';
 import {
@@ -126,6 +127,11 @@ export class PgResolveClient implements Client {
   private readonly bundles = new Map<string, { info: VersionInfo; deps: Dependency[] }>();
   private readonly fetchMissing?: (name: string) => Promise<IngestedPackage | null>;
   private readonly fetchVersion?: (name: string, version: string) => Promise<IngestedVersion | null>;
+  /** npm: versions whose tarball (bundled manifests) is not read yet (NPM_TARBALL), by `name\0version`. */
+  private readonly tarballs = new Map<string, string>();
+  /** npm: the requirements of those versions as fetched, without bundled manifests. */
+  private readonly unbundled = new Map<string, Json>();
+  private readonly fetchBundled?: (name: string, version: string, tarball: string) => Promise<readonly Json[]>;
   /** Versions listed without their metadata (`meta.pending`, PyPI and Maven), by `name\0version`. */
   private readonly pending = new Set<string>();
   /** Maven: version meta (packaging, relocation) by `name\0version`, and the POMs read (memoised). */
@@ -143,6 +149,8 @@ export class PgResolveClient implements Client {
     opts: {
       fetchMissing?: (name: string) => Promise<IngestedPackage | null>;
       fetchVersion?: (name: string, version: string) => Promise<IngestedVersion | null>;
+      /** npm: the bundled manifests of a version whose tarball is not read yet (one fetch, stored later). */
+      fetchBundled?: (name: string, version: string, tarball: string) => Promise<readonly Json[]>;
       /** Go: complete go.mod files read are kept here for later resolutions in this isolate. */
       goMemory?: GoModMemory;
     } = {},
@@ -152,6 +160,7 @@ export class PgResolveClient implements Client {
     this.goMemory = opts.goMemory;
     this.fetchMissing = opts.fetchMissing;
     this.fetchVersion = opts.fetchVersion;
+    this.fetchBundled = opts.fetchBundled;
     this.vBatch = new Batcher(
       (n) => n,
       async (names) => {
@@ -188,6 +197,8 @@ export class PgResolveClient implements Client {
       if (r.upstream_version && r.upstream_version !== r.version)
         this.spellings.set(`${r.name}\u0000${r.version}`, r.upstream_version);
       if (r.meta?.pending === true) this.pending.add(`${r.name}\u0000${r.version}`);
+      if (this.system === 'NPM' && typeof r.meta?.[NPM_TARBALL] === 'string')
+        this.tarballs.set(`${r.name}\u0000${r.version}`, r.meta[NPM_TARBALL]);
       if (this.system === 'MAVEN') this.metas.set(`${r.name}\u0000${r.version}`, r.meta ?? {});
       const list = out.get(r.name) ?? [];
       const attrs = versionAttrs(this.system, r.version, r.meta ?? {}, r.dist_tags ?? {});
@@ -198,7 +209,10 @@ export class PgResolveClient implements Client {
         const features = cargoFeatures(req);
         if (features) attrs.features = features;
       }
-      if (req && !this.rCache.has(k)) this.rCache.set(k, Promise.resolve(this.dependenciesOf(r.name, r.version, req)));
+      if (req && this.tarballs.has(k))
+        this.unbundled.set(k, req); // its bundled manifests are read when it is asked for
+      else if (req && !this.rCache.has(k))
+        this.rCache.set(k, Promise.resolve(this.dependenciesOf(r.name, r.version, req)));
       list.push({ name: r.name, version: r.version, attrs });
       out.set(r.name, list);
     }
@@ -214,7 +228,11 @@ export class PgResolveClient implements Client {
   private dependenciesOf(name: string, version: string, req: Json): Dependency[] {
     if (this.system === 'MAVEN') this.raw.set(`${name}\u0000${version}`, req);
     const deps = toDependencies(this.system, req);
-    const bundled = this.system === 'NPM' ? req.npm?.bundled : undefined;
+    return this.system === 'NPM' ? this.withBundled(name, version, deps, req.npm?.bundled) : deps;
+  }
+
+  /** npm: the bundled manifests of `name@version` join its dependencies (as bundle content) and the client's packages. */
+  private withBundled(name: string, version: string, deps: Dependency[], bundled: unknown): Dependency[] {
     if (!Array.isArray(bundled) || bundled.length === 0) return deps;
     const b = bundleRows(
       name,
@@ -230,6 +248,23 @@ export class PgResolveClient implements Client {
     );
     for (const r of b.rows) this.bundles.set(r.info.name, r);
     return [...deps, ...b.content];
+  }
+
+  /**
+   * npm: a version whose tarball is not read yet (ingest/npm-pending.ts) has its bundled manifests read now,
+   * once, when the resolver asks for its requirements; without a way to read it the graph is incomplete.
+   */
+  private async npmRequirements(name: string, version: string): Promise<readonly Dependency[] | null> {
+    const row = this.rBatch.load({ name, version }); // in the same round trip as the version list
+    row.catch(() => {});
+    await this.versions(name);
+    const k = `${name}\u0000${version}`;
+    const tarball = this.tarballs.get(k);
+    const raw = this.unbundled.get(k);
+    const base = raw ? toDependencies('NPM', raw) : await row;
+    if (!tarball || !base) return base;
+    if (!this.fetchBundled) throw new GraphIncomplete(`the tarball of npm ${name}@${version} is not read yet`);
+    return this.withBundled(name, version, [...base], await this.fetchBundled(name, version, tarball));
   }
 
   /** PyPI: a version listed without its metadata has it read on demand (the resolver considers it). */
@@ -370,7 +405,8 @@ export class PgResolveClient implements Client {
         .then((vs) => {
           const guess = this.lookahead ? likelyPick(this.system, vs, d.requirement) : null;
           // metadata read on demand (PyPI) is fetched for versions the resolver considers, never for a guess
-          return guess && !this.pending.has(`${d.name}\u0000${guess}`) ? this.requirements(d.name, guess) : null;
+          const k = `${d.name}\u0000${guess}`;
+          return guess && !this.pending.has(k) && !this.tarballs.has(k) ? this.requirements(d.name, guess) : null;
         })
         .catch(() => {}); // a failed guess is asked again (and fails visibly) if the resolver needs it
     }
@@ -412,7 +448,9 @@ export class PgResolveClient implements Client {
           ? this.pypiRequirements(name, version)
           : this.system === 'GO'
             ? this.goRequirements(name, version)
-            : this.rBatch.load({ name, version });
+            : this.system === 'NPM'
+              ? this.npmRequirements(name, version)
+              : this.rBatch.load({ name, version });
       this.rCache.set(k, p);
     }
     if (this.lookahead && !this.lookedVersions.has(k)) {

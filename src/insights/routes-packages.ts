@@ -24,6 +24,7 @@ import { canonicalName, canonicalVersion, decodeSegment, parseSystem, rawSegment
 import { getPackage, getRequirements, getVersion, type Found } from './queries.ts';
 import { packages, readThrough, storedFound, type PackageKey, type ReadContext } from './read-through.ts';
 import { jsonText } from './views.ts';
+import { completeNpmVersion, type NpmRead } from './npm-pending.ts';
 import { readContext } from './route-context.ts';
 import { dependenciesQuery, dependentsQuery } from './schemas.ts';
 import { alphaVersionText } from './version-alpha.ts';
@@ -106,6 +107,28 @@ async function readPackage(ctx: ReadContext, t: Target, read: (name: string) => 
   return found.value;
 }
 
+/**
+ * readPackage for an answer that shows an npm read left pending at ingestion (npm-pending.ts): the
+ * version's own tarball or attestations are read and stored first, then the answer is read again.
+ */
+async function readNpmPending(
+  ctx: ReadContext,
+  t: Target,
+  version: string,
+  what: NpmRead,
+  read: (name: string) => Promise<Found>,
+) {
+  let pending = false;
+  const body = await readPackage(ctx, t, async (n) => {
+    const found = await read(n);
+    pending = !!found.pending;
+    return found;
+  });
+  if (!pending) return body;
+  await completeNpmVersion(ctx.env, ctx.db, t.name, version, what);
+  return (await read(t.name)).body;
+}
+
 packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
   const t = parseTarget(c.req.url);
   const ctx = readContext(c);
@@ -135,11 +158,13 @@ packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
     return c.json(await getDependents(db, key, parseWith(dependentsQuery, c.req.query(), 'query')));
   }
   if (t.action === 'requirements') {
-    const body = await readPackage(ctx, t, (n) => getRequirements(db, t.system, n, version));
+    const body = await readNpmPending(ctx, t, version, 'tarball', (n) => getRequirements(db, t.system, n, version));
     if (body === null) throw new HttpError(404, `requirements of ${t.system} ${t.name}@${version} not found`);
     return jsonText(c, body);
   }
-  const body = await readPackage(ctx, t, (n) => getVersion(db, t.system, n, version, t.alpha));
+  const body = await readNpmPending(ctx, t, version, 'attestations', (n) =>
+    getVersion(db, t.system, n, version, t.alpha),
+  );
   if (body === null) throw new HttpError(404, missing);
   return jsonText(c, t.alpha ? await alphaVersionText(db, body, cooldownDays(c.env)) : body);
 });

@@ -25,9 +25,8 @@
  * `verified` is always false: the Sigstore bundles (certificate chain to Fulcio, Rekor inclusion,
  * DSSE signature) are not checked here. `url` is the attestation document's public URL.
  */
-import { fetchJson, mapLimit, type UpstreamEnv } from './http.ts';
-import { tarballUrl } from './npm-tarball.ts';
-import { UpstreamError, UpstreamNotFound, type Attestation, type SlsaProvenance } from './types.ts';
+import type { UpstreamEnv } from './http.ts';
+import type { Attestation, SlsaProvenance } from './types.ts';
 import { insightsConfig } from '../config.ts';
 
 export const SLSA_TYPES = ['https://slsa.dev/provenance/v0.2', 'https://slsa.dev/provenance/v1'];
@@ -138,39 +137,4 @@ export function pypiAttestationsFromProvenance(doc: unknown, url: string): Attes
 
 export function npmAttestationsEnabled(env: UpstreamEnv): boolean {
   return insightsConfig(env).INSIGHTS_NPM_ATTESTATIONS;
-}
-
-interface WithAttestations {
-  version: string;
-  slsaProvenances: SlsaProvenance[];
-  attestations: Attestation[];
-}
-
-/**
- * Fills slsaProvenances/attestations of each npm version whose packument entry has
- * `dist.attestations.url` (8 at a time). A missing or unreadable document leaves that version's
- * lists empty (logged) rather than failing the ingestion.
- */
-export async function addNpmAttestations(
-  env: UpstreamEnv,
-  packument: Record<string, any>,
-  versions: WithAttestations[],
-): Promise<void> {
-  if (!npmAttestationsEnabled(env)) return;
-  const todo = versions.flatMap((v) => {
-    const url = packument.versions?.[v.version]?.dist?.attestations?.url;
-    return typeof url === 'string' && url ? [{ v, url }] : [];
-  });
-  await mapLimit(todo, 8, async ({ v, url }) => {
-    try {
-      const read = npmAttestationsFromDocument(await fetchJson(tarballUrl(env, url)), url);
-      v.slsaProvenances = read.slsaProvenances;
-      v.attestations = read.attestations;
-    } catch (err) {
-      if (!(err instanceof UpstreamError || err instanceof UpstreamNotFound)) throw err;
-      console.warn(
-        `insights: attestations of npm ${String(packument.name)}@${v.version} not read: ${(err as Error).message}`,
-      );
-    }
-  });
 }

@@ -10,14 +10,18 @@
  *   tarballs (bundled stays empty).
  * - The stream is gunzipped with DecompressionStream and read by a small tar reader (ustar, GNU
  *   long names, pax `path`), keeping only the manifests wanted, so memory stays small whatever the
- *   tarball's size; at most MAX_TARBALL_BYTES decompressed bytes are read.
+ *   tarball's size: everything else is streamed past, however large (a tarball of several GB is read
+ *   to its end). What is kept is bounded: at most MAX_KEPT_BYTES of manifests per tarball; past that
+ *   the read fails with an error naming the limit (the answer that needed it says so).
+ * - Read when an answer needs them (GetRequirements of that version, a graph holding it; see
+ *   npm-pending.ts), never for every version of a package inside one request.
  * - `path` is the folder inside the package, the tarball's first path component (`package/`)
  *   dropped: `node_modules/a`, `node_modules/a/node_modules/@s/b`. Entries are sorted by path.
  *   A manifest that is not JSON is skipped; name/version are as the bundled manifest declares them.
  */
-import { fetchUpstream, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { fetchUpstream, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { npmDependencies } from './npm.ts';
-import { UpstreamError, UpstreamNotFound } from './types.ts';
+import { UpstreamError } from './types.ts';
 import { insightsConfig } from '../config.ts';
 
 export interface Bundle {
@@ -27,7 +31,8 @@ export interface Bundle {
   dependencies: ReturnType<typeof npmDependencies>;
 }
 
-export const MAX_TARBALL_BYTES = 256 * 1024 * 1024;
+/** Bytes of wanted files (manifests) one tarball may keep in memory. */
+export const MAX_KEPT_BYTES = 32 * 1024 * 1024;
 const PUBLIC_REGISTRY = 'https://registry.npmjs.org/';
 
 export interface TarHeader {
@@ -95,16 +100,19 @@ export interface TarFile {
 
 /**
  * Regular files of a tar stream whose path `want` accepts, with their contents. Stops at the end
- * marker, at the end of the stream, or with an error past `maxBytes`.
+ * marker, at the end of the stream, or with an error past `maxBytes` read in all or past `maxKept`
+ * bytes of wanted files kept (files not wanted are streamed past without being kept).
  */
 export async function* readTar(
   stream: ReadableStream<Uint8Array>,
   want: (path: string) => boolean,
-  maxBytes = MAX_TARBALL_BYTES,
+  maxBytes = Number.POSITIVE_INFINITY,
+  maxKept = MAX_KEPT_BYTES,
 ): AsyncGenerator<TarFile> {
   const reader = stream.getReader();
   let buf = new Uint8Array(0);
   let total = 0;
+  let kept = 0;
   let done = false;
   /** Ensures `n` bytes are buffered; false at the end of the stream. */
   const fill = async (n: number): Promise<boolean> => {
@@ -157,8 +165,11 @@ export async function* readTar(
       const size = pax.size !== undefined ? Number(pax.size) : h.size;
       longName = undefined;
       pax = {};
-      const isFile = h.type === '0' || h.type === '7';
-      const data = await take(size, isFile && want(path));
+      const keep = (h.type === '0' || h.type === '7') && want(path);
+      if (keep) kept += size;
+      if (kept > maxKept)
+        throw new Error(`tar: ${path} would keep ${kept} bytes in memory, more than the limit of ${maxKept}`);
+      const data = await take(size, keep);
       await take(Math.ceil(size / 512) * 512 - size, false);
       if (data) yield { path, data };
     }
@@ -181,13 +192,13 @@ export function bundledFolder(path: string): string | null {
 /** The bundled manifests of a (gzipped) npm tarball stream. */
 export async function bundledFromTarball(
   gzipped: ReadableStream<Uint8Array>,
-  maxBytes = MAX_TARBALL_BYTES,
+  maxKept = MAX_KEPT_BYTES,
 ): Promise<Bundle[]> {
   const tar = gzipped.pipeThrough(
     new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>,
   );
   const out: Bundle[] = [];
-  for await (const f of readTar(tar, (p) => bundledFolder(p) !== null, maxBytes)) {
+  for await (const f of readTar(tar, (p) => bundledFolder(p) !== null, Number.POSITIVE_INFINITY, maxKept)) {
     let m: Record<string, any>;
     try {
       m = JSON.parse(decoder.decode(f.data));
@@ -230,43 +241,4 @@ export async function fetchBundled(env: UpstreamEnv, tarball: string): Promise<B
 
 export function tarballsEnabled(env: UpstreamEnv): boolean {
   return insightsConfig(env).INSIGHTS_NPM_TARBALLS;
-}
-
-interface WithBundled {
-  version: string;
-  requirements?: unknown;
-}
-
-/**
- * Fills `requirements.npm.bundled` of each version that declares bundleDependencies from its
- * tarball (4 at a time). A tarball that is missing or unreadable leaves that version's list empty
- * (logged): the rest of the package is still worth storing.
- */
-export async function addBundled(
-  env: UpstreamEnv,
-  packument: Record<string, any>,
-  versions: WithBundled[],
-): Promise<void> {
-  if (!tarballsEnabled(env)) return;
-  const todo = versions.flatMap((v) => {
-    const m = packument.versions?.[v.version];
-    const bundle = m?.bundleDependencies ?? m?.bundledDependencies;
-    const declares =
-      bundle === true
-        ? !!m?.dependencies && Object.keys(m.dependencies).length > 0
-        : Array.isArray(bundle) && bundle.length > 0;
-    const url = m?.dist?.tarball;
-    const npm = (v.requirements as { npm?: { bundled: Bundle[] } } | undefined)?.npm;
-    return declares && typeof url === 'string' && url && npm ? [{ url, npm, version: v.version }] : [];
-  });
-  await mapLimit(todo, 4, async (t) => {
-    try {
-      t.npm.bundled = await fetchBundled(env, t.url);
-    } catch (err) {
-      if (!(err instanceof UpstreamError || err instanceof UpstreamNotFound)) throw err;
-      console.warn(
-        `insights: bundled manifests of npm ${String(packument.name)}@${t.version} not read: ${(err as Error).message}`,
-      );
-    }
-  });
 }

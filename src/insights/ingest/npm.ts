@@ -6,14 +6,14 @@
  * normalised by npm at publish time; a private mirror's may not be, and their values stay as they are).
  * `registries` and ORIGIN name the registry the packument was read from (NPM_REGISTRY_URL when set).
  * Default version = dist-tag `latest`. Requirement lists are sorted by name; `bundleDependencies:
- * true` lists every entry of `dependencies`. `bundled` (manifests inside the tarball) comes from
- * npm-tarball.ts, for versions that declare bundleDependencies; slsaProvenances/attestations from
- * the `dist.attestations` document (attestations.ts).
+ * true` lists every entry of `dependencies`. `bundled` (manifests inside the tarball, npm-tarball.ts)
+ * and slsaProvenances/attestations (the `dist.attestations` document, attestations.ts) are not read
+ * here: the versions that have them are marked pending (npm-pending.ts) and read when an answer
+ * needs them or in the background, so reading a package costs one fetch.
  */
 import { byName, fetchJson, hexToBase64, isoTime, registryOf, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { licenseFields } from './licenses.ts';
-import { addBundled } from './npm-tarball.ts';
-import { addNpmAttestations } from './attestations.ts';
+import { markNpmPending } from './npm-pending.ts';
 import type { Artifact, IngestedPackage, IngestedVersion, Link } from './types.ts';
 
 export const NPM_REGISTRY = 'https://registry.npmjs.org/';
@@ -27,10 +27,7 @@ export function npmPackagePath(name: string): string {
 export async function fetchNpm(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
   const doc = await fetchJson(`${upstreamUrl(env, 'NPM_REGISTRY_URL')}/${npmPackagePath(name)}`);
   const pkg = npmFromPackument(doc, name, registryOf(env, 'NPM'));
-  await Promise.all([
-    addBundled(env, doc, pkg.versions), // requirements.npm.bundled from the tarballs (npm-tarball.ts)
-    addNpmAttestations(env, doc, pkg.versions), // SLSA provenance from dist.attestations (attestations.ts)
-  ]);
+  markNpmPending(env, doc, pkg.versions); // tarballs and attestations: read on demand (npm-pending.ts)
   return pkg;
 }
 

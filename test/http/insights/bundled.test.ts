@@ -2,8 +2,9 @@
  * npm `bundled` requirements: GetRequirements of a version that declares bundleDependencies lists
  * the manifests found in its tarball's node_modules (nested and scoped, each with its own
  * dependencies), read through the fixture server (the tarball is built there from
- * upstream/npm/bundle-demo/-/bundle-demo-1.0.0.tgz.entries.json). Versions that bundle nothing
- * cost no tarball request; a missing tarball leaves the list empty.
+ * upstream/npm/bundle-demo/-/bundle-demo-1.0.0.tgz.entries.json). Only the tarball of the version
+ * asked for is read, once; versions that bundle nothing cost no tarball request; a missing tarball is a
+ * 502 naming it, never an empty list.
  */
 import { describe, expect, it } from 'vitest';
 import { json, upstream, useFixtureUpstream } from '../../fixtures/insights/harness.ts';
@@ -71,18 +72,24 @@ describe('npm bundled requirements', () => {
     expect(Object.keys(body.npm.bundled[0])).toEqual(['path', 'name', 'version', 'dependencies']);
   });
 
-  it('fetches tarballs only of versions that declare bundleDependencies, once', async () => {
+  it('reads only the tarball of the version asked for, once (the package read reads none)', async () => {
     await json('/v3/systems/npm/packages/bundle-demo');
+    await json('/v3/systems/npm/packages/bundle-demo/versions/1.0.0:requirements');
     expect([
       upstream.hits.get('/npm/bundle-demo'),
       upstream.hits.get('/npm/bundle-demo/-/bundle-demo-1.0.0.tgz'),
       upstream.hits.get('/npm/bundle-demo/-/bundle-demo-1.1.0.tgz'),
       upstream.hits.get('/npm/bundle-demo/-/bundle-demo-1.2.0.tgz'),
-    ]).toEqual([1, 1, undefined, 1]);
+    ]).toEqual([1, 1, undefined, undefined]);
   });
 
-  it('leaves bundled empty when the tarball is missing or nothing is bundled', async () => {
-    expect((await json('/v3/systems/npm/packages/bundle-demo/versions/1.2.0:requirements')).npm.bundled).toEqual([]);
+  it('says so when the tarball is missing; an empty list only when nothing is bundled', async () => {
+    expect(await json('/v3/systems/npm/packages/bundle-demo/versions/1.2.0:requirements', 502)).toEqual({
+      error: expect.stringMatching(
+        /^the bundled manifests \(tarball\) of npm bundle-demo@1\.2\.0 could not be read: .*bundle-demo-1\.2\.0\.tgz/,
+      ),
+    });
+    expect(upstream.hits.get('/npm/bundle-demo/-/bundle-demo-1.2.0.tgz')).toBe(1);
     expect((await json('/v3/systems/npm/packages/bundle-demo/versions/1.1.0:requirements')).npm.bundled).toEqual([]);
   });
 });

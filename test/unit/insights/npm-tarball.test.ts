@@ -112,8 +112,10 @@ describe('bundledFromTarball', () => {
     expect((await bundledFromTarball(stream(tgz))).map((b) => [b.path, b.name])).toEqual([['node_modules/x', 'x']]);
   });
 
-  it('refuses more than the byte limit and a gzip that is not one', async () => {
-    await expect(bundledFromTarball(stream(buildTgz(ENTRIES)), 4096)).rejects.toThrow('tar: more than 4096 bytes');
+  it('refuses to keep more manifest bytes than the limit, and a gzip that is not one', async () => {
+    await expect(bundledFromTarball(stream(buildTgz(ENTRIES)), 64)).rejects.toThrow(
+      /tar: package\/node_modules\/.*package\.json would keep \d+ bytes in memory, more than the limit of 64/,
+    );
     await expect(bundledFromTarball(stream(buildTar(ENTRIES)))).rejects.toThrow();
   });
 });
@@ -132,6 +134,32 @@ describe('tar reader', () => {
       ['package/b.txt', 'hello'],
       [`package/${'p/'.repeat(70)}c.txt`, 'prefixed'],
     ]);
+  });
+
+  it('streams past a file larger than 256 MiB and reads the manifest after it', async () => {
+    const BIG = 300 * 1024 * 1024;
+    const header = buildTar([{ path: 'package/big.bin', content: '' }]).slice(0, 512);
+    header.set(new TextEncoder().encode(`${BIG.toString(8).padStart(11, '0')}\0`), 124);
+    header.fill(32, 148, 156);
+    const sum = header.reduce((a, b) => a + b, 0);
+    header.set(new TextEncoder().encode(`${sum.toString(8).padStart(6, '0')}\0 `), 148);
+    const after = buildTar([{ path: 'package/node_modules/x/package.json', content: { name: 'x', version: '1.0.0' } }]);
+    const chunk = new Uint8Array(1024 * 1024);
+    let sent = -1;
+    const big = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (sent === -1) c.enqueue(header);
+        else if (sent < BIG / chunk.length) c.enqueue(chunk);
+        else {
+          c.enqueue(after);
+          c.close();
+        }
+        sent++;
+      },
+    });
+    const got: string[] = [];
+    for await (const f of readTar(big, (p) => bundledFolder(p) !== null)) got.push(new TextDecoder().decode(f.data));
+    expect(got.map((t) => JSON.parse(t))).toEqual([{ name: 'x', version: '1.0.0' }]);
   });
 
   it('throws on a truncated archive', async () => {

@@ -1,0 +1,89 @@
+/**
+ * The npm reads left pending at ingestion (ingest/npm-pending.ts): an answer that shows them reads its
+ * own version's (GetRequirements: the tarball's bundled manifests; GetVersion: the attestations
+ * document), stores them and is answered from the store; a failure is that answer's error (502 naming
+ * the version and the cause), never an empty list. Every other pending version of the package is read
+ * in the background: `/insights/npm-pending {names, before}` on the delivery function takes
+ * NPM_PENDING_BATCH versions of each package per message, newest first, and queues the rest of a package
+ * as a message of its own; a version whose read
+ * fails is logged and stays pending (its own answer tries again and says why).
+ */
+import type { Db } from '../platform/db.ts';
+import type { Env } from '../platform/env.ts';
+import { HttpError } from '../platform/errors.ts';
+import { publish } from '../platform/queue.ts';
+import { mapLimit } from './ingest/http.ts';
+import { readAttestations, readBundled } from './ingest/npm-pending.ts';
+import { UpstreamError, UpstreamNotFound } from './ingest/types.ts';
+import {
+  npmPendingOf,
+  npmPendingVersions,
+  storeNpmAttestations,
+  storeNpmBundled,
+  type NpmPendingVersion,
+} from './queries-npm-pending.ts';
+
+export const NPM_PENDING_BATCH = 32;
+
+export type NpmRead = 'tarball' | 'attestations';
+
+async function readOne(env: Env, db: Db, name: string, p: NpmPendingVersion, what: NpmRead): Promise<void> {
+  if (what === 'tarball' && p.tarball) await storeNpmBundled(db, name, p.version, await readBundled(env, p.tarball));
+  if (what === 'attestations' && p.attestations)
+    await storeNpmAttestations(db, name, p.version, await readAttestations(env, p.attestations));
+}
+
+function upstreamFailure(err: unknown): err is UpstreamError | UpstreamNotFound {
+  return err instanceof UpstreamError || err instanceof UpstreamNotFound;
+}
+
+/** Reads and stores one version's pending `what` before its answer is read; 502 when it cannot be read. */
+export async function completeNpmVersion(env: Env, db: Db, name: string, version: string, what: NpmRead) {
+  const p = await npmPendingOf(db, name, version);
+  if (!p) return;
+  try {
+    await readOne(env, db, name, p, what);
+  } catch (err) {
+    if (!upstreamFailure(err)) throw err;
+    const part = what === 'tarball' ? 'bundled manifests (tarball)' : 'attestations';
+    throw new HttpError(502, `the ${part} of npm ${name}@${version} could not be read: ${(err as Error).message}`);
+  }
+}
+
+export const NPM_PENDING_TOP = 2 ** 31 - 1;
+const NAMES_PER_MESSAGE = 50;
+
+/** Queues the background read of packages' pending versions (newest first; `before` an ordinal, for one name). */
+export async function queueNpmPending(env: Env, names: readonly string[], before = NPM_PENDING_TOP): Promise<void> {
+  for (let i = 0; i < names.length; i += NAMES_PER_MESSAGE) {
+    const batch = names.slice(i, i + NAMES_PER_MESSAGE);
+    const minute = Math.floor(Date.now() / 60_000);
+    try {
+      await publish(env, {
+        path: '/insights/npm-pending',
+        body: { names: batch, before },
+        ...(batch.length === 1
+          ? { deduplicationId: `insights-npm-pending-${encodeURIComponent(batch[0]!)}-${before}-${minute}` }
+          : {}),
+      });
+    } catch (err) {
+      console.warn(`insights: pending reads of ${batch.length} npm packages not queued: ${(err as Error).message}`);
+    }
+  }
+}
+
+/** One background batch: reads NPM_PENDING_BATCH pending versions below `before`; the next `before`, or null when done. */
+export async function completeNpmBatch(env: Env, db: Db, name: string, before: number): Promise<number | null> {
+  const todo = await npmPendingVersions(db, name, before, NPM_PENDING_BATCH);
+  await mapLimit(todo, 4, async (p) => {
+    for (const what of ['tarball', 'attestations'] as const) {
+      try {
+        await readOne(env, db, name, p, what);
+      } catch (err) {
+        if (!upstreamFailure(err)) throw err;
+        console.warn(`insights: ${what} of npm ${name}@${p.version} not read: ${(err as Error).message}`);
+      }
+    }
+  });
+  return todo.length === NPM_PENDING_BATCH ? todo.at(-1)!.ordinal : null;
+}
