@@ -5,7 +5,8 @@
  * upstream fetches than one request may make (INSIGHTS_FETCH_LIMIT), or an upstream fails, the answer is
  * 503 with Retry-After and the graph is finished in the background (`/insights/dependencies` through the
  * queue); a graph built from incomplete data is never cached or served. `?include=advisories,licenses`
- * (beyond deps.dev) adds the nodes' advisories and licences (graph-include.ts).
+ * (beyond deps.dev) adds the nodes' advisories and licences (graph-include.ts); with `advisories` the
+ * answer is a security decision, so a node whose package's advisories are unknown makes it a 503.
  */
 import { HttpError } from '../platform/errors.ts';
 import { GRAPH_SYSTEMS, type ResolveSystem } from '../resolve/index.ts';
@@ -13,6 +14,7 @@ import { buildGraph, type GraphKey } from './graph-build.ts';
 import { queueAdvisories, queueGraphCompletion, RETRY_AFTER_SECONDS } from './graph-queue.ts';
 import { withIncluded, type Include } from './graph-include.ts';
 import type { ReadContext } from './read-through.ts';
+import { requireAdvisories, type PackageRef } from './advisory-reads.ts';
 
 export interface VersionKeyInput {
   system: string;
@@ -26,7 +28,12 @@ export function includeOf(include: string | undefined): Include[] {
 }
 
 /** The graph's JSON text; 404 for a system without graphs or an unknown version, 503 while it is being completed. */
-export async function getDependencies(ctx: ReadContext, input: VersionKeyInput, include: Include[]): Promise<string> {
+export async function getDependencies(
+  ctx: ReadContext,
+  input: VersionKeyInput,
+  include: Include[],
+  warn: (warning: string) => void = () => {},
+): Promise<string> {
   if (!GRAPH_SYSTEMS.includes(input.system as ResolveSystem)) {
     throw new HttpError(404, `dependency graphs are not available for ${input.system} ${input.name}@${input.version}`);
   }
@@ -47,6 +54,15 @@ export async function getDependencies(ctx: ReadContext, input: VersionKeyInput, 
       { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
     );
   }
-  if (out.stored.length) ctx.defer(queueAdvisories(ctx.env, key.system, out.stored));
+  if (out.stored.length && !include.includes('advisories')) ctx.defer(queueAdvisories(ctx.env, key.system, out.stored));
+  if (include.includes('advisories')) {
+    // a security answer: every node's advisories read (inline when need be), else 503 (advisory-reads.ts)
+    const nodes = (JSON.parse(out.body) as { nodes: { versionKey: PackageRef }[] }).nodes;
+    const warning = await requireAdvisories(
+      ctx,
+      nodes.map((n) => n.versionKey),
+    );
+    if (warning) warn(warning);
+  }
   return withIncluded(ctx.db, out.body, include);
 }

@@ -18,8 +18,7 @@ import { SYSTEMS, type System } from '../versions/index.ts';
 import { GRAPH_SYSTEMS, type ResolveSystem } from '../resolve/index.ts';
 import { buildGraph } from './graph-build.ts';
 import { queueAdvisories, queueGraphCompletion } from './graph-queue.ts';
-import { fetchOsvForPackage } from './ingest/osv.ts';
-import { storeAdvisories } from './queries-write.ts';
+import { readAdvisories } from './advisory-reads.ts';
 import { ingestPackage } from './read-through.ts';
 
 export const insightsJobs = new Hono<AppEnv>();
@@ -67,14 +66,8 @@ insightsJobs.post('/advisories', async (c) => {
     : [];
   if (!SYSTEMS.includes(system) || names.length === 0) throw new HttpError(400, 'body must be {system, names}');
   let failed = 0;
-  for (const name of names) {
-    try {
-      await storeAdvisories(c.get('db'), await fetchOsvForPackage(c.env, system, name));
-    } catch (err) {
-      failed++;
-      console.warn(`insights: advisories of ${system} ${name} not stored: ${(err as Error).message}`);
-    }
-  }
+  const env = c.env as unknown as Record<string, unknown>;
+  for (const name of names) if (!(await readAdvisories(env, c.get('db'), system, name))) failed++;
   return failed
     ? c.json({ error: `advisories of ${failed} packages not stored; retry` }, 503)
     : c.json({ stored: names.length });

@@ -21,9 +21,11 @@ import { HttpError } from '../platform/errors.ts';
 import { publish } from '../platform/queue.ts';
 import type { System } from '../versions/index.ts';
 import { fetchPackage } from './ingest/index.ts';
-import { fetchOsv, fetchOsvForPackage } from './ingest/osv.ts';
+import { readAdvisories } from './advisory-reads.ts';
+import { fetchOsv } from './ingest/osv.ts';
 import { fetchProject } from './ingest/projects.ts';
 import { UpstreamError, UpstreamNotFound } from './ingest/types.ts';
+import { warnUpstream } from './ingest/upstream-log.ts';
 import { storeAdvisories, storePackage, storeProject } from './queries-write.ts';
 import { insightsConfig } from './config.ts';
 
@@ -84,7 +86,8 @@ export async function readThrough<K, T>(
     storedAs = await upstream.ingest(ctx, key);
   } catch (err) {
     if (err instanceof UpstreamNotFound) return null;
-    if (err instanceof UpstreamError) throw new HttpError(502, `upstream registry failed: ${err.message}`);
+    if (err instanceof UpstreamError)
+      throw new HttpError(502, `upstream registry failed: ${err.message}`, { headers: { 'Retry-After': '30' } });
     throw err;
   }
   return storedAs === null ? null : read(storedAs);
@@ -106,16 +109,13 @@ export async function ingestPackage(
   try {
     pkg = await fetchPackage(env, system, name);
   } catch (err) {
-    if (err instanceof UpstreamNotFound) return null;
+    // a registry answering 403 for a name (npm does for names it cannot hold) does not have it either
+    if (err instanceof UpstreamNotFound || (err instanceof UpstreamError && err.status === 403)) return null;
+    if (err instanceof UpstreamError) warnUpstream(system, err, `package ${system} ${name}`);
     throw err;
   }
   await storePackage(db, pkg);
-  try {
-    await storeAdvisories(db, await fetchOsvForPackage(env, system, pkg.name));
-  } catch (err) {
-    if (!(err instanceof UpstreamError || err instanceof UpstreamNotFound)) throw err;
-    console.warn(`insights: advisories for ${system} ${pkg.name} not refreshed: ${(err as Error).message}`);
-  }
+  await readAdvisories(env, db, system, pkg.name); // its outcome is recorded (advisory-reads.ts)
   return pkg.name;
 }
 
