@@ -19,6 +19,7 @@ import { GRAPH_SYSTEMS, type ResolveSystem } from '../resolve/index.ts';
 import { buildGraph } from './graph-build.ts';
 import { queueAdvisories, queueGraphCompletion } from './graph-queue.ts';
 import { readAdvisories } from './advisory-reads.ts';
+import { isUpstreamFailure, warnUpstream } from './ingest/upstream-log.ts';
 import { ingestPackage } from './read-through.ts';
 
 export const insightsJobs = new Hono<AppEnv>();
@@ -32,7 +33,8 @@ insightsJobs.post('/refresh', async (c) => {
     const name = await ingestPackage(c.env, c.get('db'), system, body.name);
     return c.json({ refreshed: name !== null, system, name: name ?? body.name });
   } catch (err) {
-    console.warn(`insights refresh ${system} ${body.name} failed: ${(err as Error).message}`);
+    if (!isUpstreamFailure(err)) throw err; // a bug: onError logs it with its stack
+    warnUpstream(system, err, `refresh of ${system} ${body.name}`);
     return c.json({ error: 'upstream failed; retry' }, 503);
   }
 });

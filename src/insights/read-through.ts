@@ -18,6 +18,7 @@
 import type { Db } from '../platform/db.ts';
 import type { Env } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
+import { warnLimited } from '../platform/log-limit.ts';
 import { publish } from '../platform/queue.ts';
 import type { System } from '../versions/index.ts';
 import { fetchPackage } from './ingest/index.ts';
@@ -52,6 +53,8 @@ export interface Stored<T> {
 export interface Upstream<K> {
   /** Fetches the item and writes it; the key it is stored under now, null when the upstream has none. */
   ingest(ctx: ReadContext, key: K): Promise<K | null>;
+  /** The upstream's name in log lines (`NPM`, `OSV`, `github.com`). */
+  label(key: K): string;
   /** Queues a background refresh of a stored copy fetched at `fetchedAt`, when it is stale. */
   refresh?(ctx: ReadContext, key: K, fetchedAt: Date): void;
 }
@@ -86,8 +89,10 @@ export async function readThrough<K, T>(
     storedAs = await upstream.ingest(ctx, key);
   } catch (err) {
     if (err instanceof UpstreamNotFound) return null;
-    if (err instanceof UpstreamError)
+    if (err instanceof UpstreamError) {
+      warnUpstream(upstream.label(key), err); // once per kind per minute, no stack trace
       throw new HttpError(502, `upstream registry failed: ${err.message}`, { headers: { 'Retry-After': '30' } });
+    }
     throw err;
   }
   return storedAs === null ? null : read(storedAs);
@@ -111,7 +116,6 @@ export async function ingestPackage(
   } catch (err) {
     // a registry answering 403 for a name (npm does for names it cannot hold) does not have it either
     if (err instanceof UpstreamNotFound || (err instanceof UpstreamError && err.status === 403)) return null;
-    if (err instanceof UpstreamError) warnUpstream(system, err, `package ${system} ${name}`);
     throw err;
   }
   await storePackage(db, pkg);
@@ -121,6 +125,7 @@ export async function ingestPackage(
 
 /** A package of a registry (and the OSV records that name it). */
 export const packages: Upstream<PackageKey> = {
+  label: (key) => key.system,
   async ingest(ctx, key) {
     const name = await ingestPackage(ctx.env, ctx.db, key.system, key.name);
     return name === null ? null : { system: key.system, name };
@@ -131,7 +136,7 @@ export const packages: Upstream<PackageKey> = {
     const deduplicationId = `insights-refresh-${system}-${encodeURIComponent(name)}-${hour}`;
     ctx.defer(
       publish(ctx.env, { path: '/insights/refresh', body: { system, name }, deduplicationId }).catch((err) =>
-        console.warn(`insights: refresh of ${system} ${name} not queued: ${(err as Error).message}`),
+        warnLimited('insights: queue publish failed', `refresh of ${system} ${name}: ${(err as Error).message}`),
       ),
     );
   },
@@ -139,6 +144,7 @@ export const packages: Upstream<PackageKey> = {
 
 /** One OSV record, by id. */
 export const advisories: Upstream<string> = {
+  label: () => 'OSV',
   async ingest(ctx, id) {
     await storeAdvisories(ctx.db, [await fetchOsv(ctx.env, id)]);
     return id;
@@ -147,6 +153,7 @@ export const advisories: Upstream<string> = {
 
 /** One source repository (`<host>/<owner>/<repo>`), from its host's API and Scorecard. */
 export const projects: Upstream<string> = {
+  label: (id) => id.split('/')[0]!,
   async ingest(ctx, id) {
     await storeProject(ctx.db, await fetchProject(ctx.env, id));
     return id;

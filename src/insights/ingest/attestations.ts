@@ -29,6 +29,7 @@ import { fetchJson, mapLimit, type UpstreamEnv } from './http.ts';
 import { tarballUrl } from './npm-tarball.ts';
 import { UpstreamError, UpstreamNotFound, type Attestation, type SlsaProvenance } from './types.ts';
 import { insightsConfig } from '../config.ts';
+import { warnUpstream } from './upstream-log.ts';
 
 export const SLSA_TYPES = ['https://slsa.dev/provenance/v0.2', 'https://slsa.dev/provenance/v1'];
 export const PYPI_PUBLISH_V1 = 'https://docs.pypi.org/attestations/publish/v1';
@@ -168,9 +169,7 @@ export async function addNpmAttestations(
       v.attestations = read.attestations;
     } catch (err) {
       if (!(err instanceof UpstreamError || err instanceof UpstreamNotFound)) throw err;
-      console.warn(
-        `insights: attestations of npm ${String(packument.name)}@${v.version} not read: ${(err as Error).message}`,
-      );
+      warnUpstream('npm attestations', err, `npm ${String(packument.name)}@${v.version}`);
     }
   });
 }
