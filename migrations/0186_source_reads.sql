@@ -1,6 +1,6 @@
 -- Whether a package's data from a source that may fail has been read, and when (DESIGN.md convention 14:
 -- unknown is not empty). One row per package and source; `source` is `osv` (the package's advisories,
--- `POST /v1/query`). src/insights/queries-source-reads.ts writes it, src/insights/advisory-reads.ts
+-- `POST /v1/query`) or `registry` (attempts at replacing seeded demo data only). src/insights/queries-source-reads.ts writes it, src/insights/advisory-reads.ts
 -- decides from it:
 --   read_at       the last successful read (NULL: never read, so "no advisories" is unknown, not clean)
 --   attempted_at  the last attempt's start (one attempt per INSIGHTS_SOURCE_RETRY_SECONDS is claimed)

@@ -1,8 +1,11 @@
 /** The read status of a package's data per source (migration 0186): what advisory-reads.ts decides from. */
 import type { Queryable } from '../platform/db.ts';
 
-/** A source a package's data comes from that may fail on its own: `osv` (the package's advisories). */
-export type Source = 'osv';
+/**
+ * A source a package's data comes from that may fail on its own: `osv` (the package's advisories);
+ * `registry` records only the attempts at replacing seeded demo data (read-through.ts).
+ */
+export type Source = 'osv' | 'registry';
 
 export interface SourceRead {
   system: string;

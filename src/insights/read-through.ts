@@ -26,7 +26,8 @@ import { readAdvisories } from './advisory-reads.ts';
 import { fetchOsv } from './ingest/osv.ts';
 import { fetchProject } from './ingest/projects.ts';
 import { UpstreamError, UpstreamNotFound } from './ingest/types.ts';
-import { warnUpstream } from './ingest/upstream-log.ts';
+import { isUpstreamFailure, warnUpstream } from './ingest/upstream-log.ts';
+import { claimAttempt } from './queries-source-reads.ts';
 import { storeAdvisories, storePackage, storeProject } from './queries-write.ts';
 import { insightsConfig } from './config.ts';
 
@@ -55,6 +56,8 @@ export interface Upstream<K> {
   ingest(ctx: ReadContext, key: K): Promise<K | null>;
   /** The upstream's name in log lines (`NPM`, `OSV`, `github.com`). */
   label(key: K): string;
+  /** Claims the one attempt per retry window at replacing a seeded (demo) copy; absent: never replaced. */
+  claim?(ctx: ReadContext, key: K): Promise<boolean>;
   /** Queues a background refresh of a stored copy fetched at `fetchedAt`, when it is stale. */
   refresh?(ctx: ReadContext, key: K, fetchedAt: Date): void;
 }
@@ -80,6 +83,10 @@ export async function readThrough<K, T>(
 ): Promise<Stored<T> | null> {
   const stored = await read(key);
   if (stored !== null) {
+    if (stored.fetchedAt?.getTime() === SEEDED_AT.getTime() && ctx.readThrough && upstream.claim) {
+      const fresh = await replaceSeeded(ctx, upstream, key, read);
+      if (fresh !== null) return fresh;
+    }
     if (opts.refreshStale && stored.fetchedAt && upstream.refresh) upstream.refresh(ctx, key, stored.fetchedAt);
     return stored;
   }
@@ -96,6 +103,30 @@ export async function readThrough<K, T>(
     throw err;
   }
   return storedAs === null ? null : read(storedAs);
+}
+
+/**
+ * The `fetched_at` of demo data (tools/seed/insights.ts): never read from the registry, so the first read
+ * that may reach the registry reads the package through (one attempt per INSIGHTS_SOURCE_RETRY_SECONDS);
+ * the demo copy answers only while the registry cannot (unreachable, or it has no such package).
+ */
+export const SEEDED_AT = new Date(0);
+
+async function replaceSeeded<K, T>(
+  ctx: ReadContext,
+  upstream: Upstream<K>,
+  key: K,
+  read: (key: K) => Promise<Stored<T> | null>,
+): Promise<Stored<T> | null> {
+  if (!(await upstream.claim!(ctx, key))) return null;
+  try {
+    const storedAs = await upstream.ingest(ctx, key);
+    return storedAs === null ? null : read(storedAs);
+  } catch (err) {
+    if (!isUpstreamFailure(err)) throw err;
+    warnUpstream(upstream.label(key), err);
+    return null;
+  }
 }
 
 export interface PackageKey {
@@ -126,6 +157,8 @@ export async function ingestPackage(
 /** A package of a registry (and the OSV records that name it). */
 export const packages: Upstream<PackageKey> = {
   label: (key) => key.system,
+  claim: (ctx, key) =>
+    claimAttempt(ctx.db, 'registry', key.system, key.name, insightsConfig(ctx.env).INSIGHTS_SOURCE_RETRY_SECONDS),
   async ingest(ctx, key) {
     const name = await ingestPackage(ctx.env, ctx.db, key.system, key.name);
     return name === null ? null : { system: key.system, name };
