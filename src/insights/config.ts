@@ -78,6 +78,16 @@ export const INSIGHTS = {
     default: '8388608',
     meaning: 'Go: bytes of go.mod files an isolate keeps in memory to resolve graphs without a round trip (0: off)',
   }),
+  INSIGHTS_SOURCE_RETRY_SECONDS: variable({
+    schema: nonNegative,
+    default: '30',
+    meaning: 'a failed advisory (OSV) read is tried again after this long; answers waiting on it say Retry-After',
+  }),
+  INSIGHTS_OSV_TIMEOUT_MS: variable({
+    schema: integer(1),
+    default: '15000',
+    meaning: 'an OSV request that has not answered in this long has failed',
+  }),
   INSIGHTS_COOLDOWN_DAYS: variable({
     schema: nonNegative,
     default: '7',

@@ -7,8 +7,9 @@
  * queue); a graph built from incomplete data is never cached or served. A build is shared by the requests
  * for the same graph in this isolate until its writes are done, and no request waits for it longer than
  * GRAPH_ANSWER_MS: past that the answer is the same 503 while the build goes on (graph-flight.ts).
- * `?include=advisories,licenses`
- * (beyond deps.dev) adds the nodes' advisories and licences (graph-include.ts).
+ * `?include=advisories,licenses` (beyond deps.dev) adds the nodes' advisories and licences
+ * (graph-include.ts); with `advisories` the answer is a security decision, so a node whose package's
+ * advisories are unknown makes it a 503.
  */
 import { HttpError } from '../platform/errors.ts';
 import { GRAPH_SYSTEMS, type ResolveSystem } from '../resolve/index.ts';
@@ -19,6 +20,7 @@ import { databaseConfig } from '../platform/config/shared.ts';
 import { queueAdvisories, queueGraphCompletion, RETRY_AFTER_SECONDS } from './graph-queue.ts';
 import { withIncluded, type Include } from './graph-include.ts';
 import type { ReadContext } from './read-through.ts';
+import { requireAdvisories, type PackageRef } from './advisory-reads.ts';
 
 export interface VersionKeyInput {
   system: string;
@@ -32,7 +34,12 @@ export function includeOf(include: string | undefined): Include[] {
 }
 
 /** The graph's JSON text; 404 for a system without graphs or an unknown version, 503 while it is being completed. */
-export async function getDependencies(ctx: ReadContext, input: VersionKeyInput, include: Include[]): Promise<string> {
+export async function getDependencies(
+  ctx: ReadContext,
+  input: VersionKeyInput,
+  include: Include[],
+  warn: (warning: string) => void = () => {},
+): Promise<string> {
   const started = Date.now();
   if (!GRAPH_SYSTEMS.includes(input.system as ResolveSystem)) {
     throw new HttpError(404, `dependency graphs are not available for ${input.system} ${input.name}@${input.version}`);
@@ -73,6 +80,15 @@ export async function getDependencies(ctx: ReadContext, input: VersionKeyInput, 
       `${what} is being computed in the background (${out.reason}); retry in ${RETRY_AFTER_SECONDS} seconds`,
       { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
     );
+  }
+  if (include.includes('advisories')) {
+    // a security answer: every node's advisories read (inline when need be), else 503 (advisory-reads.ts)
+    const nodes = (JSON.parse(out.body) as { nodes: { versionKey: PackageRef }[] }).nodes;
+    const warning = await requireAdvisories(
+      ctx,
+      nodes.map((n) => n.versionKey),
+    );
+    if (warning) warn(warning);
   }
   return withIncluded(ctx.db, out.body, include);
 }

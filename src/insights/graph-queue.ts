@@ -6,6 +6,7 @@
  * so a client polling a 503 does not multiply the work.
  */
 import type { Env } from '../platform/env.ts';
+import { warnLimited } from '../platform/log-limit.ts';
 import { publish } from '../platform/queue.ts';
 import type { GraphKey } from './graph-build.ts';
 
@@ -33,8 +34,9 @@ export async function queueGraphCompletion(env: Env, key: GraphKey, round: numbe
     });
   } catch (err) {
     // the next request for the graph does the work again; nothing was cached
-    console.warn(
-      `insights: completion of ${key.system} ${key.name}@${key.version} not queued: ${(err as Error).message}`,
+    warnLimited(
+      'insights: queue publish failed',
+      `completion of ${key.system} ${key.name}@${key.version}: ${(err as Error).message}`,
     );
   }
 }
@@ -45,7 +47,10 @@ export async function queueAdvisories(env: Env, system: string, names: readonly 
     try {
       await publish(env, { path: '/insights/advisories', body: { system, names: batch } });
     } catch (err) {
-      console.warn(`insights: advisories of ${batch.length} ${system} packages not queued: ${(err as Error).message}`);
+      warnLimited(
+        'insights: queue publish failed',
+        `advisories of ${batch.length} ${system} packages: ${(err as Error).message}`,
+      );
     }
   }
 }

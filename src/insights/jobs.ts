@@ -19,8 +19,8 @@ import { SYSTEMS, type System } from '../versions/index.ts';
 import { GRAPH_SYSTEMS, type ResolveSystem } from '../resolve/index.ts';
 import { buildGraph } from './graph-build.ts';
 import { queueAdvisories, queueGraphCompletion } from './graph-queue.ts';
-import { fetchOsvForPackage } from './ingest/osv.ts';
-import { storeAdvisories } from './queries-write.ts';
+import { readAdvisories } from './advisory-reads.ts';
+import { isUpstreamFailure, warnUpstream } from './ingest/upstream-log.ts';
 import { ingestPackage } from './read-through.ts';
 import { completeNpmBatch, NPM_PENDING_TOP, queueNpmPending } from './npm-pending.ts';
 
@@ -36,7 +36,8 @@ insightsJobs.post('/refresh', async (c) => {
     if (name !== null && system === 'NPM') await queueNpmPending(c.env, [name]);
     return c.json({ refreshed: name !== null, system, name: name ?? body.name });
   } catch (err) {
-    console.warn(`insights refresh ${system} ${body.name} failed: ${(err as Error).message}`);
+    if (!isUpstreamFailure(err)) throw err; // a bug: onError logs it with its stack
+    warnUpstream(system, err, `refresh of ${system} ${body.name}`);
     return c.json({ error: 'upstream failed; retry' }, 503);
   }
 });
@@ -70,14 +71,8 @@ insightsJobs.post('/advisories', async (c) => {
     : [];
   if (!SYSTEMS.includes(system) || names.length === 0) throw new HttpError(400, 'body must be {system, names}');
   let failed = 0;
-  for (const name of names) {
-    try {
-      await storeAdvisories(c.get('db'), await fetchOsvForPackage(c.env, system, name));
-    } catch (err) {
-      failed++;
-      console.warn(`insights: advisories of ${system} ${name} not stored: ${(err as Error).message}`);
-    }
-  }
+  const env = c.env as unknown as Record<string, unknown>;
+  for (const name of names) if (!(await readAdvisories(env, c.get('db'), system, name))) failed++;
   return failed
     ? c.json({ error: `advisories of ${failed} packages not stored; retry` }, 503)
     : c.json({ stored: names.length });

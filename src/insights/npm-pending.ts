@@ -14,6 +14,7 @@ import { HttpError } from '../platform/errors.ts';
 import { publish } from '../platform/queue.ts';
 import { mapLimit } from './ingest/http.ts';
 import { readAttestations, readBundled } from './ingest/npm-pending.ts';
+import { warnUpstream } from './ingest/upstream-log.ts';
 import { UpstreamError, UpstreamNotFound } from './ingest/types.ts';
 import {
   npmPendingOf,
@@ -81,7 +82,7 @@ export async function completeNpmBatch(env: Env, db: Db, name: string, before: n
         await readOne(env, db, name, p, what);
       } catch (err) {
         if (!upstreamFailure(err)) throw err;
-        console.warn(`insights: ${what} of npm ${name}@${p.version} not read: ${(err as Error).message}`);
+        warnUpstream(`npm ${what}`, err as Error, `npm ${name}@${p.version}`);
       }
     }
   });

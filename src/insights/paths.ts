@@ -1,13 +1,14 @@
 /**
  * Path and key handling shared by the routers. Hono matches on the raw path, so `%2F`, `%40`,
  * `%3A` arrive encoded: each segment is decoded exactly once here (a malformed escape is a 400).
- * `{system}` is accepted in any case; names are canonicalised per system (PyPI PEP 503, NuGet
+ * `{system}` is accepted in any case; a name that cannot exist in its system (src/versions/names/rules.ts)
+ * is a 400 before any upstream request; names are canonicalised per system (PyPI PEP 503, NuGet
  * lower-case, Go `!x` case-encoding decoded, others verbatim); versions through `canon()` (unparsable
  * text is looked up as given).
  */
 import { HttpError } from '../platform/errors.ts';
 import { canon, type System } from '../versions/index.ts';
-import { canonicalPackageName, isMavenName, unescapeModulePath } from '../versions/names/index.ts';
+import { canonicalPackageName, isMavenName, nameProblem, unescapeModulePath } from '../versions/names/index.ts';
 import { check, systemParam } from './schemas.ts';
 
 export function decodeSegment(seg: string): string {
@@ -44,6 +45,8 @@ export function canonicalName(system: System, name: string): string {
   if (system === 'GO') name = goCaseDecode(name);
   if (system === 'MAVEN' && !isMavenName(name))
     throw new HttpError(400, `invalid Maven package name "${name}" (want group:artifact)`);
+  const problem = nameProblem(system, name);
+  if (problem) throw new HttpError(400, `invalid ${system} package name "${name}": ${problem}`);
   return canonicalPackageName(system, name);
 }
 

@@ -18,12 +18,16 @@
 import type { Db } from '../platform/db.ts';
 import type { Env } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
+import { warnLimited } from '../platform/log-limit.ts';
 import { publish } from '../platform/queue.ts';
 import type { System } from '../versions/index.ts';
 import { fetchPackage } from './ingest/index.ts';
-import { fetchOsv, fetchOsvForPackage } from './ingest/osv.ts';
+import { readAdvisories } from './advisory-reads.ts';
+import { fetchOsv } from './ingest/osv.ts';
 import { fetchProject } from './ingest/projects.ts';
 import { UpstreamError, UpstreamNotFound } from './ingest/types.ts';
+import { isUpstreamFailure, warnUpstream } from './ingest/upstream-log.ts';
+import { claimAttempt } from './queries-source-reads.ts';
 import { storeAdvisories, storePackage, storeProject } from './queries-write.ts';
 import { insightsConfig } from './config.ts';
 import { queueNpmPending } from './npm-pending.ts';
@@ -51,6 +55,10 @@ export interface Stored<T> {
 export interface Upstream<K> {
   /** Fetches the item and writes it; the key it is stored under now, null when the upstream has none. */
   ingest(ctx: ReadContext, key: K): Promise<K | null>;
+  /** The upstream's name in log lines (`NPM`, `OSV`, `github.com`). */
+  label(key: K): string;
+  /** Claims the one attempt per retry window at replacing a seeded (demo) copy; absent: never replaced. */
+  claim?(ctx: ReadContext, key: K): Promise<boolean>;
   /** Queues a background refresh of a stored copy fetched at `fetchedAt`, when it is stale. */
   refresh?(ctx: ReadContext, key: K, fetchedAt: Date): void;
 }
@@ -76,6 +84,10 @@ export async function readThrough<K, T>(
 ): Promise<Stored<T> | null> {
   const stored = await read(key);
   if (stored !== null) {
+    if (stored.fetchedAt?.getTime() === SEEDED_AT.getTime() && ctx.readThrough && upstream.claim) {
+      const fresh = await replaceSeeded(ctx, upstream, key, read);
+      if (fresh !== null) return fresh;
+    }
     if (opts.refreshStale && stored.fetchedAt && upstream.refresh) upstream.refresh(ctx, key, stored.fetchedAt);
     return stored;
   }
@@ -85,10 +97,37 @@ export async function readThrough<K, T>(
     storedAs = await upstream.ingest(ctx, key);
   } catch (err) {
     if (err instanceof UpstreamNotFound) return null;
-    if (err instanceof UpstreamError) throw new HttpError(502, `upstream registry failed: ${err.message}`);
+    if (err instanceof UpstreamError) {
+      warnUpstream(upstream.label(key), err); // once per kind per minute, no stack trace
+      throw new HttpError(502, `upstream registry failed: ${err.message}`, { headers: { 'Retry-After': '30' } });
+    }
     throw err;
   }
   return storedAs === null ? null : read(storedAs);
+}
+
+/**
+ * The `fetched_at` of demo data (tools/seed/insights.ts): never read from the registry, so the first read
+ * that may reach the registry reads the package through (one attempt per INSIGHTS_SOURCE_RETRY_SECONDS);
+ * the demo copy answers only while the registry cannot (unreachable, or it has no such package).
+ */
+export const SEEDED_AT = new Date(0);
+
+async function replaceSeeded<K, T>(
+  ctx: ReadContext,
+  upstream: Upstream<K>,
+  key: K,
+  read: (key: K) => Promise<Stored<T> | null>,
+): Promise<Stored<T> | null> {
+  if (!(await upstream.claim!(ctx, key))) return null;
+  try {
+    const storedAs = await upstream.ingest(ctx, key);
+    return storedAs === null ? null : read(storedAs);
+  } catch (err) {
+    if (!isUpstreamFailure(err)) throw err;
+    warnUpstream(upstream.label(key), err);
+    return null;
+  }
 }
 
 export interface PackageKey {
@@ -107,21 +146,20 @@ export async function ingestPackage(
   try {
     pkg = await fetchPackage(env, system, name);
   } catch (err) {
-    if (err instanceof UpstreamNotFound) return null;
+    // a registry answering 403 for a name (npm does for names it cannot hold) does not have it either
+    if (err instanceof UpstreamNotFound || (err instanceof UpstreamError && err.status === 403)) return null;
     throw err;
   }
   await storePackage(db, pkg);
-  try {
-    await storeAdvisories(db, await fetchOsvForPackage(env, system, pkg.name));
-  } catch (err) {
-    if (!(err instanceof UpstreamError || err instanceof UpstreamNotFound)) throw err;
-    console.warn(`insights: advisories for ${system} ${pkg.name} not refreshed: ${(err as Error).message}`);
-  }
+  await readAdvisories(env, db, system, pkg.name); // its outcome is recorded (advisory-reads.ts)
   return pkg.name;
 }
 
 /** A package of a registry (and the OSV records that name it). */
 export const packages: Upstream<PackageKey> = {
+  label: (key) => key.system,
+  claim: (ctx, key) =>
+    claimAttempt(ctx.db, 'registry', key.system, key.name, insightsConfig(ctx.env).INSIGHTS_SOURCE_RETRY_SECONDS),
   async ingest(ctx, key) {
     const name = await ingestPackage(ctx.env, ctx.db, key.system, key.name);
     if (name !== null && key.system === 'NPM') ctx.defer(queueNpmPending(ctx.env, [name])); // other versions' reads
@@ -133,7 +171,7 @@ export const packages: Upstream<PackageKey> = {
     const deduplicationId = `insights-refresh-${system}-${encodeURIComponent(name)}-${hour}`;
     ctx.defer(
       publish(ctx.env, { path: '/insights/refresh', body: { system, name }, deduplicationId }).catch((err) =>
-        console.warn(`insights: refresh of ${system} ${name} not queued: ${(err as Error).message}`),
+        warnLimited('insights: queue publish failed', `refresh of ${system} ${name}: ${(err as Error).message}`),
       ),
     );
   },
@@ -141,6 +179,7 @@ export const packages: Upstream<PackageKey> = {
 
 /** One OSV record, by id. */
 export const advisories: Upstream<string> = {
+  label: () => 'OSV',
   async ingest(ctx, id) {
     await storeAdvisories(ctx.db, [await fetchOsv(ctx.env, id)]);
     return id;
@@ -149,6 +188,7 @@ export const advisories: Upstream<string> = {
 
 /** One source repository (`<host>/<owner>/<repo>`), from its host's API and Scorecard. */
 export const projects: Upstream<string> = {
+  label: (id) => id.split('/')[0]!,
   async ingest(ctx, id) {
     await storeProject(ctx.db, await fetchProject(ctx.env, id));
     return id;

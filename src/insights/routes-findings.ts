@@ -5,7 +5,10 @@
  * `POST /v3alpha/findingsbatch` `{requests: [{versionKey} | {packageKey}], pageToken}` ->
  * `{responses: [{request, findings}], nextPageToken}`, paged like the other batches (batch-paging.ts).
  * The batch answers from the store only (no read-through inside a batch): there NOT_FOUND means "not
- * stored here", which a single request would have looked up upstream first.
+ * stored here", which a single request would have looked up upstream first. Advisories are another
+ * matter: a stored package whose advisories were never read is read inline, and one still unknown
+ * makes the whole batch a 503 with Retry-After naming it (the FindingsBatch message has no per-item
+ * error, and an empty item would read as clean).
  */
 import { Hono } from 'hono';
 import * as z from 'zod';
@@ -20,17 +23,33 @@ import { echoRequest, proto3 } from './proto-json.ts';
 import { findingPackages, type FindingPackage } from './queries-findings.ts';
 import { usageOf } from './queries-usage.ts';
 import { packages, readThrough, type PackageKey, type ReadContext } from './read-through.ts';
+import { requireAdvisories } from './advisory-reads.ts';
+import { readContext } from './route-context.ts';
 
 export const findingsRoutes = new Hono<AppEnv>();
 
-/** The findings of one package or version; an unknown package is read through once, one still unknown is NOT_FOUND. */
-export async function getFindings(ctx: ReadContext, t: PackageKey & { version?: string }, days: number) {
+/**
+ * The findings of one package or version; an unknown package is read through once, one still unknown is
+ * NOT_FOUND. A known package whose advisories were never read is a 503 (advisory-reads.ts); `warn`
+ * receives the Warning header when they are stale.
+ */
+export async function getFindings(
+  ctx: ReadContext,
+  t: PackageKey & { version?: string },
+  days: number,
+  warn: (warning: string) => void = () => {},
+) {
   const read = async (k: PackageKey) => {
     const [pkg] = await findingPackages(ctx.db, [k]);
     return pkg!.known ? { value: pkg! } : null;
   };
   const found = await readThrough(ctx, packages, { system: t.system, name: t.name }, read);
-  const pkg: FindingPackage = found?.value ?? { system: t.system, name: t.name, known: false, versions: [] };
+  let pkg: FindingPackage = found?.value ?? { system: t.system, name: t.name, known: false, versions: [] };
+  if (pkg.known) {
+    const warning = await requireAdvisories(ctx, [pkg]);
+    if (warning) warn(warning);
+    [pkg] = (await findingPackages(ctx.db, [pkg])) as [FindingPackage]; // with what an inline read stored
+  }
   await withUsage(ctx.db, lowUsageThreshold(ctx.env), [pkg]);
   return findingsOf(t.system, pkg, t.version, new Date(), days);
 }
@@ -81,10 +100,11 @@ findingsRoutes.post('/v3alpha/findingsbatch', validate('json', findingsBatchBody
     pageToken,
   );
   const distinct = [...new Map(page.items.map(({ key }) => [`${key.system}\u0000${key.name}`, key])).values()];
-  const pkgs = await findingPackages(
-    c.get('db'),
-    distinct.map((k) => ({ system: k.system, name: k.name })),
-  );
+  const keysOf = distinct.map((k) => ({ system: k.system, name: k.name }));
+  const known = (await findingPackages(c.get('db'), keysOf)).filter((p) => p.known);
+  const warning = await requireAdvisories(readContext(c), known);
+  if (warning) c.header('Warning', warning);
+  const pkgs = await findingPackages(c.get('db'), keysOf); // with what an inline read stored
   await withUsage(c.get('db'), lowUsageThreshold(c.env), pkgs);
   const byKey = new Map(pkgs.map((p) => [`${p.system}\u0000${p.name}`, p]));
   const now = new Date();

@@ -28,6 +28,7 @@ import { completeNpmVersion, type NpmRead } from './npm-pending.ts';
 import { readContext } from './route-context.ts';
 import { dependenciesQuery, dependentsQuery } from './schemas.ts';
 import { alphaVersionText } from './version-alpha.ts';
+import { advisoryWarning } from './advisory-reads.ts';
 
 export const packageRoutes = new Hono<AppEnv>();
 
@@ -133,7 +134,9 @@ packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
   const t = parseTarget(c.req.url);
   const ctx = readContext(c);
   const db = ctx.db;
-  if (t.action === 'findings') return c.json(await getFindings(ctx, t, cooldownDays(c.env)));
+  if (t.action === 'findings') {
+    return c.json(await getFindings(ctx, t, cooldownDays(c.env), (w) => c.header('Warning', w)));
+  }
   if (t.version === undefined) {
     const read = (n: string) =>
       t.action === 'similarlyNamedPackages' ? similarlyNamed(db, t.system, n) : getPackage(db, t.system, n, t.alpha);
@@ -144,7 +147,8 @@ packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
   const missing = `version ${t.system} ${t.name}@${version} not found`;
   if (t.action === 'dependencies') {
     const query = parseWith(dependenciesQuery, c.req.query(), 'query');
-    return jsonText(c, await getDependencies(ctx, key, includeOf(query.include)));
+    const include = includeOf(query.include);
+    return jsonText(c, await getDependencies(ctx, key, include, (w) => c.header('Warning', w)));
   }
   if (t.action === 'capabilities') {
     if (t.system !== 'GO') throw new HttpError(404, `capabilities are computed for Go modules only, not ${t.system}`);
@@ -166,5 +170,8 @@ packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
     getVersion(db, t.system, n, version, t.alpha),
   );
   if (body === null) throw new HttpError(404, missing);
+  // advisoryKeys come from OSV: when they are unknown or stale the header says so (advisory-reads.ts)
+  const warning = await advisoryWarning(ctx, [{ system: t.system, name: t.name }]);
+  if (warning) c.header('Warning', warning);
   return jsonText(c, t.alpha ? await alphaVersionText(db, body, cooldownDays(c.env)) : body);
 });

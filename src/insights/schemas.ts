@@ -24,11 +24,16 @@ export const nameParam = z
 export const versionParam = z.string().min(1).describe('version as the registry spells it, percent-encoded');
 export const projectIdParam = z
   .string()
-  .regex(/^[^/\s]+\/[^/\s]+\/[^/\s]+$/)
+  // owners and repositories of the three hosts are ASCII letters, digits, `_`, `.`, `-`
+  .regex(/^[^/\s]+\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/)
   .describe('`github.com|gitlab.com|bitbucket.org/<owner>/<repo>`, any case, usually percent-encoded as one segment');
 export const advisoryIdParam = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{1,100}$/)
+  // OSV's id form: a database prefix holding an upper-case letter (GHSA, CVE, PYSEC, openSUSE-SU, ...)
+  // or `x_`, a `-`, and an entry id holding a digit (osv-schema's `id` and `prefix`)
+  .regex(
+    /^(?=.{3,120}$)(?:x_[A-Za-z0-9._:-]+|[A-Za-z]*[A-Z][A-Za-z0-9]*(?:-[A-Z]{1,2})?-[A-Za-z0-9._:-]*\d[A-Za-z0-9._:-]*)$/,
+  )
   .describe('OSV id (GHSA-..., CVE-..., MAL-..., ...)');
 export const purlParam = z
   .string()

@@ -51,6 +51,8 @@ export type Env = {
   readonly INSIGHTS_PYPI_ATTESTATIONS?: string;
   readonly INSIGHTS_FETCH_LIMIT?: string;
   readonly INSIGHTS_FETCH_CONCURRENCY?: string;
+  readonly INSIGHTS_SOURCE_RETRY_SECONDS?: string;
+  readonly INSIGHTS_OSV_TIMEOUT_MS?: string;
   readonly INSIGHTS_COOLDOWN_DAYS?: string;
   readonly INSIGHTS_GO_MEMORY_BYTES?: string;
   readonly INSIGHTS_LOW_USAGE_DEPENDENTS?: string;

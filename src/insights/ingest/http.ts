@@ -1,6 +1,7 @@
 /**
- * Plain fetch for the configured registries (trusted URLs from env, so no SSRF guard): a timeout,
- * 404/410 -> UpstreamNotFound, other failures -> UpstreamError. Base URLs come from env with the
+ * Plain fetch for the configured registries (trusted URLs from env, so no SSRF guard): a timeout
+ * (15 s, or the caller's own `signal`), 404/410 -> UpstreamNotFound, other failures -> UpstreamError,
+ * each carrying the upstream's status. Base URLs come from env with the
  * public upstreams as defaults (declared in src/insights/config.ts).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -91,7 +92,7 @@ export async function fetchUpstream(url: string, init: RequestInit = {}): Promis
   if (budget) await budget.acquire();
   let res: Response;
   try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await fetch(url, { ...init, signal: init.signal ?? AbortSignal.timeout(TIMEOUT_MS) });
   } catch (err) {
     throw new UpstreamError(`${url}: ${(err as Error).message}`);
   } finally {
@@ -99,11 +100,11 @@ export async function fetchUpstream(url: string, init: RequestInit = {}): Promis
   }
   if (res.status === 404 || res.status === 410) {
     await res.body?.cancel();
-    throw new UpstreamNotFound(`${url}: ${res.status}`);
+    throw new UpstreamNotFound(`${url}: ${res.status}`, res.status);
   }
   if (!res.ok) {
     await res.body?.cancel();
-    throw new UpstreamError(`${url}: HTTP ${res.status}`);
+    throw new UpstreamError(`${url}: HTTP ${res.status}`, res.status);
   }
   return res;
 }

@@ -33,6 +33,7 @@ import {
   type IngestedVersion,
   type Link,
 } from './types.ts';
+import { warnUpstream } from './upstream-log.ts';
 
 export const MAVEN_REGISTRY = 'https://repo.maven.apache.org/maven2/';
 
@@ -321,7 +322,7 @@ async function mavenArtifacts(
         } catch (err) {
           if (err instanceof UpstreamNotFound) return [];
           if (!(err instanceof UpstreamError)) throw err;
-          console.warn(`insights: maven checksum ${path}.${ext} not read: ${err.message}`);
+          warnUpstream('Maven checksum', err, `${path}.${ext}`);
           return [];
         }
       }),

@@ -8,6 +8,7 @@
  */
 import type { System } from '../../versions/index.ts';
 import { ECOSYSTEMS, type Osv } from '../osv-affected.ts';
+import { insightsConfig } from '../config.ts';
 import { cvss3BaseScore } from './cvss.ts';
 import { fetchJson, fetchUpstream, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { readZipEntry, zipEntries } from './zip.ts';
@@ -26,8 +27,13 @@ export interface AdvisoryRow {
   osv: Osv;
 }
 
+/** Each OSV request's own deadline (INSIGHTS_OSV_TIMEOUT_MS). */
+const osvSignal = (env: UpstreamEnv) => AbortSignal.timeout(insightsConfig(env).INSIGHTS_OSV_TIMEOUT_MS);
+
 export async function fetchOsv(env: UpstreamEnv, id: string): Promise<Osv> {
-  return fetchJson(`${upstreamUrl(env, 'OSV_API_URL')}/v1/vulns/${encodeURIComponent(id)}`);
+  return fetchJson(`${upstreamUrl(env, 'OSV_API_URL')}/v1/vulns/${encodeURIComponent(id)}`, {
+    signal: osvSignal(env),
+  });
 }
 
 export async function fetchOsvForPackage(env: UpstreamEnv, system: System, name: string): Promise<Osv[]> {
@@ -39,6 +45,7 @@ export async function fetchOsvForPackage(env: UpstreamEnv, system: System, name:
       method: 'POST',
       body: JSON.stringify(body),
       headers: { 'content-type': 'application/json' },
+      signal: osvSignal(env),
     });
     out.push(...(res.vulns ?? []));
     pageToken = res.next_page_token;

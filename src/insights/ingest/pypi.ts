@@ -28,6 +28,7 @@ import {
   type UpstreamIdentifier,
 } from './types.ts';
 import { insightsConfig } from '../config.ts';
+import { warnUpstream } from './upstream-log.ts';
 
 export const PYPI_REGISTRY = 'https://pypi.org/simple';
 
@@ -236,7 +237,7 @@ async function pypiAttestations(
     } catch (err) {
       if (err instanceof UpstreamNotFound) return [];
       if (!(err instanceof UpstreamError)) throw err;
-      console.warn(`insights: PyPI provenance ${path} not read: ${err.message}`);
+      warnUpstream('PyPI provenance', err, path);
       return [];
     }
   });

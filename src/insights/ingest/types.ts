@@ -96,16 +96,22 @@ export interface IngestedPackage {
 
 /** The upstream says the package (or version) does not exist. */
 export class UpstreamNotFound extends Error {
-  constructor(message: string) {
+  /** The upstream's HTTP status (404, 410; 403 where a registry answers it for a name it does not serve). */
+  readonly status: number | undefined;
+  constructor(message: string, status?: number) {
     super(message);
     this.name = 'UpstreamNotFound';
+    this.status = status;
   }
 }
 
 /** The upstream failed (network, 5xx, malformed document). */
 export class UpstreamError extends Error {
-  constructor(message: string) {
+  /** The upstream's HTTP status; undefined for a network error, a timeout or a malformed document. */
+  readonly status: number | undefined;
+  constructor(message: string, status?: number) {
     super(message);
     this.name = 'UpstreamError';
+    this.status = status;
   }
 }
