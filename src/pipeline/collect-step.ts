@@ -6,13 +6,14 @@
  * once (no queue retry: the sources were just retried). Database failures throw as they are, so the
  * queue retries the step; articles are stored once per URL, so a redelivery stores nothing twice.
  */
+import { agentChat } from './agent-provider.ts';
 import { collect, overrideOptions } from './collectors/index.ts';
 import type { CollectResult } from './collectors/types.ts';
 import { inRunPolicy, inRunWait } from './in-run-retry.ts';
 import type { MonitorRow } from './queries-monitors.ts';
 import { articlesInWindow, getSources, setSourceStatus, storeArticles, type SourceRow } from './queries-sources.ts';
 import { recordEvent } from './queries-tasks.ts';
-import type { StageInput } from './stage-steps.ts';
+import { stageProviderId, type StageInput } from './stage-steps.ts';
 import { PermanentStepError } from './step-errors.ts';
 
 type Outcome = { source: SourceRow; attempts: number } & ({ result: CollectResult } | { error: string });
@@ -28,13 +29,16 @@ function monitorConfig(monitor: MonitorRow, s: SourceRow): Record<string, unknow
 async function collectWithRetries(input: StageInput, s: SourceRow, window: { start: Date; end: Date }) {
   const { env, db, task, monitor } = input;
   const policy = inRunPolicy(env, input.overdue);
-  const opts = { ...overrideOptions(monitor.source_overrides?.[s.id] ?? {}), window };
+  const agent = await agentChat(env, db, s, stageProviderId(monitor, 'report'));
+  const opts = { ...overrideOptions(monitor.source_overrides?.[s.id] ?? {}), window, agentChat: agent };
   for (let attempt = 1; ; attempt++) {
     try {
       const result = await collect(env, { ...s, config: monitorConfig(monitor, s) }, opts);
+      await recordAgentTrace(input, s, result.trace);
       return { source: s, attempts: attempt, result } satisfies Outcome;
     } catch (err) {
       const error = (err as Error).message;
+      await recordAgentTrace(input, s, (err as { trace?: Record<string, unknown>[] }).trace);
       if (attempt > policy.retries) return { source: s, attempts: attempt, error } satisfies Outcome;
       await recordEvent(db, task, {
         stage: 'collect',
@@ -46,6 +50,18 @@ async function collectWithRetries(input: StageInput, s: SourceRow, window: { sta
       await inRunWait(policy, attempt);
     }
   }
+}
+
+/** A browser agent's steps (what it opened, saw, clicked, kept, was refused), one `agent_step` event each. */
+async function recordAgentTrace(input: StageInput, s: SourceRow, trace: Record<string, unknown>[] | undefined) {
+  for (const t of trace ?? [])
+    await recordEvent(input.db, input.task, {
+      stage: 'collect',
+      event_type: 'agent_step',
+      level: String(t.outcome).startsWith('refused') ? 'warning' : 'info',
+      message: `${s.name}: ${t.tool} ${JSON.stringify(t.args)} -> ${t.outcome}`.slice(0, 1000),
+      payload: { source_id: s.id, ...t },
+    });
 }
 
 export async function collectStep(input: StageInput): Promise<Record<string, unknown>> {

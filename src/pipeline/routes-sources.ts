@@ -4,7 +4,8 @@ import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { parseWith, validate } from '../platform/validate.ts';
-import { ACADEMIC_METHODS, collect, refusal, targetUrl } from './collectors/index.ts';
+import { agentChat } from './agent-provider.ts';
+import { ACADEMIC_METHODS, AGENT_METHODS, collect, refusal, targetUrl } from './collectors/index.ts';
 import { refuseOutbound } from './saved-urls.ts';
 import { checkApiConfig } from './source-config.ts';
 import { limitOf } from './collectors/upstream.ts';
@@ -25,7 +26,7 @@ import { sourceCreate, sourcePatch, sourceTest } from './schemas.ts';
 function checkSource(env: AppEnv['Bindings'], method: string, cfg: Record<string, unknown>): void {
   const why = refusal(env, method);
   if (why) throw new HttpError(422, why);
-  if (method === 'rss' || method === 'blog_scraper' || method === 'deepbrowse') checkUrl(env, method, cfg);
+  if (['rss', 'blog_scraper', 'deepbrowse', ...AGENT_METHODS].includes(method)) checkUrl(env, method, cfg);
   else checkApiConfig(method, cfg);
 }
 
@@ -100,7 +101,13 @@ sourceRoutes.post('/:source_id/test', async (c) => {
   // Academic tests fetch max_results (else the source's, else 30) and list them all, as the original.
   const limit = academic ? (opts.max_results ?? limitOf(source.config, {}, 30)) : opts.max_results;
   try {
-    const result = await collect(c.env, source, { maxItems: limit, keywords: opts.keywords, window: { start, end } });
+    const agent = await agentChat(c.env, db, source);
+    const result = await collect(c.env, source, {
+      maxItems: limit,
+      keywords: opts.keywords,
+      window: { start, end },
+      agentChat: agent,
+    });
     await setSourceStatus(db, id, 'healthy');
     const sample = (items: typeof result.items, n: number) =>
       items.slice(0, n).map((i) => ({ title: i.title, url: i.url, published_at: i.published_at }));
