@@ -30,12 +30,21 @@ export interface ChatAnswer {
   latency_ms: number;
 }
 
+/**
+ * Why a chat call failed: `transient` (408/409/429/5xx, network: worth the queue's later retry),
+ * `unusable` (a 2xx answer without `choices[0].message.content`: worth asking again at once), `refused`
+ * (any other status, a URL the guard refuses: retrying does not help).
+ */
+export type ChatFailure = 'transient' | 'unusable' | 'refused';
+
 export class ChatError extends Error {
   readonly attempts: number;
-  constructor(message: string, attempts: number) {
+  readonly kind: ChatFailure;
+  constructor(message: string, attempts: number, kind: ChatFailure = 'transient') {
     super(message);
     this.name = 'ChatError';
     this.attempts = attempts;
+    this.kind = kind;
   }
 }
 
@@ -73,11 +82,11 @@ export async function chat(
         try {
           doc = JSON.parse(res.text());
         } catch {
-          throw new ChatError('Provider returned invalid JSON', attempt);
+          throw new ChatError('Provider returned invalid JSON', attempt, 'unusable');
         }
         const content = doc.choices?.[0]?.message?.content;
         if (typeof content !== 'string')
-          throw new ChatError('Provider response has no choices[0].message.content', attempt);
+          throw new ChatError('Provider response has no choices[0].message.content', attempt, 'unusable');
         return {
           content,
           model: typeof doc.model === 'string' ? doc.model : s.model,
@@ -95,7 +104,7 @@ export async function chat(
         : `Network error: ${err.message}`;
       retryable = !err.message.startsWith('refused');
     }
-    if (!retryable || attempt === tries) throw new ChatError(last, attempt);
+    if (!retryable || attempt === tries) throw new ChatError(last, attempt, retryable ? 'transient' : 'refused');
     await new Promise((r) => setTimeout(r, (overrides.backoffMs ?? 200) * attempt));
   }
   throw new ChatError(last, tries);

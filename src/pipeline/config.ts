@@ -3,7 +3,7 @@
  * upstreams and credentials (docs/pipeline.md). Read with `pipelineConfig(env)`.
  */
 import { configReader, variable, type VariableGroup } from '../platform/config/define.ts';
-import { httpUrl, positive, text } from '../platform/config/kinds.ts';
+import { httpUrl, integer, nonNegative, positive, text } from '../platform/config/kinds.ts';
 import { DATABASE, ENCRYPTION, OUTBOUND, QUEUE } from '../platform/config/shared.ts';
 import { WEBHOOKS } from '../webhooks/config.ts';
 
@@ -39,6 +39,28 @@ export const PIPELINE = {
     schema: positive,
     default: '30',
     meaning: 'running tasks older than this are failed by the cron sweep',
+  }),
+  PIPELINE_RUN_DEADLINE_MINUTES: variable({
+    schema: positive,
+    default: '60',
+    meaning:
+      'a monitor run still running this long after it started ends with what it has (fallbacks, no more retries)',
+  }),
+  PIPELINE_INRUN_RETRIES: variable({
+    schema: integer(0),
+    default: '2',
+    meaning: 'retries inside a monitor run of a failing source or a model answer that is not the JSON asked for',
+  }),
+  PIPELINE_INRUN_BACKOFF_SECONDS: variable({
+    schema: nonNegative,
+    default: '1',
+    meaning: 'wait before the first in-run retry, doubled for each next one',
+  }),
+  PIPELINE_STEP_RETRY_DELAY: variable({
+    schema: text,
+    optional: true,
+    meaning:
+      "the queue's retry delay of monitor-run steps (an `Upstash-Retry-Delay` expression in ms of `retried`; unset: QStash's default backoff)",
   }),
   ...COLLECTOR_UPSTREAMS,
   PIPELINE_OPENALEX_MAILTO: variable({ schema: text, optional: true, meaning: 'OpenAlex polite-pool address' }),

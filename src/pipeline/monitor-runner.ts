@@ -12,11 +12,20 @@
  * - A step runs only while `pending|running`; its end is committed before the next step is
  *   published (with deduplication id `<run>:<step>`), and a redelivered finished step re-publishes its
  *   successor, so a lost publish cannot strand a run.
+ * - The queue retries a step only for failures a later try may fix (database, crash, a provider
+ *   answering 5xx). What it cannot fix is handled inside the delivery: a failing source is retried
+ *   in the run and then listed (collect-step.ts); a model answer that is not the JSON asked for is
+ *   asked again and then the stage falls back (stage-call.ts); every source failing fails the step
+ *   at once (PermanentStepError).
  * - The last attempt of a step that still fails marks it `failed` (no more retries); the model steps
  *   (`filter`, `keywords`, `global_summary`, `report`) fall back instead (keep all articles, rule
  *   keywords, extractive TL;DR, extractive writer), so a run with collected articles always has a report.
+ * - A delivery after the run's deadline (PIPELINE_RUN_DEADLINE_MINUTES from its start) counts as the
+ *   last attempt and the model stages fall back without a call; run-deadline.ts queues such a
+ *   delivery when the queue's next retry is further away.
  * - Finishing a step and deciding the run's end happen in one transaction holding the task row lock:
- *   all steps success -> success; report stored but a publish failed -> partial_success; any step
+ *   all steps success and nothing degraded -> success; report stored but something degraded (a failed
+ *   source, a stage fallback, a failed publish: run-degradations.ts) -> partial_success; any step
  *   before the publishes failed -> failed; cancel requested -> cancelled. `task_finished` is emitted then, and
  *   `report_published` when the report is stored.
  */
@@ -25,7 +34,7 @@ import type { Env } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { publish } from '../platform/queue.ts';
 import { emitEvent } from './events.ts';
-import { collect, overrideOptions } from './collectors/index.ts';
+import { collectStep } from './collect-step.ts';
 import { nextRun, monitorSchedule } from './cron.ts';
 import { publishNotion } from './publishers/notion.ts';
 import { publishObsidian } from './publishers/obsidian.ts';
@@ -33,7 +42,6 @@ import type { PublishInput, PublishOutcome } from './publishers/types.ts';
 import { getMonitor, touchMonitorRun, type MonitorRow } from './queries-monitors.ts';
 import { getReportByRun, recordPublish, type ReportRow } from './queries-reports.ts';
 import { getDestination } from './queries-settings.ts';
-import { articlesInWindow, getSources, setSourceStatus, storeArticles } from './queries-sources.ts';
 import {
   appendTrace,
   beginStep,
@@ -47,7 +55,10 @@ import {
   type StepRow,
   type TaskRow,
 } from './queries-tasks.ts';
+import { runDeadline } from './in-run-retry.ts';
 import { reportStep } from './report-step.ts';
+import { degradations } from './run-degradations.ts';
+import { PermanentStepError } from './step-errors.ts';
 import { destinationSecret } from './settings.ts';
 import { PAPER_REPORT_TYPES } from './paper-cards.ts';
 import {
@@ -65,6 +76,7 @@ import { publishedReportView, reportDate, taskView } from './views.ts';
 import { pipelineConfig } from './config.ts';
 
 export { reportPageUrl } from './report-step.ts';
+export { PermanentStepError } from './step-errors.ts';
 
 export const STEP_RETRIES = 3;
 export const STEP_PATH = '/pipeline/monitor-runs/step';
@@ -73,12 +85,20 @@ export function feedUrl(env: Env): string {
   return `${pipelineConfig(env).PIPELINE_URL ?? ''}/api/v1/feed.xml`;
 }
 
-async function enqueue(env: Env, runId: string, step: string): Promise<void> {
+/** Queues one step; `deduplicationId` defaults to `<run>:<step>` (the deadline sweep queues its own). */
+export async function enqueue(
+  env: Env,
+  runId: string,
+  step: string,
+  deduplicationId = `${runId}:${step}`,
+): Promise<void> {
+  const retryDelay = pipelineConfig(env).PIPELINE_STEP_RETRY_DELAY;
   await publish(env, {
     path: STEP_PATH,
     body: { runId, step },
     retries: STEP_RETRIES,
-    deduplicationId: `${runId}:${step}`,
+    deduplicationId,
+    ...(retryDelay ? { retryDelay } : {}),
   });
 }
 
@@ -195,12 +215,13 @@ export async function runStep(env: Env, db: Db, runId: string, step: string, ret
     return s;
   });
   if (!begun) return { status: 'duplicate' };
-  const last = retried >= STEP_RETRIES;
+  const overdue = Date.now() >= runDeadline(env, task).getTime();
+  const last = retried >= STEP_RETRIES || overdue;
   try {
-    const input: StageInput = { env, db, task, monitor, steps, last };
+    const input: StageInput = { env, db, task, monitor, steps, last, overdue };
     const result =
       step === 'collect'
-        ? await collectStep(env, db, task, monitor, last)
+        ? await collectStep(input)
         : step === 'filter'
           ? await filterStep(input)
           : step === 'keywords'
@@ -239,9 +260,6 @@ export async function runStep(env: Env, db: Db, runId: string, step: string, ret
     return { status: 'retry', error: message };
   }
 }
-
-/** A failure retrying cannot fix (disabled destination, refused configuration). */
-export class PermanentStepError extends Error {}
 
 /** Finishes a step and, holding the run's row lock, ends the run when every step is finished. */
 async function settle(
@@ -313,8 +331,6 @@ async function maybeFinishRun(tx: Queryable, task: TaskRow): Promise<void> {
   const core =
     steps.filter((s) => CORE_STEPS.includes(s.step)).every((s) => s.status === 'success') &&
     byName.get('report')?.status === 'success';
-  const publishes = steps.filter((s) => s.step.startsWith('publish:'));
-  const failedPublishes = publishes.filter((s) => s.status === 'failed');
   const errors = steps.filter((s) => s.status === 'failed').map((s) => `${s.step}: ${s.error ?? 'failed'}`);
   if (task.status === 'cancelling') {
     await finishTask(
@@ -327,8 +343,10 @@ async function maybeFinishRun(tx: Queryable, task: TaskRow): Promise<void> {
     );
     return;
   }
-  const status = !core ? 'failed' : failedPublishes.length ? 'partial_success' : 'success';
-  const message = status === 'success' ? 'run completed' : errors.join('; ');
+  const degraded = degradations(steps);
+  const status = !core ? 'failed' : degraded.length ? 'partial_success' : 'success';
+  const message =
+    status === 'success' ? 'run completed' : status === 'failed' ? errors.join('; ') : degraded.join('; ');
   await finishTask(
     tx,
     task.id,
@@ -342,65 +360,6 @@ async function maybeFinishRun(tx: Queryable, task: TaskRow): Promise<void> {
       level: status === 'success' ? 'info' : status === 'failed' ? 'error' : 'warning',
     },
   );
-}
-
-/**
- * Collects every enabled source of the monitor. A source that fails makes the step fail while the
- * queue has retries left, so the queue's backoff retries it (the sources that answered are read again;
- * their articles are stored once per URL); on the last attempt the run goes on with what was
- * collected, unless every source failed.
- */
-async function collectStep(
-  env: Env,
-  db: Db,
-  task: TaskRow,
-  monitor: MonitorRow,
-  last: boolean,
-): Promise<Record<string, unknown>> {
-  const sources = (await getSources(db, monitor.source_ids)).filter((s) => s.enabled);
-  const results: Record<string, unknown>[] = [];
-  let ok = 0;
-  const hours = task.window_hours ?? monitor.window_hours;
-  const end = new Date();
-  const window = { start: new Date(end.getTime() - hours * 3_600_000), end };
-  for (const s of sources) {
-    try {
-      const override = monitor.source_overrides?.[s.id] ?? {};
-      // An override's usernames replace the source's (username, handle and usernames alike).
-      const config =
-        Array.isArray(override.usernames) && override.usernames.length
-          ? { ...s.config, username: undefined, handle: undefined, usernames: override.usernames }
-          : s.config;
-      const r = await collect(env, { ...s, config }, { ...overrideOptions(override), window });
-      const stored = await storeArticles(db, s.id, r.items);
-      await setSourceStatus(db, s.id, 'healthy', true);
-      results.push({
-        source_id: s.id,
-        name: s.name,
-        status: 'success',
-        articles: r.items.length,
-        new_articles: stored.inserted,
-      });
-      ok++;
-    } catch (err) {
-      await setSourceStatus(db, s.id, 'error');
-      results.push({ source_id: s.id, name: s.name, status: 'failed', error: (err as Error).message });
-    }
-  }
-  if (sources.length > 0 && ok === 0)
-    throw new Error(`every source failed: ${results.map((r) => `${r.name}: ${r.error}`).join('; ')}`);
-  const failed = results.filter((r) => r.status === 'failed');
-  if (failed.length > 0 && !last)
-    throw new Error(
-      `${failed.length} of ${sources.length} sources failed, retrying: ${failed.map((r) => `${r.name}: ${r.error}`).join('; ')}`,
-    );
-  const articles = await articlesInWindow(
-    db,
-    sources.map((s) => s.id),
-    hours,
-  );
-  await db.query(`UPDATE pipeline.tasks SET articles_count = $2 WHERE id = $1`, [task.id, articles.length]);
-  return { articles: articles.length, article_ids: articles.map((a) => a.id), sources: results };
 }
 
 export function publishInput(r: ReportRow): PublishInput {

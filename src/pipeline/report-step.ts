@@ -6,9 +6,11 @@
  *     the TL;DR (the global summary's, else the paper review's digest) and each paper card's extra
  *     lines (its review verdict and note);
  *  3. write: the report stage's bound, enabled provider writes when there are articles (the paper
- *     cards appended as a section); its failure throws so the queue retries, except on the last
- *     delivery, which falls back to the extractive writer. No provider, or a disabled one: the
- *     extractive writer. No articles: a one-line "nothing new" report. The trace says which;
+ *     cards appended as a section); when it cannot (stage-call.ts: down on the last delivery,
+ *     refusing, answering nothing usable, the run past its deadline) the extractive writer does. No
+ *     provider, or a disabled one: the extractive writer. No articles: a one-line "nothing new"
+ *     report. The trace says which; whatever the run did without (failed sources, fallbacks) is the
+ *     report's last section, `## Run notes`, and `metadata.failed_sources` / `metadata.degraded`;
  *  4. topics: the keywords stage's, else the rule keywords of the report's articles (the original's
  *     `rule` provider);
  *  5. each earlier stage's trace, reduced to the keys a report shows;
@@ -17,7 +19,6 @@
 import type { Db } from '../platform/db.ts';
 import type { Env } from '../platform/env.ts';
 import { emitEvent } from './events.ts';
-import { chat, ChatError } from './chat-client.ts';
 import { pipelineConfig } from './config.ts';
 import { paperCard, paperFacts } from './paper-cards.ts';
 import { paperCardExtras, type PaperNote, type PaperReview } from './paper-stages.ts';
@@ -26,8 +27,17 @@ import { getReportByRun, insertReport, recordPublish, type ReportRow } from './q
 import { getProvider, type ProviderRow } from './queries-settings.ts';
 import type { ArticleRow } from './queries-sources.ts';
 import type { StepRow } from './queries-tasks.ts';
-import { extractiveReport, modelReport, reportPrompt, reportTitle, type WrittenReport } from './report-writer.ts';
-import { monitorChatSettings, stageArticles, stageProviderId, type StageInput } from './stage-steps.ts';
+import {
+  extractiveReport,
+  mdText,
+  modelReport,
+  reportPrompt,
+  reportTitle,
+  type WrittenReport,
+} from './report-writer.ts';
+import { degradations, failedSources, type FailedSource } from './run-degradations.ts';
+import { askModel } from './stage-call.ts';
+import { stageArticles, stageProviderId, type StageInput } from './stage-steps.ts';
 import { ruleKeywords, topicsOf } from './stages.ts';
 import { publishedReportView } from './views.ts';
 
@@ -45,10 +55,14 @@ export async function reportStep(input: StageInput): Promise<Record<string, unkn
   const draft: Draft = { monitor, date, articles, tldr: runTldr(earlier), extras: paperExtras(earlier) };
   const provider = await reportProvider(db, monitor);
   const { written, trace } = await writeReport(input, draft, earlier.filter, provider);
-  const report = await storeReport(input, articles, written, {
+  const writerStep = { step: 'report', status: 'success', result: trace } as unknown as StepRow;
+  const degraded = degradations([...steps.filter((s) => s.step !== 'report'), writerStep]);
+  const report = await storeReport(input, articles, withRunNotes(written, degraded), {
     topics: reportTopics(earlier.keywords, articles),
     writer: trace,
     stages: stageTraces(earlier),
+    failed_sources: failedSources(steps),
+    degraded,
   });
   return { report_id: report.id, articles: articles.length, ...trace };
 }
@@ -116,38 +130,30 @@ async function writeReport(
   return { written, trace: { provider: null, fallback: extractiveFallback(provider) } };
 }
 
-/** The provider's report with the paper cards appended; a failure retries, or on the last delivery falls back. */
+/** The provider's report with the paper cards appended; when the model cannot write it (stage-call.ts), the extractive writer. */
 async function modelWritten(input: StageInput, draft: Draft, provider: ProviderRow): Promise<Writing> {
-  const { env, monitor, last } = input;
-  const { date, articles, tldr, extras } = draft;
-  try {
-    const prompt = reportPrompt(monitor.name, date, articles, tldr);
-    const answer = await chat(env, await monitorChatSettings(env, provider, monitor), [
+  const { date, articles, tldr, extras, monitor } = draft;
+  const prompt = reportPrompt(monitor.name, date, articles, tldr);
+  const asked = await askModel(
+    input,
+    'report',
+    provider,
+    [
       { role: 'system', content: prompt.system },
       { role: 'user', content: prompt.user },
-    ]);
-    const written = withPaperReviews(modelReport(monitor.name, date, articles, answer.content, tldr), articles, extras);
-    const trace = {
-      provider: provider.id,
-      fallback: null,
-      model: answer.model,
-      provider_attempts: answer.attempts,
-      latency_ms: answer.latency_ms,
+    ],
+    (text) => {
+      if (!text.trim()) throw new Error('empty model answer');
+      return text;
+    },
+  );
+  if (asked.value === undefined)
+    return {
+      written: extractiveWritten(draft),
+      trace: { ...asked.trace, fallback: `extractive (${asked.trace.fallback})` },
     };
-    return { written, trace };
-  } catch (err) {
-    const attempts = err instanceof ChatError ? err.attempts : 1;
-    if (!last)
-      throw new Error(`provider ${provider.id} failed after ${attempts} attempt(s): ${(err as Error).message}`);
-    const written = extractiveWritten(draft);
-    const trace = {
-      provider: provider.id,
-      fallback: 'extractive',
-      provider_attempts: attempts,
-      provider_error: (err as Error).message,
-    };
-    return { written, trace };
-  }
+  const written = withPaperReviews(modelReport(monitor.name, date, articles, asked.value, tldr), articles, extras);
+  return { written, trace: asked.trace };
 }
 
 /** A model-written report keeps the paper stages' verdicts and notes as a section of paper cards. */
@@ -184,6 +190,13 @@ function nothingNew(draft: Draft, filter: StageResult | undefined): WrittenRepor
 /** Why the extractive writer wrote: a bound provider that is disabled is named. */
 function extractiveFallback(provider: ProviderRow | undefined): string {
   return provider && !provider.enabled ? `extractive (provider ${provider.id} disabled)` : 'extractive';
+}
+
+/** What the run did without (run-degradations.ts), as the report's last section; nothing when complete. */
+function withRunNotes(written: WrittenReport, notes: string[]): WrittenReport {
+  if (!notes.length) return written;
+  const list = notes.map((n) => `- ${mdText(n)}`).join('\n');
+  return { ...written, content: `${written.content}\n\n## Run notes\n\n${list}` };
 }
 
 // Steps 4 and 5: topics and stage traces.
@@ -225,7 +238,13 @@ async function storeReport(
   input: StageInput,
   articles: ArticleRow[],
   written: WrittenReport,
-  traces: { topics: unknown; writer: Record<string, unknown>; stages: Record<string, unknown> },
+  traces: {
+    topics: unknown;
+    writer: Record<string, unknown>;
+    stages: Record<string, unknown>;
+    failed_sources: FailedSource[];
+    degraded: string[];
+  },
 ): Promise<ReportRow> {
   const { env, db, task, monitor } = input;
   return db.transaction(async (tx) => {
@@ -246,6 +265,8 @@ async function storeReport(
         monitor_name: monitor.name,
         writer: traces.writer,
         stages: traces.stages,
+        failed_sources: traces.failed_sources,
+        degraded: traces.degraded,
       },
     });
     await recordPublish(tx, r.id, {

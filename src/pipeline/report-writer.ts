@@ -21,7 +21,7 @@ function firstSentence(s: string): string {
   return (m ? m[1]! : s.slice(0, 300)).trim();
 }
 
-const mdText = (s: string) => s.replace(/([\\`*_[\]<>#])/g, '\\$1');
+export const mdText = (s: string) => s.replace(/([\\`*_[\]<>#])/g, '\\$1');
 
 export function reportTitle(monitorName: string, date: string): string {
   return `${monitorName} — ${date}`;

@@ -3,7 +3,8 @@
  * fixed-id version, which the spec's endpoint list mirrors: list, read, update, test).
  * destinationPatch merges `config` into the stored one; the secret key (`token` / `api_key`) is split off and
  * stored encrypted. Enabling, or saving an enabled destination, requires a complete configuration
- * (422 otherwise); Obsidian `file` mode is refused with a clear message (no file system on Workers).
+ * (422 otherwise); Obsidian `file` mode is refused with a clear message (no file system on Workers);
+ * an `api_url` the outbound guard refuses is refused when saved (saved-urls.ts).
  * `test` checks connectivity with the stored config overlaid by `config` (nothing saved):
  * `{success, message, latency_ms, mode, checked_target}`, 200 either way like the original.
  */
@@ -14,6 +15,7 @@ import { HttpError } from '../platform/errors.ts';
 import { parseWith, validate } from '../platform/validate.ts';
 import { feedUrl } from './monitor-runner.ts';
 import { optionalJson } from './params.ts';
+import { refuseOutbound } from './saved-urls.ts';
 import { notionId, testNotion } from './publishers/notion.ts';
 import { FILE_MODE_REFUSED, obsidianMode, testObsidian } from './publishers/obsidian.ts';
 import { getDestination, listDestinations, saveDestination, type DestinationRow } from './queries-settings.ts';
@@ -87,6 +89,7 @@ destinationRoutes.patch('/:destination_id', validate('json', destinationPatch), 
   const secretEnc = await nextSecret(c.env, secret, current.secret_enc);
   const enabled = body.enabled ?? current.enabled;
   if (id === 'obsidian' && config.mode === 'file') throw new HttpError(422, FILE_MODE_REFUSED);
+  if (id !== 'rss') refuseOutbound(c.env, 'config.api_url', config.api_url);
   const problem = enabled ? incomplete(id, config, secretEnc !== null) : null;
   if (problem) throw new HttpError(422, `Cannot enable ${id}: ${problem}`);
   const saved: DestinationRow = await saveDestination(db, {

@@ -5,6 +5,7 @@
  * saved) and answers `{success, message, latency_ms, model}`, 200 either way like the original.
  */
 import { Hono } from 'hono';
+import { refuseOutbound } from './saved-urls.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { parseWith, validate } from '../platform/validate.ts';
@@ -37,6 +38,7 @@ providerRoutes.patch('/:provider_id', validate('json', providerPatch), async (c)
   const db = c.get('db');
   const current = (await getProvider(db, providerId(c.req.param('provider_id'))))!;
   const { enabled, config = {} } = c.req.valid('json');
+  refuseOutbound(c.env, 'config.base_url', config.base_url);
   const next: ProviderRow = {
     ...current,
     enabled: enabled ?? current.enabled,

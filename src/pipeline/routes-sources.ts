@@ -4,7 +4,9 @@ import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { parseWith, validate } from '../platform/validate.ts';
-import { ACADEMIC_METHODS, collect, refusal, targetUrl } from './collectors/index.ts';
+import { agentChat } from './agent-provider.ts';
+import { ACADEMIC_METHODS, AGENT_METHODS, collect, refusal, targetUrl } from './collectors/index.ts';
+import { refuseOutbound } from './saved-urls.ts';
 import { checkApiConfig } from './source-config.ts';
 import { limitOf } from './collectors/upstream.ts';
 import { optionalJson, uuidParam } from './params.ts';
@@ -24,11 +26,11 @@ import { sourceCreate, sourcePatch, sourceTest } from './schemas.ts';
 function checkSource(env: AppEnv['Bindings'], method: string, cfg: Record<string, unknown>): void {
   const why = refusal(env, method);
   if (why) throw new HttpError(422, why);
-  if (method === 'rss' || method === 'blog_scraper' || method === 'deepbrowse') checkUrl(method, cfg);
+  if (['rss', 'blog_scraper', 'deepbrowse', ...AGENT_METHODS].includes(method)) checkUrl(env, method, cfg);
   else checkApiConfig(method, cfg);
 }
 
-function checkUrl(method: string, cfg: Record<string, unknown>): void {
+function checkUrl(env: AppEnv['Bindings'], method: string, cfg: Record<string, unknown>): void {
   const url = targetUrl({ collect_method: method, config: cfg });
   if (!url)
     throw new HttpError(
@@ -41,6 +43,10 @@ function checkUrl(method: string, cfg: Record<string, unknown>): void {
   } catch {
     throw new HttpError(422, 'source URL must be an absolute http(s) URL');
   }
+  // Every URL the source may read, with the rule every fetch applies again (saved-urls.ts).
+  refuseOutbound(env, 'source URL', url);
+  const starts = (cfg.profile as { start_urls?: unknown } | undefined)?.start_urls;
+  if (Array.isArray(starts)) for (const u of starts) refuseOutbound(env, 'source URL', u);
 }
 
 export const sourceRoutes = new Hono<AppEnv>();
@@ -95,7 +101,13 @@ sourceRoutes.post('/:source_id/test', async (c) => {
   // Academic tests fetch max_results (else the source's, else 30) and list them all, as the original.
   const limit = academic ? (opts.max_results ?? limitOf(source.config, {}, 30)) : opts.max_results;
   try {
-    const result = await collect(c.env, source, { maxItems: limit, keywords: opts.keywords, window: { start, end } });
+    const agent = await agentChat(c.env, db, source);
+    const result = await collect(c.env, source, {
+      maxItems: limit,
+      keywords: opts.keywords,
+      window: { start, end },
+      agentChat: agent,
+    });
     await setSourceStatus(db, id, 'healthy');
     const sample = (items: typeof result.items, n: number) =>
       items.slice(0, n).map((i) => ({ title: i.title, url: i.url, published_at: i.published_at }));

@@ -3,20 +3,22 @@
  * the queue mechanics and stages.ts for prompts and parsing). A step exists in a run only when the
  * monitor binds a provider to its stage (`ai_routing.stages.<stage>.primary`).
  *
- * Each step calls its stage's provider once per delivery (the chat client itself retries 408/409/
- * 429/5xx `max_retry` times). A failure — provider down, an answer that is not the JSON asked for —
- * throws so the queue retries the step, except on the last delivery, where the step falls back and
- * records it (`fallback`, `provider_error`, a `stage_fallback` warning event): `filter` keeps every
- * article, `keywords` uses the rule keywords, `global_summary` the extractive TL;DR. A bound but
- * disabled provider is not called; the fallback is recorded with the reason.
+ * Each step asks its stage's provider through stage-call.ts: an answer that is not the JSON asked
+ * for is asked again within the run's in-run retries, then the stage falls back at once; a provider
+ * that is down (the chat client itself retries 408/409/429/5xx `max_retry` times) throws so the queue
+ * retries the step, except on the last delivery. A fallback is recorded (`fallback`,
+ * `provider_error`, a `stage_fallback` warning event): `filter` keeps every article, `keywords` uses
+ * the rule keywords, `global_summary` the extractive TL;DR. A bound but disabled provider is not
+ * called; the fallback is recorded with the reason.
  */
 import type { Db } from '../platform/db.ts';
 import type { Env } from '../platform/env.ts';
-import { chat, ChatError, type ChatSettings } from './chat-client.ts';
+import type { ChatSettings } from './chat-client.ts';
 import type { MonitorRow } from './queries-monitors.ts';
 import { getProvider, type ProviderRow } from './queries-settings.ts';
 import { articlesByIds, type ArticleRow } from './queries-sources.ts';
-import { recordEvent, type StepRow, type TaskRow } from './queries-tasks.ts';
+import type { StepRow, TaskRow } from './queries-tasks.ts';
+import { askModel, type Asked } from './stage-call.ts';
 import { extractiveTldr } from './report-writer.ts';
 import { chatSettings } from './settings.ts';
 import { paperFacts } from './paper-cards.ts';
@@ -46,7 +48,10 @@ export interface StageInput {
   task: TaskRow;
   monitor: MonitorRow;
   steps: StepRow[];
+  /** The queue's last delivery of this step: a provider that is down means the fallback, not a retry. */
   last: boolean;
+  /** The run is past its deadline (in-run-retry.ts): no model call, no retry, every stage falls back. */
+  overdue: boolean;
 }
 
 type Routing = {
@@ -89,64 +94,33 @@ export async function stageArticles(db: Db, steps: StepRow[]): Promise<ArticleRo
   return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
 }
 
-type Called<T> = { value: T; trace: Record<string, unknown> } | { value: undefined; trace: Record<string, unknown> };
-
-/** One call of a stage's provider; undefined value = use the fallback (recorded in the trace). */
+/** One call of a stage's provider (stage-call.ts); undefined value = use the fallback (recorded in the trace). */
 async function callStage<T>(
   input: StageInput,
   stage: ModelStage,
   articles: ArticleRow[],
   parse: (text: string) => T,
   custom?: { system: string; user: string },
-): Promise<Called<T>> {
-  const { env, db, task, monitor, last } = input;
-  const id = stageProviderId(monitor, stage);
-  const provider = id ? await getProvider(db, id) : undefined;
+): Promise<Asked<T>> {
+  const id = stageProviderId(input.monitor, stage);
+  const provider = id ? await getProvider(input.db, id) : undefined;
   // The routing is read when the step runs: a stage unbound since the run started has no provider.
   if (!provider?.enabled)
     return {
       value: undefined,
       trace: { provider: id, fallback: id ? `provider ${id} disabled` : 'no provider bound' },
     };
-  const prompt = custom ?? stagePrompt(stage as ItemStage, monitor.name, articles);
-  let attempts = 1;
-  try {
-    const answer = await chat(env, await monitorChatSettings(env, provider, monitor), [
+  const prompt = custom ?? stagePrompt(stage as ItemStage, input.monitor.name, articles);
+  return askModel(
+    input,
+    stage,
+    provider,
+    [
       { role: 'system', content: prompt.system },
       { role: 'user', content: prompt.user },
-    ]);
-    attempts = answer.attempts;
-    return {
-      value: parse(answer.content),
-      trace: {
-        provider: provider.id,
-        model: answer.model,
-        provider_attempts: answer.attempts,
-        latency_ms: answer.latency_ms,
-        fallback: null,
-      },
-    };
-  } catch (err) {
-    if (err instanceof ChatError) attempts = err.attempts;
-    const message = (err as Error).message;
-    if (!last) throw new Error(`provider ${provider.id} failed after ${attempts} attempt(s): ${message}`);
-    await recordEvent(db, task, {
-      stage,
-      event_type: 'stage_fallback',
-      level: 'warning',
-      message: `provider ${provider.id} failed on the last attempt, fallback used: ${message}`,
-      payload: { provider: provider.id, provider_attempts: attempts },
-    });
-    return {
-      value: undefined,
-      trace: {
-        provider: provider.id,
-        provider_attempts: attempts,
-        fallback: 'provider failed',
-        provider_error: message,
-      },
-    };
-  }
+    ],
+    parse,
+  );
 }
 
 export async function filterStep(input: StageInput): Promise<Record<string, unknown>> {

@@ -12,6 +12,7 @@
 import type { Db, Queryable } from '../platform/db.ts';
 import type { Env } from '../platform/env.ts';
 import { emitEvent } from './events.ts';
+import { agentChat } from './agent-provider.ts';
 import { collect } from './collectors/index.ts';
 import { getSource, setSourceStatus, storeArticles } from './queries-sources.ts';
 import { recordEvent, stuckTasks, transition, type TaskRow, type TaskStatus } from './queries-tasks.ts';
@@ -55,7 +56,8 @@ export async function runTask(env: Env, db: Db, taskId: string): Promise<{ ran: 
   else {
     await setSourceStatus(db, source.id, 'running');
     try {
-      const result = await collect(env, source, { window: { start: null, end: null } });
+      const agent = await agentChat(env, db, source);
+      const result = await collect(env, source, { window: { start: null, end: null }, agentChat: agent });
       const stored = await storeArticles(db, source.id, result.items);
       outcome = {
         ok: true,

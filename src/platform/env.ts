@@ -74,6 +74,10 @@ export type Env = {
   readonly PIPELINE_ADMIN_TOKEN?: string;
   readonly PIPELINE_URL?: string;
   readonly PIPELINE_TASK_TIMEOUT_MINUTES?: string;
+  readonly PIPELINE_RUN_DEADLINE_MINUTES?: string;
+  readonly PIPELINE_INRUN_RETRIES?: string;
+  readonly PIPELINE_INRUN_BACKOFF_SECONDS?: string;
+  readonly PIPELINE_STEP_RETRY_DELAY?: string;
   readonly PIPELINE_OPENALEX_MAILTO?: string;
   readonly PIPELINE_OPENALEX_API_KEY?: string;
   readonly PIPELINE_NCBI_EMAIL?: string;

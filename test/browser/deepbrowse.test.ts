@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserRender, type BrowserRender } from '../../tools/browser-render.ts';
 import { startFeedServer, type FeedServer } from '../support/fakes/feed-server.ts';
-import { testDb } from '../support/env.ts';
+import { testDb, testEnv } from '../support/env.ts';
 import type { Served } from '../support/serve.ts';
-import { type adminClient, resetPipeline, waitForTask, withQueue } from '../http/pipeline/helpers.ts';
+import { adminClient, resetPipeline, waitForTask, withQueue } from '../http/pipeline/helpers.ts';
 
 let render: BrowserRender;
 let site: FeedServer;
@@ -91,7 +91,31 @@ describe('deepbrowse through a real browser', () => {
 
   it('never hands a private address to the browser', async () => {
     const before = render.rendered.length;
-    const id = await source('deepbrowse', 'http://10.1.2.3/admin');
+    const refused = await api.post('/api/v1/sources', {
+      name: 'private',
+      category: 'blog',
+      collect_method: 'deepbrowse',
+      config: { url: 'http://10.1.2.3/admin' },
+    });
+    expect([refused.status, await refused.json()]).toEqual([
+      422,
+      { detail: 'source URL: private address is not allowed' },
+    ]);
+    // Saved while allow-listed: the check is made again when the page is to be loaded.
+    const allowing = adminClient(
+      testEnv({
+        PIPELINE_BROWSER_RENDERING_URL: render.url,
+        PIPELINE_BROWSER_RENDERING_TOKEN: render.token,
+        OUTBOUND_ALLOWLIST: '127.0.0.1,10.1.2.3',
+      }),
+    );
+    const saved = await allowing.post('/api/v1/sources', {
+      name: 'private',
+      category: 'blog',
+      collect_method: 'deepbrowse',
+      config: { url: 'http://10.1.2.3/admin' },
+    });
+    const id = ((await saved.json()) as { id: string }).id;
     expect(await (await api.post(`/api/v1/sources/${id}/test`)).json()).toEqual({
       success: false,
       message: 'Test failed: refused to browse http://10.1.2.3/admin: private address is not allowed',

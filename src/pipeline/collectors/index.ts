@@ -8,10 +8,12 @@
  *   where the API has one (academic), else filter the answer.
  * - `twitter_snaplytics`: only with PIPELINE_SNAPLYTICS_URL and PIPELINE_SNAPLYTICS_KEY set.
  * - `deepbrowse`: the page rendered by a real browser (browser.ts), only with its settings; the agent
- *   methods (`browser_use`, `codex_playwright`) are refused (see `refusal`).
+ *   methods (`browser_use`, `codex_playwright`): a model drives a browser session from `config.url`
+ *   (browser-agent.ts), with the provider the caller resolved (`opts.agentChat`, agent-provider.ts).
  */
 import type { Env } from '../../platform/env.ts';
 import { guardedFetch } from '../../platform/url-guard.ts';
+import { runBrowserAgent } from './browser-agent.ts';
 import { browserConfigured, collectDeepbrowse } from './browser.ts';
 import { collectEuropePmc } from './europe-pmc.ts';
 import { parseFeed } from './feed.ts';
@@ -41,6 +43,7 @@ export const COLLECT_METHODS = [
 export type CollectMethod = (typeof COLLECT_METHODS)[number];
 export const ACADEMIC_METHODS = ['openalex', 'europe_pmc', 'pubmed'];
 export const BROWSER_METHODS = ['deepbrowse', 'browser_use', 'codex_playwright'];
+export const AGENT_METHODS = ['browser_use', 'codex_playwright'];
 
 export interface SourceLike {
   collect_method: string;
@@ -55,10 +58,10 @@ export function refusal(env: Env, method: string): string | null {
       'PIPELINE_BROWSER_RENDERING_TOKEN (Cloudflare Browser Rendering, or tools/browser-render.ts locally)'
     );
   }
-  if (method === 'browser_use' || method === 'codex_playwright') {
+  if ((method === 'browser_use' || method === 'codex_playwright') && !browserConfigured(env)) {
     return (
-      `collect_method ${method} drives a browser with a model-planned agent loop, which this pipeline does not run; ` +
-      'it is refused rather than imitated (deepbrowse loads and parses pages with a real browser)'
+      `collect_method ${method} drives a browser with a model: set PIPELINE_BROWSER_RENDERING_URL and ` +
+      'PIPELINE_BROWSER_RENDERING_TOKEN (tools/browser-render.ts locally, started by npm start when Chromium is installed)'
     );
   }
   if (method === 'twitter_snaplytics' && !snaplyticsConfigured(env)) {
@@ -72,7 +75,7 @@ export function targetUrl(source: SourceLike): string | null {
   const c = source.config ?? {};
   const s = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
   if (source.collect_method === 'rss') return s(c.feed_url) ?? s(c.url) ?? s(c.rss_url) ?? null;
-  if (!['blog_scraper', 'deepbrowse'].includes(source.collect_method)) return null;
+  if (!['blog_scraper', 'deepbrowse', ...AGENT_METHODS].includes(source.collect_method)) return null;
   const profile = (c.profile ?? {}) as Record<string, unknown>;
   const starts = Array.isArray(profile.start_urls) ? profile.start_urls : [];
   return s(starts[0]) ?? s(c.url) ?? null;
@@ -100,6 +103,29 @@ async function collectPage(env: Env, source: SourceLike, opts: CollectOptions): 
   return limited(result, source, opts);
 }
 
+/** The browser agent loop (browser-agent.ts) on the source's start URL, driven by `opts.agentChat`. */
+async function collectWithAgent(env: Env, source: SourceLike, opts: CollectOptions): Promise<CollectResult> {
+  const url = targetUrl(source);
+  if (!url) throw new Error('source has no start URL (config.url)');
+  if (!opts.agentChat)
+    throw new Error(`collect_method ${source.collect_method} needs an enabled provider (config.provider)`);
+  const c = source.config ?? {};
+  const n = (v: unknown, d: number, max: number) => (typeof v === 'number' && v > 0 ? Math.min(v, max) : d);
+  const task =
+    typeof c.task === 'string' && c.task.trim()
+      ? c.task.trim().slice(0, 1000)
+      : 'Collect the news items the site lists.';
+  const budget = {
+    steps: n(c.max_steps, 15, 40),
+    seconds: n(c.max_seconds, 120, 600),
+    tokens: n(c.max_tokens, 40_000, 200_000),
+  };
+  const configured = Number(c.max_items);
+  const max = Math.min(opts.maxItems ?? (Number.isInteger(configured) && configured > 0 ? configured : 50), 200);
+  const result = await runBrowserAgent(env, opts.agentChat, { url, task, format: source.collect_method }, budget, max);
+  return { ...result, items: byKeywords(result.items, opts.keywords) };
+}
+
 function limited(result: CollectResult, source: SourceLike, opts: CollectOptions): CollectResult {
   const configured = Number(source.config?.max_items);
   const max = Math.min(opts.maxItems ?? (Number.isInteger(configured) && configured > 0 ? configured : 50), 200);
@@ -123,6 +149,9 @@ export async function collect(env: Env, source: SourceLike, opts: CollectOptions
       return collectHuggingface(env, config, opts);
     case 'twitter_snaplytics':
       return collectSnaplytics(env, config, opts);
+    case 'browser_use':
+    case 'codex_playwright':
+      return collectWithAgent(env, source, opts);
     default:
       return collectPage(env, source, opts);
   }

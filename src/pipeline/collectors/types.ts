@@ -1,3 +1,5 @@
+import type { ChatSettings } from '../chat-client.ts';
+
 /** What every collector yields: plain-text articles keyed by absolute http(s) URL. */
 export interface CollectedItem {
   title: string;
@@ -18,6 +20,8 @@ export interface CollectResult {
   items: CollectedItem[];
   /** Items the upstream returned before the window check (academic collectors; see routes-sources.ts). */
   fetched?: number;
+  /** What a browser agent saw and did, step by step (browser-agent.ts); kept in the task events. */
+  trace?: Record<string, unknown>[];
 }
 
 /** What a run or a test asks of a collector, on top of the source's own config. */
@@ -26,4 +30,6 @@ export interface CollectOptions {
   keywords?: string[];
   /** Publication window (monitor runs: the run's window; tests: start_at / end_at). */
   window?: { start: Date | null; end: Date | null };
+  /** The chat settings that drive a browser agent (`browser_use`, `codex_playwright`). */
+  agentChat?: ChatSettings;
 }

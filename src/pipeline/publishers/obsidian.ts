@@ -1,7 +1,8 @@
 /**
  * Obsidian publisher through the Local REST API plugin (`rest` mode): `PUT {api_url}/vault/<folder>/<file>.md`
  * with the Markdown as `text/markdown` and `Authorization: Bearer <api_key>` (the plugin answers 204);
- * `testObsidian` reads `GET {api_url}/` (2xx = reachable). `file` mode (writing into a vault directory)
+ * `testObsidian` reads `GET {api_url}/` and succeeds only on the plugin's status document with
+ * `authenticated: true` (any other 200 is some other server). `file` mode (writing into a vault directory)
  * needs a file system, which Workers do not have: it is validated and refused with a clear message.
  * File names: `<report_date> <title>.md` with path separators and control characters replaced.
  */
@@ -74,12 +75,34 @@ export async function testObsidian(env: Env, config: Record<string, unknown>, ap
     { timeoutMs: 10_000, maxRedirects: 0 },
   );
   if (res.status < 200 || res.status >= 300) throw new Error(`Destination returned HTTP ${res.status}`);
-  let status: { authenticated?: unknown } = {};
-  try {
-    status = JSON.parse(res.text());
-  } catch {
-    // not the plugin's JSON status: reachable is all we can say
-  }
-  if (status.authenticated === false) throw new Error('Obsidian REST API reachable, but the api_key was not accepted');
+  const status = statusDocument(res.text());
+  if (!status)
+    throw new Error(
+      `Destination answered HTTP ${res.status}, but not with the Obsidian Local REST API status document: is api_url the plugin's address?`,
+    );
+  if (!status.authenticated) throw new Error('Obsidian REST API reachable, but the api_key was not accepted');
   return 'Obsidian REST API reachable';
+}
+
+/**
+ * The plugin's status document (`GET /`): `{status: "OK", service: "Obsidian Local REST API",
+ * authenticated: boolean, versions: {obsidian, self}, ...}`; undefined for any other answer, so a
+ * 200 from some other server is not taken for the plugin.
+ */
+function statusDocument(text: string): { authenticated: boolean } | undefined {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!doc || typeof doc !== 'object') return undefined;
+  const d = doc as Record<string, unknown>;
+  const versions = d.versions as Record<string, unknown> | undefined;
+  const ok =
+    d.status === 'OK' &&
+    d.service === 'Obsidian Local REST API' &&
+    typeof d.authenticated === 'boolean' &&
+    typeof versions?.self === 'string';
+  return ok ? { authenticated: d.authenticated as boolean } : undefined;
 }

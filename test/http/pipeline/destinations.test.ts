@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, startFake } from '../../support/fakes/http-fake.ts';
 import { startNotionServer, type NotionServer } from '../../support/fakes/notion-server.ts';
 import { startObsidianServer, type ObsidianServer } from '../../support/fakes/obsidian-server.ts';
 import { testDb } from '../../support/env.ts';
@@ -125,6 +126,29 @@ describe('destinations', () => {
       })
     ).json()) as any;
     expect(saved.config).toMatchObject({ mode: 'rest', api_key: '****5678', api_url: obsidian.url });
+  });
+
+  it('an Obsidian test needs the plugin status document, not any 200', async () => {
+    const other = await startFake((r) =>
+      r.path === '/json/'
+        ? json(200, { status: 'OK', authenticated: true })
+        : { status: 200, headers: { 'content-type': 'text/html' }, body: '<!doctype html><title>Router</title>' },
+    );
+    try {
+      const notPlugin = "but not with the Obsidian Local REST API status document: is api_url the plugin's address?";
+      for (const url of [other.url, `${other.url}/json`]) {
+        const out = (await (
+          await api.post('/api/v1/destinations/obsidian/test', { config: { api_url: url, api_key: 'k' } })
+        ).json()) as any;
+        expect([url, out.success, out.message]).toEqual([url, false, `Destination answered HTTP 200, ${notPlugin}`]);
+      }
+      expect(other.requests.map((r) => [r.path, r.headers.authorization])).toEqual([
+        ['/', 'Bearer k'],
+        ['/json/', 'Bearer k'],
+      ]);
+    } finally {
+      await other.close();
+    }
   });
 
   it('reports a destination that is down as a network error', async () => {

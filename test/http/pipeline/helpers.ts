@@ -90,3 +90,23 @@ export async function resetPipeline(): Promise<void> {
   await db.query(`DELETE FROM pipeline.destinations`);
   for (const insert of presets) await db.query(insert);
 }
+
+/** QStash's production backoff (12 s, 2 min 28 s, 30 min), as a step's retry delay: a queue retry would show. */
+export const PRODUCTION_STEP_RETRY_DELAY = 'min(86400, exp(2.5 * (retried + 1))) * 1000';
+
+/** Cancels every pipeline message the QStash test server still holds (retries left waiting by a test). */
+export async function cancelPipelineMessages(): Promise<string[]> {
+  const base = stackInfo().qstashUrl;
+  const headers = { authorization: `Bearer ${QSTASH_DEV.token}` };
+  const all = (await (await fetch(`${base}/v2/events`, { headers })).json()) as {
+    events: { messageId: string; state: string; url: string }[];
+  };
+  const latest = new Map<string, string>();
+  for (const e of [...all.events].reverse())
+    if (new URL(e.url).pathname.startsWith('/pipeline/')) latest.set(e.messageId, e.state);
+  const open = [...latest]
+    .filter(([, state]) => !['DELIVERED', 'FAILED', 'CANCELED'].includes(state))
+    .map(([id]) => id);
+  for (const id of open) await fetch(`${base}/v2/messages/${id}`, { method: 'DELETE', headers });
+  return open;
+}

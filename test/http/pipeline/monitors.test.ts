@@ -220,23 +220,29 @@ describe('monitor runs (queued steps)', () => {
     expect(after.published_to).toEqual(['database', 'rss', 'notion']);
   });
 
-  it('a provider that never answers falls back to the extractive report on the last attempt', async () => {
+  it('a provider that never answers falls back to the extractive report on the last attempt, and the run says so', async () => {
     await api.patch('/api/v1/providers/llm_alpha', { config: { max_retry: 0 } });
     const m = await monitor({ destination_ids: [], ai_routing: { stages: { report: { primary: 'llm_alpha' } } } });
     llm.down = true;
     const { task, steps } = await run(m.id);
     llm.down = false;
-    expect(task.status).toBe('success');
+    expect(task.status).toBe('partial_success');
+    expect(task.error_message).toBe('report: extractive (provider failed): Provider returned HTTP 503');
     expect(stepSummary(steps)).toEqual({ collect: ['success', 1], report: ['success', 4] });
-    const [row] = await testDb().query<{ metadata: any }>(`SELECT metadata FROM pipeline.reports WHERE run_id = $1`, [
-      task.id,
-    ]);
+    const [row] = await testDb().query<{ metadata: any; content: string }>(
+      `SELECT metadata, content FROM pipeline.reports WHERE run_id = $1`,
+      [task.id],
+    );
     expect(row!.metadata.writer).toEqual({
       provider: 'llm_alpha',
       provider_attempts: 1,
-      fallback: 'extractive',
+      fallback: 'extractive (provider failed)',
       provider_error: 'Provider returned HTTP 503',
     });
+    expect(row!.metadata.degraded).toEqual(['report: extractive (provider failed): Provider returned HTTP 503']);
+    expect(
+      row!.content.endsWith('## Run notes\n\n- report: extractive (provider failed): Provider returned HTTP 503'),
+    ).toBe(true);
   });
 
   it('a run whose every source fails ends failed without a report', async () => {
@@ -253,7 +259,9 @@ describe('monitor runs (queued steps)', () => {
     ).json()) as any;
     const { task, steps } = await run(m.id);
     expect(task.status).toBe('failed');
-    expect(stepSummary(steps)).toEqual({ collect: ['failed', 4], report: ['failed', 0], 'publish:rss': ['failed', 0] });
+    // The source was retried inside the run (3 attempts), so the queue did not retry the step.
+    expect(stepSummary(steps)).toEqual({ collect: ['failed', 1], report: ['failed', 0], 'publish:rss': ['failed', 0] });
+    expect(feeds.requests.filter((r) => r.path === '/gone.xml').length).toBe(3);
     expect(task.error_message).toBe(
       'collect: every source failed: gone: source returned HTTP 404; publish:rss: not run: collect failed; report: not run: collect failed',
     );

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFeedServer, type FeedServer } from '../../support/fakes/feed-server.ts';
-import { testDb } from '../../support/env.ts';
+import { testDb, testEnv } from '../../support/env.ts';
 import { adminClient, resetPipeline } from './helpers.ts';
 
 const api = adminClient();
@@ -226,13 +226,16 @@ describe('source test (really fetches once, stores nothing)', () => {
     expect(await res.json()).toEqual({ success: false, message, sample_articles: [] });
   });
 
-  it('refuses private addresses through the outbound guard', async () => {
-    const { body } = await create({
+  it('refuses private addresses through the outbound guard at run time too (saved while allow-listed)', async () => {
+    const allowing = adminClient(testEnv({ OUTBOUND_ALLOWLIST: '127.0.0.1,10.0.0.1' }));
+    const res = await allowing.post('/api/v1/sources', {
       name: 'ssrf',
       category: 'blog',
       collect_method: 'rss',
       config: { feed_url: 'http://10.0.0.1/feed' },
     });
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as { id: string };
     expect(await (await api.post(`/api/v1/sources/${body.id}/test`)).json()).toEqual({
       success: false,
       message: 'Test failed: refused http://10.0.0.1/feed: private address is not allowed',

@@ -183,25 +183,37 @@ describe('monitor model stages', () => {
     expect(r.report.metadata.stages.keywords).toEqual({ provider: null, fallback: 'rule keywords' });
   });
 
-  it('out of retries, each stage falls back (all kept, rule keywords, extractive TL;DR) and records why', async () => {
+  it('an unusable answer is asked again in the run, a provider that is down is retried by the queue, then each stage falls back and the run is partial_success', async () => {
     llm.replies.filter = () => 'I think all of them are relevant.';
     llm.failStage('keywords', 10, 503);
     llm.replies.global_summary = () => '```json\n{"global_tldr": ""}\n```';
     const r = await run(ALL);
     llm.failStage('keywords', 0);
-    expect(r.task).toMatchObject({ status: 'success', error_message: null });
+    const filterNote = 'filter: kept all (answer not usable): model answer is not a JSON object';
+    const keywordsNote = 'keywords: rule keywords (provider failed): Provider returned HTTP 503';
+    const summaryNote = 'global_summary: extractive (answer not usable): global_summary answer has no global_tldr';
+    expect(r.task).toMatchObject({
+      status: 'partial_success',
+      error_message: [filterNote, keywordsNote, summaryNote].join('; '),
+    });
+    // Unusable answers: 3 calls in one delivery each (PIPELINE_INRUN_RETRIES 2); the 503s: 4 deliveries.
     expect(r.summary).toEqual({
       collect: ['success', 1],
-      filter: ['success', 4],
+      filter: ['success', 1],
       keywords: ['success', 4],
-      global_summary: ['success', 4],
+      global_summary: ['success', 1],
       report: ['success', 1],
     });
+    expect(llm.calls).toEqual([
+      ...Array(3).fill('filter'),
+      ...Array(4).fill('keywords'),
+      ...Array(3).fill('global_summary'),
+    ]);
     expect(r.report.metadata.stages).toEqual({
       filter: {
         provider: 'llm_alpha',
-        provider_attempts: 1,
-        fallback: 'kept all (provider failed)',
+        provider_attempts: 3,
+        fallback: 'kept all (answer not usable)',
         provider_error: 'model answer is not a JSON object',
         input: 7,
         output: 7,
@@ -214,11 +226,13 @@ describe('monitor model stages', () => {
       },
       global_summary: {
         provider: 'llm_alpha',
-        provider_attempts: 1,
-        fallback: 'extractive (provider failed)',
+        provider_attempts: 3,
+        fallback: 'extractive (answer not usable)',
         provider_error: 'global_summary answer has no global_tldr',
       },
     });
+    expect(r.report.metadata.degraded).toEqual([filterNote, keywordsNote, summaryNote]);
+    expect(r.report.content).toContain(`## Run notes\n\n- ${filterNote}\n`);
     expect(r.report.article_ids.length).toBe(7);
     expect(r.report.tldr.startsWith('7 new items from 3 sources: Agents ship faster; ')).toBe(true);
     expect(r.report.content.startsWith(`> 7 new items from 3 sources: Agents ship faster; `)).toBe(true);
@@ -231,7 +245,17 @@ describe('monitor model stages', () => {
       ['keywords', 'warning'],
       ['global_summary', 'warning'],
     ]);
-    expect(r.events.filter((e) => e.event_type === 'step_retry').length).toBe(9);
+    expect(r.events.filter((e) => e.event_type === 'answer_retry').map((e) => e.stage)).toEqual([
+      'filter',
+      'filter',
+      'global_summary',
+      'global_summary',
+    ]);
+    expect(r.events.filter((e) => e.event_type === 'step_retry').map((e) => e.stage)).toEqual([
+      'keywords',
+      'keywords',
+      'keywords',
+    ]);
   });
 
   it('a bound but disabled provider is not called and the fallback says so', async () => {
