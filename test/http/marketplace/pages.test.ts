@@ -151,7 +151,7 @@ describe('pages: CSRF and escaping', () => {
       posted,
       await s.get('/my-books'),
       await other.s.get('/?q=quixotic'),
-      await session().get('/'),
+      await session().get('/?q=quixotic'),
     ]) {
       expect(page.html).toContain(escaped);
       expect(page.html).not.toContain('<script>');
