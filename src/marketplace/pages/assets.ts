@@ -43,9 +43,10 @@ th,td{text-align:left;padding:.45em;border-bottom:1px solid #d0d0d0;vertical-ali
 .search{display:flex;flex-wrap:wrap;gap:.5em;align-items:flex-end}
 .search .field{flex:1 1 15em;margin:0}
 .pager{margin:1em 0}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}
+dl.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.2em 1em}
 dl.facts dt{font-weight:600}
-dl.facts dd{margin:0}
+dl.facts dd{margin:0;overflow-wrap:anywhere}
+td,h1,.notice{overflow-wrap:anywhere}
 @media (max-width:40em){
   table,thead,tbody,tr,th,td{display:block}
   thead{position:absolute;left:-999px}
