@@ -20,8 +20,8 @@ header a,header .link{color:#fff}
 .brand a{text-decoration:none}
 nav ul{list-style:none;margin:.3em 0 0;padding:0;display:flex;flex-wrap:wrap;gap:.2em 1em}
 nav a[aria-current=page]{font-weight:700}
-main{max-width:60em;margin:0 auto;padding:1em}
-footer{max-width:60em;margin:2em auto 1em;padding:0 1em;color:#4a4a4a;font-size:.9em}
+main{max-width:60rem;margin:0 auto;padding:1rem}
+footer{max-width:60rem;margin:2rem auto 1rem;padding:0 1rem;color:#4a4a4a;font-size:.9em}
 h1{font-size:1.6em;margin:.3em 0 .6em}
 h2{font-size:1.25em;margin-top:1.5em}
 form{margin:.5em 0 1em}
@@ -39,6 +39,7 @@ button.secondary{background:#e8e8e8;color:#1a1a1a}
 .notice.ok{background:#eaf6ea;border-color:#2e7d32}
 .notice.error{background:#fdecec;border-color:#a00000}
 table{border-collapse:collapse;width:100%}
+caption{text-align:left;caption-side:top}
 th,td{text-align:left;padding:.45em;border-bottom:1px solid #d0d0d0;vertical-align:top}
 .search{display:flex;flex-wrap:wrap;gap:.5em;align-items:flex-end}
 .search .field{flex:1 1 15em;margin:0}
@@ -48,7 +49,7 @@ dl.facts dt{font-weight:600}
 dl.facts dd{margin:0;overflow-wrap:anywhere}
 td,h1,.notice{overflow-wrap:anywhere}
 @media (max-width:40em){
-  table,thead,tbody,tr,th,td{display:block}
+  table,caption,thead,tbody,tr,th,td{display:block}
   thead{position:absolute;left:-999px}
   tr{border:1px solid #d0d0d0;border-radius:4px;margin:0 0 .8em;padding:.3em}
   td{border:0;padding:.2em .4em}
