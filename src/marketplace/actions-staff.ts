@@ -1,7 +1,7 @@
 /**
  * The staff actions, shared by the API (routes-dashboard.ts) and the staff pages (pages/routes-staff.ts):
  * a legal status move with its notification, event and mail (book-status.ts decides what is legal: 409
- * otherwise), the owner's permission changes, and the unlisting job (unlisting.ts, also the cron job).
+ * otherwise), completing a transaction, the owner's permission changes, and the unlisting job (unlisting.ts, also the cron job).
  */
 import type { Context } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
@@ -10,6 +10,7 @@ import { emitEvent } from '../webhooks/events.ts';
 import { canStaffMove, STATUS } from './book-status.ts';
 import { afterCommit, MAIL, type OutgoingMail } from './mailer.ts';
 import * as books from './queries-books.ts';
+import type { TransactionRow } from './queries-cart.ts';
 import * as dash from './queries-dashboard.ts';
 import { addNotification } from './queries-users.ts';
 import { unlistDays, unlistOldBooks } from './unlisting.ts';
@@ -42,6 +43,15 @@ export async function staffMove(c: Context<AppEnv>, bookId: string, to: number):
   const mails: OutgoingMail[] = email ? [MAIL.status(email, moved.book.id, to, MOVE_TEXT[to]!(moved.book.name))] : [];
   afterCommit(c, mails);
   return moved.book;
+}
+
+/** Completes a pending transaction (0 -> 1): 404 when missing, 409 when already completed. */
+export async function confirmTransaction(c: Context<AppEnv>, id: string): Promise<TransactionRow> {
+  const db = c.get('db');
+  const t = await db.transaction((tx) => dash.confirmTransaction(tx, id));
+  if (t) return t;
+  if (!(await dash.transactionExists(db, id))) throw new HttpError(404, 'Transaction not found');
+  throw new HttpError(409, 'Transaction is already completed');
 }
 
 const PERMISSION_CHANGES = {

@@ -123,16 +123,9 @@ dashboardRoutes.post('/setBookStatus', body(setStatusSchema), (c) => {
   return staffMoveResponse(c, bookID, status);
 });
 
-dashboardRoutes.post('/confirmTransaction', body(idSchema), async (c) => {
-  const { id } = c.req.valid('json');
-  const db = c.get('db');
-  const t = await db.transaction((tx) => dash.confirmTransaction(tx, id));
-  if (!t) {
-    if (!(await dash.transactionExists(db, id))) throw new HttpError(404, 'Transaction not found');
-    throw new HttpError(409, 'Transaction is already completed');
-  }
-  return ok(c, { transaction: publicTransaction(t) });
-});
+dashboardRoutes.post('/confirmTransaction', body(idSchema), async (c) =>
+  ok(c, { transaction: publicTransaction(await act.confirmTransaction(c, c.req.valid('json').id)) }),
+);
 
 // Owner only from here on.
 const owner = requireRole(2);

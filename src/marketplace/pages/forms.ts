@@ -64,6 +64,7 @@ const DONE: Record<string, string> = {
   profile: 'Your profile is saved.',
   password: 'Your password is changed; other sessions were signed out.',
   moved: 'The book moved on.',
+  completed: 'The transaction is complete.',
   admin: 'The permission was changed.',
 };
 

@@ -11,6 +11,7 @@ import { HttpError } from '../../platform/errors.ts';
 import * as act from '../actions-staff.ts';
 import { STATUS } from '../book-status.ts';
 import type { BookRow } from '../queries-books.ts';
+import type { TransactionRow } from '../queries-cart.ts';
 import * as dash from '../queries-dashboard.ts';
 import { idSchema, unlistSchema, userIdSchema } from '../schemas.ts';
 import { BOOK_COLUMNS, type Column, price, STATUS_TEXT, table } from './book-views.ts';
@@ -45,10 +46,21 @@ const STAFF_NAV = () =>
 async function confirmPage(c: Context<AppEnv>, notice?: Notice, status: Status = 200) {
   const csrf = await csrfToken(c);
   const db = c.get('db');
-  const [bought, charged] = await Promise.all([
+  const [bought, charged, pending] = await Promise.all([
     dash.booksWithStatus(db, STATUS.CHECKED_OUT, 100, 0),
     dash.booksWithStatus(db, STATUS.VERIFIED, 100, 0),
+    dash.transactions(db, 0, 100, 0),
   ]);
+  const txColumns: Column<TransactionRow>[] = [
+    { label: 'Transaction', cell: (t) => `#${t.id}` },
+    { label: 'Buyer', cell: (t) => `${t.buyer_first_name} ${t.buyer_last_name} (Venmo ${t.buyer_venmo})` },
+    { label: 'Books', cell: (t) => String(t.books_purchased.length) },
+    { label: 'Total to charge', cell: (t) => price(t.total_charged) },
+    {
+      label: 'Actions',
+      cell: (t) => postButton('/staff/transactions/confirm', csrf, `Mark transaction #${t.id} complete`, { id: t.id }),
+    },
+  ];
   const move = (to: number, label: string): Column<BookRow> => ({
     label: 'Actions',
     cell: (b) =>
@@ -72,6 +84,8 @@ async function confirmPage(c: Context<AppEnv>, notice?: Notice, status: Status =
       [...BOOK_COLUMNS, move(STATUS.PAID, 'Delivered, seller paid')],
       'No book waits for delivery.',
     ),
+    h('h2', null, 'Transactions to complete'),
+    table('Pending transactions, newest first', pending, txColumns, 'No transaction is pending.'),
   );
 }
 
@@ -92,6 +106,18 @@ for (const [path, to] of [
     return c.redirect('/staff?done=moved', 303);
   });
 }
+
+staffPages.post('/staff/transactions/confirm', async (c) => {
+  const p = await parseForm(c, idSchema);
+  if (!p.ok) return confirmPage(c, { kind: 'error', text: 'No such transaction.' }, 404);
+  try {
+    await act.confirmTransaction(c, p.data.id);
+  } catch (err) {
+    const r = refusal(err);
+    return confirmPage(c, r.notice, r.status as Status);
+  }
+  return c.redirect('/staff?done=completed', 303);
+});
 
 staffPages.get('/staff/statistics', async (c) => {
   const s = await dash.statistics(c.get('db'));

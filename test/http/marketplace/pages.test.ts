@@ -256,6 +256,7 @@ describe('pages: staff and owner', () => {
     const admin = await signedIn(1);
     const list = await admin.s.get('/staff');
     expect(list.html).toContain('Condition checked, charge buyer: Staff Checked Biology');
+    expect(list.html).toMatch(/Mark transaction #\d+ complete/);
     const checked = await admin.s.submit('/staff/confirm', { id: book._id });
     expect(notices(checked.html)).toEqual(['The book moved on.']);
     expect(checked.html).toContain('Delivered, seller paid: Staff Checked Biology');
@@ -266,6 +267,16 @@ describe('pages: staff and owner', () => {
       status: 3,
     });
     expect((await student.s.get('/purchases')).html).toContain('Delivered and paid');
+    const [tx] = await testDb().query<{ id: string }>('SELECT id::text FROM market.transactions WHERE buyer_id = $1', [
+      student.user.id,
+    ]);
+    const completed = await admin.s.submit('/staff/transactions/confirm', { id: tx!.id });
+    expect(notices(completed.html)).toEqual(['The transaction is complete.']);
+    expect(completed.html).not.toContain(`Mark transaction #${tx!.id} complete`);
+    expect((await admin.s.submit('/staff/transactions/confirm', { id: tx!.id })).status).toBe(409);
+    expect((await testDb().query('SELECT status FROM market.transactions WHERE id = $1', [tx!.id]))[0]).toEqual({
+      status: 1,
+    });
     expect((await admin.s.get('/staff/statistics')).html).toContain('<dt>Users</dt>');
     expect((await admin.s.get('/staff/users')).html).not.toContain('make-admin'); // an admin is not the owner
   });
