@@ -41,7 +41,8 @@ function principalOf(claims: Claims, state: AuthState | undefined): Principal {
   return { id: claims.sub, permissionType: state.permission_type };
 }
 
-async function authenticate(c: Context<AppEnv>, token: string): Promise<Principal> {
+/** A token's principal (signature, audience, expiry, then the user's current version and permission); 401 otherwise. */
+export async function authenticate(c: Context<AppEnv>, token: string): Promise<Principal> {
   const claims = await verifiedClaims(c, token);
   return principalOf(claims, await authState(c.get('db'), claims.sub));
 }

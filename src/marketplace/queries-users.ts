@@ -52,16 +52,17 @@ export async function userExists(db: Queryable, email: string): Promise<boolean>
   return (await db.query('SELECT 1 FROM market.users WHERE lower(email) = lower($1)', [email])).length > 0;
 }
 
-/** Removes expired pending sign-ups of this address, then inserts; false when a live one exists. */
+/**
+ * Replaces any pending sign-up of this address (its link stops working: only the newest mail's link
+ * confirms), then inserts; false only if a concurrent sign-up of the same address won the insert.
+ */
 export async function insertPendingSignup(
   tx: Queryable,
   f: SignupFields,
   tokenHash: string,
   ttlHours: number,
 ): Promise<boolean> {
-  await tx.query('DELETE FROM market.pending_signups WHERE lower(email) = lower($1) AND expires_at <= now()', [
-    f.email,
-  ]);
+  await tx.query('DELETE FROM market.pending_signups WHERE lower(email) = lower($1)', [f.email]);
   const rows = await tx.query(
     `INSERT INTO market.pending_signups (token_hash, email, password_hash, first_name, last_name, university, cmc, venmo_username, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(hours => $9::int))
@@ -184,6 +185,11 @@ export async function setPassword(db: Queryable, id: string, passwordHash: strin
     [id, passwordHash],
   );
   return r!.token_version;
+}
+
+/** Ends every session of the user (logout): tokens of older versions are refused from now on. */
+export async function revokeSessions(db: Queryable, id: string): Promise<void> {
+  await db.query('UPDATE market.users SET token_version = token_version + 1 WHERE id = $1', [id]);
 }
 
 export async function setResetToken(db: Queryable, id: string, tokenHash: string, ttlMinutes: number): Promise<void> {

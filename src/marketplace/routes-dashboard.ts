@@ -9,16 +9,14 @@ import * as z from 'zod';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { validate } from '../platform/validate.ts';
-import { emitEvent } from './events.ts';
+import * as act from './actions-staff.ts';
 import { me, requireRole, requireUser } from './auth.ts';
-import { canStaffMove, STATUS, VALID_STATUSES } from './book-status.ts';
+import { STATUS, VALID_STATUSES } from './book-status.ts';
 import { ok } from './views.ts';
-import { afterCommit, MAIL, type OutgoingMail } from './mailer.ts';
-import { unlistDays, unlistOldBooks } from './unlisting.ts';
 import * as books from './queries-books.ts';
 import { publicTransaction } from './queries-cart.ts';
 import * as dash from './queries-dashboard.ts';
-import { addNotification, publicUser, userByEmail } from './queries-users.ts';
+import { publicUser, userByEmail } from './queries-users.ts';
 import { id, idSchema, pageSchema, setStatusSchema, unlistSchema, userIdSchema, body } from './schemas.ts';
 
 export const dashboardRoutes = new Hono<AppEnv>();
@@ -107,84 +105,40 @@ dashboardRoutes.post('/extendBookInfo', body(extendSchema), async (c) =>
   ok(c, await dash.extendBooks(c.get('db'), c.req.valid('json').books)),
 );
 
-const MOVE_TEXT: Record<number, (name: string) => string> = {
-  2: (n) => `We checked the condition of "${n}" and charged your payment.`,
-  3: (n) => `"${n}" was delivered and we sent you the payment.`,
-  5: (n) => `"${n}" was unlisted by staff.`,
-  0: (n) => `"${n}" is listed again.`,
-};
-
-/** One legal staff move with its notification, event and mail (buyer for 2, seller otherwise). */
-async function staffMove(c: Context<AppEnv>, bookId: string, to: number): Promise<Response> {
-  const db = c.get('db');
-  const current = await books.bookById(db, bookId);
-  if (!current) throw new HttpError(404, 'Book not found');
-  if (!canStaffMove(current.status, to))
-    throw new HttpError(409, `A book with status ${current.status} cannot move to ${to}`);
-  const moved = await db.transaction(async (tx) => {
-    const b = await books.moveStatus(tx, bookId, current.status, to);
-    if (!b) return undefined;
-    const recipient = to === STATUS.VERIFIED ? b.buyer_id : b.owner_id;
-    if (recipient) await addNotification(tx, recipient, MOVE_TEXT[to]!(b.name));
-    const name = to === STATUS.UNLISTED ? 'book_unlisted' : 'book_status_changed';
-    await emitEvent(tx, name, { book: books.publicBook(b), from: current.status, to });
-    return { book: b, recipient };
-  });
-  if (!moved) throw new HttpError(409, 'The book changed status meanwhile; reload and try again');
-  const email = await dash.emailOf(db, moved.recipient);
-  const mails: OutgoingMail[] = email ? [MAIL.status(email, moved.book.id, to, MOVE_TEXT[to]!(moved.book.name))] : [];
-  afterCommit(c, mails);
-  return ok(c, { book: books.publicBook(moved.book) });
+async function staffMoveResponse(c: Context<AppEnv>, bookId: string, to: number): Promise<Response> {
+  return ok(c, { book: books.publicBook(await act.staffMove(c, bookId, to)) });
 }
 
-dashboardRoutes.post('/confirmBook', body(idSchema), (c) => staffMove(c, c.req.valid('json').id, STATUS.VERIFIED));
-dashboardRoutes.post('/setBookPaid', body(idSchema), (c) => staffMove(c, c.req.valid('json').id, STATUS.PAID));
+async function permissionResponse(c: Context<AppEnv>, userId: string, change: act.PermissionChange) {
+  return ok(c, { userID: userId, permissionType: await act.changePermission(c, me(c).id, userId, change) });
+}
+
+dashboardRoutes.post('/confirmBook', body(idSchema), (c) =>
+  staffMoveResponse(c, c.req.valid('json').id, STATUS.VERIFIED),
+);
+dashboardRoutes.post('/setBookPaid', body(idSchema), (c) => staffMoveResponse(c, c.req.valid('json').id, STATUS.PAID));
 dashboardRoutes.post('/setBookStatus', body(setStatusSchema), (c) => {
   const { bookID, status } = c.req.valid('json');
   if (!VALID_STATUSES.includes(status)) throw new HttpError(400, 'Invalid status');
-  return staffMove(c, bookID, status);
+  return staffMoveResponse(c, bookID, status);
 });
 
-dashboardRoutes.post('/confirmTransaction', body(idSchema), async (c) => {
-  const { id } = c.req.valid('json');
-  const db = c.get('db');
-  const t = await db.transaction((tx) => dash.confirmTransaction(tx, id));
-  if (!t) {
-    if (!(await dash.transactionExists(db, id))) throw new HttpError(404, 'Transaction not found');
-    throw new HttpError(409, 'Transaction is already completed');
-  }
-  return ok(c, { transaction: publicTransaction(t) });
-});
+dashboardRoutes.post('/confirmTransaction', body(idSchema), async (c) =>
+  ok(c, { transaction: publicTransaction(await act.confirmTransaction(c, c.req.valid('json').id)) }),
+);
 
 // Owner only from here on.
 const owner = requireRole(2);
 
-async function changePermission(
-  c: Context<AppEnv>,
-  userId: string,
-  from: readonly number[],
-  to: number,
-  refusal: string,
-): Promise<Response> {
-  if (userId === me(c).id) throw new HttpError(409, 'You cannot change your own permission');
-  const r = await c.get('db').transaction((tx) => dash.setPermission(tx, userId, from, to));
-  if (r.before === undefined) throw new HttpError(404, 'User not found');
-  if (!r.changed) throw new HttpError(409, refusal);
-  return ok(c, { userID: userId, permissionType: to });
-}
-
 for (const method of ['put', 'post'] as const) {
   dashboardRoutes[method]('/makeAdmin', owner, body(userIdSchema), (c) =>
-    changePermission(c, c.req.valid('json').userID, [0], 1, 'Only a regular user can be made an admin'),
+    permissionResponse(c, c.req.valid('json').userID, 'makeAdmin'),
   );
   dashboardRoutes[method]('/removeAdmin', owner, body(userIdSchema), (c) =>
-    changePermission(c, c.req.valid('json').userID, [1], 0, 'This user is not an admin'),
+    permissionResponse(c, c.req.valid('json').userID, 'removeAdmin'),
   );
 }
 
-dashboardRoutes.post('/deactivateBooks', owner, validate('json', unlistSchema), async (c) => {
-  const days = c.req.valid('json')?.days ?? unlistDays(c.env);
-  const r = await c.get('db').transaction((tx) => unlistOldBooks(tx, days));
-  afterCommit(c, r.mails, r.unlisted.length > 0);
-  return ok(c, { unlisted: r.unlisted.length, owners: r.owners, days });
-});
+dashboardRoutes.post('/deactivateBooks', owner, validate('json', unlistSchema), async (c) =>
+  ok(c, await act.runUnlisting(c, c.req.valid('json')?.days)),
+);

@@ -3,7 +3,7 @@
  * statistics and notifications. Carts never hold duplicates, the user's own books or books that
  * are not listed (409); getSoldBooks lists only books actually sold (status 1-3, not unlisted ones).
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { me, requireUser } from './auth.ts';
@@ -11,10 +11,16 @@ import { ok } from './views.ts';
 import * as books from './queries-books.ts';
 import * as cart from './queries-cart.ts';
 import * as users from './queries-users.ts';
-import { checkoutHandler } from './routes-checkout.ts';
+import * as act from './actions-books.ts';
+import { checkoutCart } from './actions-checkout.ts';
 import { bookIdSchema, body } from './schemas.ts';
 
 export const userRoutes = new Hono<AppEnv>();
+
+/** `POST /api/user/checkout` and its alias `/api/books/checkoutCart`. */
+export async function checkoutHandler(c: Context<AppEnv>): Promise<Response> {
+  return ok(c, { transaction: await checkoutCart(c, me(c).id) });
+}
 userRoutes.use('*', requireUser);
 
 userRoutes.get('/getRequests', async (c) =>
@@ -46,28 +52,19 @@ userRoutes.get('/getUserStatistics', async (c) => {
 
 userRoutes.post('/deleteRequest', body(bookIdSchema), async (c) => {
   const { bookID } = c.req.valid('json');
-  if (!(await books.deleteRequest(c.get('db'), me(c).id, bookID))) throw new HttpError(404, 'Request not found');
+  await act.deleteRequest(c, me(c).id, bookID);
   return ok(c, { deleted: bookID });
 });
 
-const CART_REFUSALS = {
-  missing: [404, 'Book not found'],
-  own: [409, 'You cannot buy your own book'],
-  unavailable: [409, 'This book is no longer available'],
-  duplicate: [409, 'This book is already in your cart'],
-} as const;
-
 userRoutes.post('/addToCart', body(bookIdSchema), async (c) => {
   const { bookID } = c.req.valid('json');
-  const outcome = await cart.addToCart(c.get('db'), me(c).id, bookID);
-  if (outcome !== 'added') throw new HttpError(CART_REFUSALS[outcome][0], CART_REFUSALS[outcome][1]);
+  await act.addToCart(c, me(c).id, bookID);
   return ok(c, { added: bookID }, 202);
 });
 
 userRoutes.post('/removeFromCart', body(bookIdSchema), async (c) => {
   const { bookID } = c.req.valid('json');
-  if (!(await cart.removeFromCart(c.get('db'), me(c).id, bookID)))
-    throw new HttpError(404, 'This book is not in your cart');
+  await act.removeFromCart(c, me(c).id, bookID);
   return ok(c, { removed: bookID });
 });
 

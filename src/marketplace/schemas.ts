@@ -59,6 +59,7 @@ export const signupSchema = z.object({
   CMC: cmc,
   venmoUsername: venmo,
 });
+export type SignupInput = z.infer<typeof signupSchema>;
 
 export const loginSchema = z.object({
   emailAddress: z

@@ -3,7 +3,8 @@ import delivery from '../../../functions/delivery.ts';
 import type { Env } from '../../../src/platform/env.ts';
 import { stackInfo, testDb, testEnv } from '../../support/env.ts';
 import { serveWorker, type Served } from '../../support/serve.ts';
-import { client, expectError, json, makeUser, PASSWORD, waitForMail } from './helpers.ts';
+import { waitFor } from '../../support/wait.ts';
+import { client, expectError, json, mails, makeUser, PASSWORD, waitForMail } from './helpers.ts';
 
 let served: Served;
 let env: Env;
@@ -93,17 +94,31 @@ describe('sign-up, confirmation and login', () => {
     expect(user.permissionType).toBe(2);
   });
 
-  it('refuses a second sign-up of a registered or pending address with 409', async () => {
+  it('answers a sign-up of a registered address like any other, and mails its owner instead (issue 37)', async () => {
     const existing = await makeUser();
-    expect(
-      await expectError(
-        await api.post('/api/auth/signup', signup({ emailAddress: existing.email.toUpperCase() })),
-        409,
-      ),
-    ).toBe('Existing User');
+    const res = await api.post('/api/auth/signup', signup({ emailAddress: existing.email.toUpperCase() }));
+    expect(res.status).toBe(201);
+    expect((await json(res)).data.message).toBe(
+      `A confirmation e-mail was sent to ${existing.email}. Follow its link within 24 hours.`,
+    );
+    const mail = await waitForMail(mailUrl(), existing.email, 'You already have an account');
+    expect(mail.text).toContain('https://market.example.edu/login');
+    expect(await testDb().query('SELECT 1 FROM market.pending_signups WHERE email = $1', [existing.email])).toEqual([]);
+  });
+
+  it('replaces a live pending sign-up: only the newest mail confirms (issue 37)', async () => {
     const s = signup();
     expect((await api.post('/api/auth/signup', s)).status).toBe(201);
-    expect(await expectError(await api.post('/api/auth/signup', s), 409)).toBe('Existing Temp User');
+    const first = await confirmLink(s.emailAddress);
+    expect((await api.post('/api/auth/signup', s)).status).toBe(201);
+    const second = await waitFor('a second confirmation mail', async () => {
+      const links = (await mails(mailUrl()))
+        .filter((m) => m.to.includes(s.emailAddress) && m.subject.includes('Confirm'))
+        .map((m) => /\/api\/auth\/confirm\/[A-Za-z0-9_-]+/.exec(m.text)![0]);
+      return links.find((l) => l !== first);
+    });
+    await expectError(await api.get(first), 404);
+    expect((await api.get(second)).status).toBe(201);
   });
 
   it('accepts an expired pending sign-up being replaced, and refuses its old link', async () => {
@@ -206,5 +221,58 @@ describe('profile and passwords', () => {
     await expectError(await api.get(`/api/auth/passwordReset/${token}`), 404);
     await expectError(await api.get('/api/user/getUserData', u.auth), 401);
     expect((await api.post('/api/auth/login', { emailAddress: u.email, password: 'after-reset-3' })).status).toBe(200);
+  });
+});
+
+describe('rate limits of login, sign-up and reset requests (issue 37)', () => {
+  it('refuses logins of an address after 10 failures, even with the right password, with Retry-After', async () => {
+    const u = await makeUser();
+    const attempt = (password: string) => api.post('/api/auth/login', { emailAddress: u.email, password });
+    for (let i = 0; i < 10; i++) await expectError(await attempt('wrong-pass-1'), 401);
+    const refused = await attempt(PASSWORD);
+    expect(await expectError(refused.clone(), 429)).toBe('Too many attempts; try again later');
+    const wait = Number(refused.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(15 * 60);
+    // another address is not affected
+    const other = await makeUser();
+    expect((await api.post('/api/auth/login', { emailAddress: other.email, password: PASSWORD })).status).toBe(200);
+  });
+
+  it('a successful login clears the failures', async () => {
+    const u = await makeUser();
+    const attempt = (password: string) => api.post('/api/auth/login', { emailAddress: u.email, password });
+    for (let i = 0; i < 9; i++) await expectError(await attempt('wrong-pass-1'), 401);
+    expect((await attempt(PASSWORD)).status).toBe(200);
+    for (let i = 0; i < 9; i++) await expectError(await attempt('wrong-pass-1'), 401);
+    expect((await attempt(PASSWORD)).status).toBe(200);
+  });
+
+  it('counts failures per client address where the platform names it (CF-Connecting-IP)', async () => {
+    const ip = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 51; i++) {
+      const res = await api.post(
+        '/api/auth/login',
+        { emailAddress: `nobody${i}-${ip}@test.edu`, password: 'wrong-pass-1' },
+        { 'cf-connecting-ip': ip },
+      );
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, 50).every((s) => s === 401)).toBe(true);
+    expect(statuses[50]).toBe(429);
+  });
+
+  it('refuses the sixth sign-up and reset request of an address within the hour, whether or not it has an account', async () => {
+    const existing = await makeUser();
+    const fresh = signup().emailAddress;
+    for (const address of [existing.email, fresh]) {
+      for (let i = 0; i < 5; i++)
+        expect((await api.post('/api/auth/signup', signup({ emailAddress: address }))).status).toBe(201);
+      await expectError(await api.post('/api/auth/signup', signup({ emailAddress: address })), 429);
+      for (let i = 0; i < 5; i++)
+        expect((await api.post('/api/auth/passwordResetRequest', { emailAddress: address })).status).toBe(200);
+      await expectError(await api.post('/api/auth/passwordResetRequest', { emailAddress: address }), 429);
+    }
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Checkout (`POST /api/user/checkout`, alias `/api/books/checkoutCart`): the transaction of
+ * Checkout (`POST /api/user/checkout`, alias `/api/books/checkoutCart`, and the cart page's form): the transaction of
  * queries-cart.ts `checkout`, then notifications and events in the same transaction, and mail to the
  * buyer and each seller after commit. A deadlock or serialisation failure (which the ordered locks
  * should prevent) is retried; a taken book is a 409 listing the unavailable ids, which then leave
@@ -8,8 +8,6 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
 import { emitEvent } from './events.ts';
-import { me } from './auth.ts';
-import { ok } from './views.ts';
 import { afterCommit, MAIL, type OutgoingMail } from './mailer.ts';
 import { publicBook } from './queries-books.ts';
 import { checkout, dropFromCart, publicTransaction, type CheckoutResult } from './queries-cart.ts';
@@ -19,8 +17,8 @@ import { pluralWord } from '../platform/plural.ts';
 
 const RETRYABLE = new Set(['40P01', '40001']);
 
-export async function checkoutHandler(c: Context<AppEnv>): Promise<Response> {
-  const buyer = me(c).id;
+/** Buys the buyer's cart; 400 when empty, 409 (with `unavailable` ids, which leave the cart) when taken. */
+export async function checkoutCart(c: Context<AppEnv>, buyer: string): Promise<ReturnType<typeof publicTransaction>> {
   let result: CheckoutResult | undefined;
   for (let attempt = 1; !result; attempt++) {
     try {
@@ -76,5 +74,5 @@ export async function checkoutHandler(c: Context<AppEnv>): Promise<Response> {
     );
   }
   afterCommit(c, mails);
-  return ok(c, { transaction: t });
+  return t;
 }
