@@ -28,6 +28,7 @@ export type Env = {
   readonly JWT_ISSUER?: string;
   readonly ENCRYPTION_KEY?: string;
   readonly OUTBOUND_ALLOWLIST?: string;
+  readonly OUTBOUND_LOOPBACK_HTTP?: string;
   // insights (src/insights/config.ts)
   readonly NPM_REGISTRY_URL?: string;
   readonly PYPI_URL?: string;
