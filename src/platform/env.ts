@@ -87,6 +87,8 @@ export type Env = {
   readonly WEBHOOK_DISABLE_AFTER_FAILURES?: string;
   readonly WEBHOOK_LEASE_SECONDS?: string;
   readonly AWS_REGION?: string;
+  readonly WEBHOOK_REPLAY_DAYS?: string;
+  readonly WEBHOOK_RETENTION_DAYS?: string;
 };
 
 /** The subset of the Workers ExecutionContext the code relies on. */

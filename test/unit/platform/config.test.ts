@@ -75,6 +75,22 @@ describe('function configuration', () => {
     );
   });
 
+  it('keeps delivered webhook rows longer than the replay window', () => {
+    expect(config.delivery(dev())).toMatchObject({ WEBHOOK_REPLAY_DAYS: 30, WEBHOOK_RETENTION_DAYS: 45 });
+    expect(config.delivery({ ...dev(), WEBHOOK_REPLAY_DAYS: '7', WEBHOOK_RETENTION_DAYS: '8' })).toMatchObject({
+      WEBHOOK_REPLAY_DAYS: 7,
+      WEBHOOK_RETENTION_DAYS: 8,
+    });
+    for (const [replay, retention] of [
+      ['30', '30'],
+      ['30', '29'],
+      [undefined, '30'],
+    ] as const) {
+      const env = { ...dev(), ...(replay ? { WEBHOOK_REPLAY_DAYS: replay } : {}), WEBHOOK_RETENTION_DAYS: retention };
+      expect(() => config.pipeline(env)).toThrow(/^WEBHOOK_RETENTION_DAYS: must be longer than WEBHOOK_REPLAY_DAYS/);
+    }
+  });
+
   it('each function requires only its own secrets', () => {
     const { JWT_SECRET: _j, ENCRYPTION_KEY: _e, MAIL_API_KEY: _m, ...rest } = dev();
     expect(() => config.insights(rest)).not.toThrow();
