@@ -26,13 +26,21 @@ app.route('/webhooks', webhooksJobs);
 
 export default {
   fetch: app.fetch,
-  /** Every minute: drain webhook events a lost notification left in the outbox, restart stalled deliveries. */
+  /**
+   * Every minute: drain webhook events a lost notification left in the outbox, restart stalled
+   * deliveries, prune delivered rows past retention.
+   */
   async scheduled(_event: { cron: string }, env: Env, ctx: ExecutionContextLike): Promise<void> {
     config.delivery(env); // a misconfigured function fails here, naming the variable
     ctx.waitUntil(
       sweepWebhooks(env).then((r) => {
         if (r.drained || r.restarted)
           console.log(`webhook sweep: ${r.drained} events fanned out, ${r.restarted} deliveries restarted`);
+        const p = r.pruned;
+        if (p.queue || p.logs || p.outbox || p.replays)
+          console.log(
+            `webhook retention: pruned ${p.queue} queue rows, ${p.logs} logs, ${p.outbox} outbox events, ${p.replays} replays`,
+          );
       }),
     );
   },

@@ -28,6 +28,7 @@ export type Env = {
   readonly JWT_ISSUER?: string;
   readonly ENCRYPTION_KEY?: string;
   readonly OUTBOUND_ALLOWLIST?: string;
+  readonly OUTBOUND_LOOPBACK_HTTP?: string;
   // insights (src/insights/config.ts)
   readonly NPM_REGISTRY_URL?: string;
   readonly PYPI_URL?: string;
@@ -92,6 +93,8 @@ export type Env = {
   readonly WEBHOOK_DISABLE_AFTER_FAILURES?: string;
   readonly WEBHOOK_LEASE_SECONDS?: string;
   readonly AWS_REGION?: string;
+  readonly WEBHOOK_REPLAY_DAYS?: string;
+  readonly WEBHOOK_RETENTION_DAYS?: string;
 };
 
 /** The subset of the Workers ExecutionContext the code relies on. */

@@ -5,7 +5,9 @@
  * carrier-grade NAT, unspecified, multicast, reserved and documentation ranges, in any spelling the
  * WHATWG URL parser normalises (decimal, octal, hex IPv4; IPv4-mapped and NAT64 IPv6).
  * `OUTBOUND_ALLOWLIST` (comma-separated `host` or `host:port`) lets named targets through, which is
- * how the local stack and tests reach their servers on 127.0.0.1.
+ * how the local stack and tests reach their servers on 127.0.0.1. Where a caller requires HTTPS, local
+ * development (`OUTBOUND_LOOPBACK_HTTP=on`, which the configuration refuses unless the database is on
+ * loopback) lets allow-listed loopback hosts use http.
  *
  * Names are not resolved (Workers cannot); a public name that resolves to a private address is the
  * platform's concern (Cloudflare does not route Workers fetches to private networks).
@@ -13,6 +15,7 @@
  */
 import { outboundConfig } from './config/shared.ts';
 import type { Env } from './env.ts';
+import { isLoopbackHost } from './loopback.ts';
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
@@ -73,11 +76,16 @@ function allowlist(env: Pick<Env, 'OUTBOUND_ALLOWLIST'>): Set<string> {
   return new Set(outboundConfig(env).OUTBOUND_ALLOWLIST);
 }
 
-export function checkOutboundUrl(
-  raw: string,
-  env: Pick<Env, 'OUTBOUND_ALLOWLIST'>,
-  opts: { requireHttps?: boolean } = {},
-): UrlCheck {
+type OutboundEnv = Pick<Env, 'OUTBOUND_ALLOWLIST' | 'OUTBOUND_LOOPBACK_HTTP' | 'DATABASE_URL'>;
+
+/** Local development only: an allow-listed loopback host may use http where HTTPS is required. */
+function localHttpAllowed(url: URL, env: OutboundEnv): boolean {
+  if (!outboundConfig(env).OUTBOUND_LOOPBACK_HTTP || !isLoopbackHost(url.hostname)) return false;
+  const allowed = allowlist(env);
+  return allowed.has(url.hostname.toLowerCase()) || allowed.has(url.host.toLowerCase());
+}
+
+export function checkOutboundUrl(raw: string, env: OutboundEnv, opts: { requireHttps?: boolean } = {}): UrlCheck {
   let url: URL;
   try {
     url = new URL(raw);
@@ -86,7 +94,8 @@ export function checkOutboundUrl(
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     return { ok: false, reason: `scheme ${url.protocol} is not allowed` };
-  if (opts.requireHttps && url.protocol !== 'https:') return { ok: false, reason: 'HTTPS is required' };
+  if (opts.requireHttps && url.protocol !== 'https:' && !localHttpAllowed(url, env))
+    return { ok: false, reason: 'HTTPS is required' };
   if (url.username || url.password) return { ok: false, reason: 'credentials in the URL are not allowed' };
   const host = url.hostname.toLowerCase();
   const allowed = allowlist(env);

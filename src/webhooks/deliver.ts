@@ -19,7 +19,8 @@
  *   short wait slept in the run, a long one handed to a delayed message); a 429/503's Retry-After
  *   lengthens the retry delay.
  * sweep: drains what a lost notification left in the outbox and restarts webhooks whose messages
- *   were lost (pending rows, no live lease, no retry waiting).
+ *   were lost (pending rows, no live lease, no retry waiting); then prunes delivered rows past
+ *   retention (queries-retention.ts).
  *
  * No event is lost: rows leave `pending` only on a 2xx for their batch; every failure path either
  * schedules a retry or leaves the webhook for the sweep.
@@ -41,6 +42,7 @@ import {
   type AttemptLog,
 } from './queries-delivery.ts';
 import { buildRequest, cut, headersForLog, send, TIMEOUT_MS } from './send.ts';
+import { pruneDelivery, type Pruned } from './queries-retention.ts';
 import { paceWaitMs, retryDelayWithRetryAfter } from './throttle.ts';
 import { webhooksConfig } from './config.ts';
 
@@ -51,6 +53,7 @@ function leaseSeconds(env: Env): number {
 const RUN_BUDGET_MS = 20_000;
 const MAX_QUEUE_DELAY_MS = 2_147_483_647;
 const FANOUT_CHUNK = 500;
+const PRUNE_LIMIT = 5000;
 
 export async function scheduleDelivery(
   env: Env,
@@ -206,15 +209,24 @@ export async function deliverWebhook(env: Env, db: Db, oid: number, retryToken: 
   return { state: 'done', batches };
 }
 
-/** The scheduled sweep (wired to a cron by the platform): safe to call any time, from anywhere. */
-export async function sweepWebhooks(env: Env): Promise<{ drained: number; restarted: number }> {
+/**
+ * The scheduled sweep (wired to a cron by the platform): safe to call any time, from anywhere. It also
+ * prunes what retention allows (queries-retention.ts), at most PRUNE_LIMIT rows per table per sweep.
+ */
+export async function sweepWebhooks(env: Env): Promise<{ drained: number; restarted: number; pruned: Pruned }> {
   const db = createDb(env);
   try {
     const drained = (await unfannedCount(db)) > 0 ? (await drainOutbox(env, db)).events : 0;
     const stalled = await stalledWebhooks(db, 1000);
     for (const s of stalled)
       await scheduleDelivery(env, s.webhook_oid, s.retry_token ? { retryToken: s.retry_token } : {});
-    return { drained, restarted: stalled.length };
+    const c = webhooksConfig(env);
+    const pruned = await pruneDelivery(db, {
+      retentionDays: c.WEBHOOK_RETENTION_DAYS,
+      replayDays: c.WEBHOOK_REPLAY_DAYS,
+      limit: PRUNE_LIMIT,
+    });
+    return { drained, restarted: stalled.length, pruned };
   } finally {
     await db.close();
   }

@@ -1,7 +1,9 @@
 /**
  * SQL of recovery: replaying the outbox events a webhook is subscribed to, created in [since, until),
  * in event_id order, as new queue rows (new batches, new attempts). Idempotent per window: the
- * window's replay row is found again, and (replay_id, replay_event_id) is unique.
+ * window's replay row is found again, and (replay_id, replay_event_id) is unique. Bounded in time: only
+ * events recorded since the replay horizon (now − WEBHOOK_REPLAY_DAYS) are replayed; retention prunes
+ * behind it (queries-retention.ts says why that keeps replays idempotent).
  */
 import type { Queryable } from '../platform/db.ts';
 import { DRAIN_LOCK } from './queries-delivery.ts';
@@ -42,6 +44,8 @@ export interface ReplayPage {
   /** event_id of the last event scanned, the resume position; null when the page was empty. */
   lastEventId: number | null;
   more: boolean;
+  /** The replay window's start (now − replayDays): events recorded before it are not replayed. */
+  horizon: Date;
 }
 
 /**
@@ -54,12 +58,23 @@ export async function replayPage(
   w: ReplayWindow,
   afterEventId: number,
   limit: number,
+  replayDays: number,
 ): Promise<ReplayPage> {
   await q.query('SELECT pg_advisory_xact_lock($1)', [DRAIN_LOCK]);
-  const inWindow = `o.event_name = ANY (h.events) AND o.created_at >= $2 AND o.created_at < $3`;
-  type Row = { scanned: number; queued: number; pending: number; last: number | string | null; more: boolean };
+  // b.lo: the window's start, or the replay horizon when the window reaches further back (retention)
+  const inWindow = `o.event_name = ANY (h.events) AND o.created_at >= b.lo AND o.created_at < $3`;
+  type Row = {
+    scanned: number;
+    queued: number;
+    pending: number;
+    last: number | string | null;
+    more: boolean;
+    horizon: Date | string;
+  };
   const rows = await q.query<Row>(
     `WITH h AS (SELECT events FROM webhooks.webhooks WHERE webhook_oid = $1),
+     z AS (SELECT now() - make_interval(days => $7::int) AS horizon),
+     b AS (SELECT greatest($2::timestamptz, z.horizon) AS lo FROM z),
      ev AS (
        SELECT o.event_id, o.event_name, o.payload, o.size,
          -- waiting for the webhook through its original row or another replay's; a row of this very
@@ -67,7 +82,7 @@ export async function replayPage(
          EXISTS (SELECT 1 FROM webhooks.queue p WHERE p.webhook_oid = $1 AND p.delivered_at IS NULL
                  AND (p.event_id = o.event_id OR p.replay_event_id = o.event_id)
                  AND p.replay_id IS DISTINCT FROM $6::bigint) AS pending
-       FROM webhooks.outbox o, h WHERE ${inWindow} AND o.event_id > $4
+       FROM webhooks.outbox o, h, b WHERE ${inWindow} AND o.event_id > $4
        ORDER BY o.event_id LIMIT $5
      ), ins AS (
        INSERT INTO webhooks.queue (webhook_oid, event_name, payload, size, replay_id, replay_event_id)
@@ -79,9 +94,10 @@ export async function replayPage(
      )
      SELECT (SELECT count(*) FROM ev)::int AS scanned, (SELECT count(*) FROM ins)::int AS queued,
        (SELECT count(*) FROM ev WHERE ev.pending)::int AS pending, (SELECT max(event_id) FROM ev) AS last,
-       EXISTS (SELECT 1 FROM webhooks.outbox o, h
-               WHERE ${inWindow} AND o.event_id > (SELECT coalesce(max(event_id), $4) FROM ev)) AS more`,
-    [oid, w.since.toISOString(), w.until.toISOString(), afterEventId, limit, w.replayId],
+       EXISTS (SELECT 1 FROM webhooks.outbox o, h, b
+               WHERE ${inWindow} AND o.event_id > (SELECT coalesce(max(event_id), $4) FROM ev)) AS more,
+       (SELECT horizon FROM z) AS horizon`,
+    [oid, w.since.toISOString(), w.until.toISOString(), afterEventId, limit, w.replayId, replayDays],
   );
   const r = rows[0]!;
   return {
@@ -91,5 +107,6 @@ export async function replayPage(
     skippedPending: r.pending,
     lastEventId: r.last === null ? null : Number(r.last),
     more: r.more,
+    horizon: new Date(r.horizon),
   };
 }

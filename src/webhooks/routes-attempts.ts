@@ -5,7 +5,7 @@
  *   GET .../webhooks/{oid}/events?_limit&_offset&_state=pending|delivered   newest first
  *   GET .../webhooks/{oid}/events/{event_id}/attempts                         oldest first
  *   GET .../webhooks/{oid}/stats?_since
- *   GET .../webhooks/{oid}/status                                             text/html
+ *   GET .../webhooks/{oid}/status                                             text/html (key or signed link)
  */
 import { Hono } from 'hono';
 import * as z from 'zod';
@@ -17,7 +17,7 @@ import { ok, resultSet } from './views.ts';
 import { attemptView, eventView, statsView } from './views-attempts.ts';
 import { eventAttempts, eventRows, listEvents, recentAttempts, webhookStats } from './queries-attempts.ts';
 import { BASE, mustGet, oidParam } from './routes-shared.ts';
-import { renderStatusPage, STATUS_PAGE_CSP } from './views-status-page.ts';
+import { renderStatusPage, STATUS_PAGE_HEADERS } from './views-status-page.ts';
 
 export const attemptRoutes = new Hono<AppEnv>();
 
@@ -77,8 +77,5 @@ attemptRoutes.get(`${PATH}/status`, validate('param', oidParam), async (c) => {
     (await listEvents(db, oid, { limit: 50, offset: 0, state: undefined })).rows,
   ];
   const html = renderStatusPage(w, statsView(stats), attempts.map(attemptView), events.map(eventView));
-  c.header('Content-Security-Policy', STATUS_PAGE_CSP);
-  c.header('X-Content-Type-Options', 'nosniff');
-  c.header('Cache-Control', 'no-store');
-  return c.html(html);
+  return c.html(html, 200, STATUS_PAGE_HEADERS);
 });

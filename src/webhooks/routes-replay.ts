@@ -6,7 +6,9 @@
  * at most 1000) are looked at per request; when more remain the answer carries `resume_token` for
  * the next request. Idempotent: the same window asked again (or a page resumed twice) queues
  * nothing new. Events already waiting for this webhook (their original delivery, or another
- * window's replay, not yet acknowledged) are skipped: they will be delivered anyway.
+ * window's replay, not yet acknowledged) are skipped: they will be delivered anyway. Bounded in time:
+ * events recorded before the replay horizon (now − WEBHOOK_REPLAY_DAYS, pruned by retention) are not
+ * replayed; the answer then says from when it replayed (`replayed_since`) and warns.
  */
 import { Hono } from 'hono';
 import * as z from 'zod';
@@ -18,6 +20,7 @@ import { merchantOf } from './merchant-keys.ts';
 import { ok } from './views.ts';
 import { getReplay, replayFor, replayPage, type ReplayWindow } from './queries-replay.ts';
 import { BASE, mustGet, oidParam } from './routes-shared.ts';
+import { webhooksConfig } from './config.ts';
 
 export const replayRoutes = new Hono<AppEnv>();
 
@@ -44,6 +47,16 @@ function sameInstant(given: string | undefined, stored: Date): boolean {
 
 const PATH = `${BASE}/webhooks/:webhook_oid/replay`;
 
+/** The answer's warning (UltraCart's Warning) when the window starts before the replay horizon. */
+function pastHorizon(horizon: string, whole: boolean, days: number) {
+  return {
+    warning_message: whole
+      ? `nothing replayed: the whole window is older than the replay window (${days} days, since ${horizon})`
+      : `events recorded before ${horizon} were not replayed: they are older than the replay window (${days} days)`,
+    more_info: 'WEBHOOK_REPLAY_DAYS bounds replay; older events are pruned (docs/webhooks.md, Retention)',
+  };
+}
+
 replayRoutes.post(PATH, validate('param', oidParam), validate('json', replayBody), async (c) => {
   const m = merchantOf(c.get('principal'));
   const db = c.get('db');
@@ -68,14 +81,17 @@ replayRoutes.post(PATH, validate('param', oidParam), validate('json', replayBody
     if (since.getTime() >= until.getTime()) throw new HttpError(400, 'since must be before until');
     window = await replayFor(db, oid, since, until);
   }
-  const page = await db.transaction((tx) => replayPage(tx, oid, window, after, b.limit));
+  const replayDays = webhooksConfig(c.env).WEBHOOK_REPLAY_DAYS;
+  const page = await db.transaction((tx) => replayPage(tx, oid, window, after, b.limit, replayDays));
   if (page.queued > 0 && !w.disabled) {
     const warn = (err: unknown) => console.warn('replay schedule failed (sweep will retry):', (err as Error).message);
     c.executionCtx.waitUntil(scheduleDelivery(c.env, oid).catch(warn));
   }
   const resume = page.more && page.lastEventId !== null ? `rt_${window.replayId}_${page.lastEventId}` : null;
+  const cut = window.since.getTime() < page.horizon.getTime() ? page.horizon.toISOString() : null;
   return c.json(
     ok({
+      ...(cut ? { warning: pastHorizon(cut, window.until.getTime() <= page.horizon.getTime(), replayDays) } : {}),
       replay: {
         since: window.since.toISOString(),
         until: window.until.toISOString(),
@@ -85,6 +101,7 @@ replayRoutes.post(PATH, validate('param', oidParam), validate('json', replayBody
         skipped_pending: page.skippedPending,
         more: page.more,
         resume_token: resume,
+        replayed_since: cut,
       },
     }),
   );

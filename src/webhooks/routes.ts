@@ -36,6 +36,7 @@ import { secretRoutes } from './routes-secret.ts';
 import { replayRoutes } from './routes-replay.ts';
 import { attemptRoutes } from './routes-attempts.ts';
 import { throttleRoutes } from './routes-throttle.ts';
+import { STATUS_PATH, statusLinkAuth, statusLinkRoutes } from './routes-status-link.ts';
 import { encryptionKey } from '../platform/config/shared.ts';
 
 export const webhookRoutes = new Hono<AppEnv>();
@@ -59,6 +60,7 @@ const logParam = oidParam.extend({ request_id: z.string().max(100) });
 const reflowParam = oidParam.extend({ event_name: z.string().max(100) });
 const deleteByUrl = z.object({ webhook_url: z.string().min(1).max(2048) });
 
+webhookRoutes.use(STATUS_PATH, statusLinkAuth); // a signed link stands in for the key on the status page
 webhookRoutes.use(`${BASE}/*`, merchantAuth);
 
 function storedForMerge(w: WebhookRow) {
@@ -222,6 +224,7 @@ webhookRoutes.route('/', secretRoutes);
 webhookRoutes.route('/', replayRoutes);
 webhookRoutes.route('/', attemptRoutes);
 webhookRoutes.route('/', throttleRoutes);
+webhookRoutes.route('/', statusLinkRoutes);
 
 webhookRoutes.all(`${BASE}/*`, (c) => {
   throw new HttpError(404, `no route for ${c.req.method} ${c.req.path}`);

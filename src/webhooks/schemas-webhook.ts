@@ -120,7 +120,7 @@ export interface Merged {
 export function mergeWebhook(
   input: WebhookInput,
   stored: (WebhookValues & { hasBasicPassword: boolean; hasIamSecret: boolean }) | undefined,
-  env: Pick<Env, 'OUTBOUND_ALLOWLIST'>,
+  env: Pick<Env, 'OUTBOUND_ALLOWLIST' | 'OUTBOUND_LOOPBACK_HTTP' | 'DATABASE_URL'>,
   callerKeyId: number,
   generate: () => string,
 ): Merged {

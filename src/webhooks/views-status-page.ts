@@ -95,3 +95,30 @@ ${attemptRows}</table>
 ${eventRows}</table>
 </body></html>`;
 }
+
+/** Headers of the status page and its refusals: no script, no framing, no referrer (a link carries a token). */
+export const STATUS_PAGE_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': STATUS_PAGE_CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'Cache-Control': 'no-store',
+  'Referrer-Policy': 'no-referrer',
+};
+
+const REFUSALS = {
+  expired: ['This link has expired', 'Status links are valid for a short time. Ask the API for a new one'],
+  invalid: [
+    'This link is not valid',
+    'The link is incomplete, altered or for another webhook. Ask the API for a new one',
+  ],
+} as const;
+
+/** The page a browser gets for an expired or invalid status link (served with 403). */
+export function renderLinkRefused(why: keyof typeof REFUSALS): string {
+  const [title, text] = REFUSALS[why];
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${title}</title>
+<style>${STYLE}</style></head>
+<body><h1 id="refused" data-reason="${why}">${title}</h1>
+<p>${text} (<code>POST /rest/v2/webhook/webhooks/{webhook_oid}/status_link</code> with the merchant key).</p>
+</body></html>`;
+}

@@ -2,13 +2,14 @@
  * The webhook status page in headless Chromium: a webhook whose name, URL path and receiver answers
  * carry markup and script is shown as text; no script runs (no dialog, no `__pwned`), no element
  * comes from the data, and the figures (success rate, oldest undelivered event) are those of the API.
+ * Opened through a signed link (no key header): the page; through an expired link: a 403 page saying so.
  */
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pipeline from '../../functions/pipeline.ts';
 import { testDb, testEnv } from '../support/env.ts';
 import { serveWorker, type Served } from '../support/serve.ts';
-import { api, BASE, merchant } from '../http/webhooks/helpers.ts';
+import { api, BASE, HOOK, merchant } from '../http/webhooks/helpers.ts';
 
 let browser: Browser;
 let site: Served;
@@ -83,6 +84,36 @@ describe('webhook status page', () => {
     expect(await page.locator('#attempts tr').count()).toBe(3);
     expect(dialogs).toEqual([]);
     await page.screenshot({ path: '.tmp/webhook-status.png', fullPage: true }).catch(() => undefined);
+    await page.close();
+  });
+
+  it('opens through a signed link without a key, and not once the link has expired', async () => {
+    const m = await merchant('MERCH_STATUS_LINK_PAGE');
+    const created = (await (await api().post(BASE, { ...HOOK, name: 'linked hook' }, m.headers)).json()) as any;
+    const oid = created.webhook.webhook_oid as number;
+    const issue = async (seconds: number) => {
+      const res = await api().post(`${BASE}/${oid}/status_link`, { expires_in_seconds: seconds }, m.headers);
+      expect(res.status).toBe(200);
+      const url = new URL(((await res.json()) as any).status_link.url);
+      return `${site.url}${url.pathname}${url.search}`; // the served worker's address, the API's path and token
+    };
+    const fresh = await issue(600);
+    const short = await issue(1);
+    const page = await browser.newPage(); // no key header
+    const opened = await page.goto(fresh);
+    expect(opened?.status()).toBe(200);
+    expect(await page.title()).toBe(`Webhook ${oid} status`);
+    expect(await page.locator('#summary').textContent()).toContain('linked hook');
+    expect(await page.locator('#success-rate').textContent()).toBe('–');
+
+    await new Promise((r) => setTimeout(r, 2100));
+    const expired = await page.goto(short);
+    expect(expired?.status()).toBe(403);
+    expect(await page.title()).toBe('This link has expired');
+    expect(await page.locator('#refused').getAttribute('data-reason')).toBe('expired');
+    expect(await page.locator('body').textContent()).not.toContain('linked hook');
+    // the same page without link or key: the API's 401
+    expect((await page.goto(`${site.url}${BASE}/${oid}/status`))?.status()).toBe(401);
     await page.close();
   });
 });

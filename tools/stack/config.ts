@@ -122,6 +122,7 @@ export function workerVars(
     MAIL_API_URL: urls.mailUrl,
     MAIL_FROM: 'Local Stack <no-reply@local.test>',
     OUTBOUND_ALLOWLIST: '127.0.0.1,localhost',
+    OUTBOUND_LOOPBACK_HTTP: 'on',
     INSIGHTS_URL: urls.url('insights'),
     MARKETPLACE_URL: urls.url('marketplace'),
     PIPELINE_URL: urls.url('pipeline'),

@@ -22,6 +22,12 @@ export interface Variable<T = unknown> {
   optional?: boolean;
   /** A credential: set with `wrangler secret put`, never logged or echoed. */
   secret?: boolean;
+  /**
+   * A rule across variables, given the parsed value and a reader of other variables' raw values: a
+   * problem (what must hold, never a value) makes the variable a ConfigError. E.g. a local-development
+   * switch that production refuses.
+   */
+  check?(value: T, raw: (name: string) => string | undefined): string | undefined;
 }
 
 export type VariableGroup = Record<string, Variable>;
@@ -73,6 +79,8 @@ export function parseVariable<T>(env: object, name: string, v: Variable<T>): T |
   }
   const r = v.schema.safeParse(raw);
   if (!r.success) throw new ConfigError(name, r.error.issues[0]?.message ?? 'is malformed');
+  const problem = v.check?.(r.data, (other) => rawValue(env, other));
+  if (problem) throw new ConfigError(name, problem);
   return r.data;
 }
 

@@ -4,7 +4,8 @@
  * services' own (functions/config.ts).
  */
 import { configReader, variable, type VariableGroup } from './define.ts';
-import { base64Key32, hostPort, httpUrl, lowerList, secretText, text } from './kinds.ts';
+import { isLoopbackUrl } from '../loopback.ts';
+import { base64Key32, hostPort, httpUrl, lowerList, onOff, secretText, text } from './kinds.ts';
 
 export const DATABASE = {
   DATABASE_URL: variable({ schema: text, secret: true, meaning: 'Postgres connection string (Neon in production)' }),
@@ -61,6 +62,16 @@ export const OUTBOUND = {
     schema: lowerList,
     default: '',
     meaning: 'comma-separated hosts (or host:port) the SSRF guard lets through although private (local testing)',
+  }),
+  OUTBOUND_LOOPBACK_HTTP: variable({
+    schema: onOff,
+    default: 'off',
+    meaning:
+      'local development: allow-listed loopback receivers may use http where https is required (webhooks with customer data); refused unless DATABASE_URL is on loopback',
+    check: (on, raw) =>
+      on && !isLoopbackUrl(raw('DATABASE_URL'))
+        ? 'may be on only in local development (DATABASE_URL on a loopback host); production refuses it'
+        : undefined,
   }),
 } satisfies VariableGroup;
 

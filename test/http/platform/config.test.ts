@@ -36,6 +36,19 @@ describe('a misconfigured function', () => {
     expect(body.error.developer_message).toBe('service misconfigured: ENCRYPTION_KEY: must be base64 of 32 bytes');
   });
 
+  it('refuses the local-development http switch when the database is not on loopback (production)', async () => {
+    const env = testEnv({
+      OUTBOUND_LOOPBACK_HTTP: 'on',
+      DATABASE_URL: 'postgres://u:p@ep-x.us-east-2.aws.neon.tech/db',
+    });
+    const res = await callWorker(pipeline, get('/rest/v2/webhook/webhooks'), env);
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as { success: boolean; error: { developer_message: string } };
+    expect(body.error.developer_message).toBe(
+      'service misconfigured: OUTBOUND_LOOPBACK_HTTP: may be on only in local development (DATABASE_URL on a loopback host); production refuses it',
+    );
+  });
+
   it('serves normally when configured', async () => {
     expect((await callWorker(marketplace, get('/api/books/getBooksNoToken/1/0'))).status).toBe(200);
   });

@@ -94,10 +94,11 @@ describe('a live event and a reflowed event of the same object are the same JSON
   it('user_signup: the user as the confirmation link answered it', async () => {
     const rec = await startReceiver(() => 200);
     try {
-      // The user category carries customer data, so the API requires an HTTPS webhook_url; the loopback
-      // receiver speaks HTTP, so this webhook is created for books and subscribed to user_signup in the table.
-      const oid = await createHook(`${rec.url}/users`, [BOOKS]);
-      await testDb().query(`UPDATE webhooks.webhooks SET events = '{user_signup}' WHERE webhook_oid = $1`, [oid]);
+      // The user category carries customer data (HTTPS required); the loopback receiver speaks http,
+      // which the local-development setting of the test stack (OUTBOUND_LOOPBACK_HTTP=on) allows.
+      const oid = await createHook(`${rec.url}/users`, [
+        { event_category: 'user', events: [{ event_name: 'user_signup' }] },
+      ]);
       const email = `reflow${Date.now().toString(36)}@school.edu`;
       const signup = {
         emailAddress: email,

@@ -17,7 +17,9 @@ type Json = any;
 const PIPELINE = [{ event_category: 'pipeline', subscribed: true }];
 const BOOK = [{ event_category: 'book', subscribed: true }];
 let h: Harness;
-const T0 = Date.parse('2026-03-01T00:00:00.000Z');
+// Midnight two days ago: inside the replay window (WEBHOOK_REPLAY_DAYS, default 30; retention.test.ts
+// covers windows reaching past it).
+const T0 = (Math.floor(Date.now() / 86_400_000) - 2) * 86_400_000;
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();
 
 beforeAll(async () => {

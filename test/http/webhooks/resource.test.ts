@@ -207,6 +207,19 @@ describe('field rules (400 in the envelope)', () => {
     expect(((await res.json()) as Json).success).toBe(false);
   });
 
+  it('http to an allow-listed loopback receiver is fine for customer data in local development only', async () => {
+    const local = {
+      webhook_url: 'http://127.0.0.1:9/in',
+      event_categories: [{ event_category: 'checkout', subscribed: true }],
+    };
+    expect((await create(local)).res.status).toBe(200);
+    const refused = await api(testEnv({ OUTBOUND_LOOPBACK_HTTP: 'off' })).post(BASE, local, a.headers);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as Json).error.developer_message).toBe(
+      'webhook_url: HTTPS is required (subscribed events carry customer data)',
+    );
+  });
+
   it('http is fine without customer data', async () => {
     const { res } = await create({ ...HOOK, webhook_url: 'http://hooks.example.com/in' });
     expect(res.status).toBe(200);

@@ -53,6 +53,44 @@ describe('function configuration', () => {
     );
   });
 
+  it('refuses the local-development http switch unless the database is on loopback', () => {
+    const on = { ...dev(), OUTBOUND_LOOPBACK_HTTP: 'on' };
+    expect(config.pipeline(on).OUTBOUND_LOOPBACK_HTTP).toBe(true);
+    expect(config.delivery({ ...on, DATABASE_URL: 'postgres://u@localhost/db' }).OUTBOUND_LOOPBACK_HTTP).toBe(true);
+    expect(config.pipeline(dev()).OUTBOUND_LOOPBACK_HTTP).toBe(true); // npm start sets it
+    const { OUTBOUND_LOOPBACK_HTTP: _, ...unset } = dev();
+    expect(config.pipeline(unset).OUTBOUND_LOOPBACK_HTTP).toBe(false);
+    for (const db of ['postgres://u:p@ep-cool-1.us-east-2.aws.neon.tech/db', 'postgres://u@10.0.0.8/db', 'nonsense']) {
+      const refused = () => config.pipeline({ ...on, DATABASE_URL: db });
+      expect(refused).toThrow(ConfigError);
+      expect(refused).toThrow(
+        'OUTBOUND_LOOPBACK_HTTP: may be on only in local development (DATABASE_URL on a loopback host); production refuses it',
+      );
+    }
+    expect(
+      config.pipeline({ ...on, DATABASE_URL: 'postgres://u@db.example.com/db', OUTBOUND_LOOPBACK_HTTP: 'off' }),
+    ).toBeTruthy();
+    expect(() => config.pipeline({ ...on, OUTBOUND_LOOPBACK_HTTP: 'yes' })).toThrow(
+      'OUTBOUND_LOOPBACK_HTTP: must be on or off',
+    );
+  });
+
+  it('keeps delivered webhook rows longer than the replay window', () => {
+    expect(config.delivery(dev())).toMatchObject({ WEBHOOK_REPLAY_DAYS: 30, WEBHOOK_RETENTION_DAYS: 45 });
+    expect(config.delivery({ ...dev(), WEBHOOK_REPLAY_DAYS: '7', WEBHOOK_RETENTION_DAYS: '8' })).toMatchObject({
+      WEBHOOK_REPLAY_DAYS: 7,
+      WEBHOOK_RETENTION_DAYS: 8,
+    });
+    for (const [replay, retention] of [
+      ['30', '30'],
+      ['30', '29'],
+      [undefined, '30'],
+    ] as const) {
+      const env = { ...dev(), ...(replay ? { WEBHOOK_REPLAY_DAYS: replay } : {}), WEBHOOK_RETENTION_DAYS: retention };
+      expect(() => config.pipeline(env)).toThrow(/^WEBHOOK_RETENTION_DAYS: must be longer than WEBHOOK_REPLAY_DAYS/);
+    }
+  });
+
   it('each function requires only its own secrets', () => {
     const { JWT_SECRET: _j, ENCRYPTION_KEY: _e, MAIL_API_KEY: _m, ...rest } = dev();
     expect(() => config.insights(rest)).not.toThrow();

@@ -58,6 +58,30 @@ describe('checkOutboundUrl', () => {
     });
     expect(checkOutboundUrl('https://example.com/', env, { requireHttps: true }).ok).toBe(true);
   });
+
+  it('local development lets allow-listed loopback hosts use http where HTTPS is required, and only those', () => {
+    const local = {
+      OUTBOUND_ALLOWLIST: '127.0.0.1,localhost,10.0.0.5,[::1]',
+      OUTBOUND_LOOPBACK_HTTP: 'on',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres',
+    };
+    const https = { requireHttps: true };
+    expect(checkOutboundUrl('http://127.0.0.1:9999/hook', local, https).ok).toBe(true);
+    expect(checkOutboundUrl('http://localhost:9999/hook', local, https).ok).toBe(true);
+    expect(checkOutboundUrl('http://[::1]:9999/hook', local, https).ok).toBe(true);
+    // allow-listed but not loopback, loopback but not allow-listed, public: still HTTPS only
+    expect(checkOutboundUrl('http://10.0.0.5/hook', local, https)).toEqual({ ok: false, reason: 'HTTPS is required' });
+    expect(checkOutboundUrl('http://127.0.0.2/hook', local, https)).toEqual({ ok: false, reason: 'HTTPS is required' });
+    expect(checkOutboundUrl('http://example.com/', local, https)).toEqual({ ok: false, reason: 'HTTPS is required' });
+    // the setting off (the default): loopback http is refused as before
+    const off = { ...local, OUTBOUND_LOOPBACK_HTTP: 'off' };
+    expect(checkOutboundUrl('http://127.0.0.1:9999/hook', off, https)).toEqual({
+      ok: false,
+      reason: 'HTTPS is required',
+    });
+    const { OUTBOUND_LOOPBACK_HTTP: _, ...unset } = local;
+    expect(checkOutboundUrl('http://127.0.0.1:9999/hook', unset, https).ok).toBe(false);
+  });
 });
 
 describe('guardedFetch', () => {
