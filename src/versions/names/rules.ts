@@ -14,7 +14,8 @@
  *             or digit.
  *   GO        golang.org/x/mod/module's module path check: `/`-separated elements of ASCII letters,
  *             digits and `-._~`, none empty, `.` or `..`, none starting or ending with `.`; the first
- *             element a lower-case host name with a dot, not starting with `-`.
+ *             element a host name with a dot, not starting with `-` (any case: a purl's Go path is
+ *             looked up ignoring case, and the proxy answers 404 for a host it does not serve).
  * Pure; `nameProblem` never throws.
  */
 import type { System } from '../types.ts';
@@ -26,7 +27,7 @@ const MAVEN_ID = /^[A-Za-z0-9_.-]+$/;
 const NUGET = /^[\p{L}\p{Mn}\p{Nd}\p{Pc}]+(?:[.-][\p{L}\p{Mn}\p{Nd}\p{Pc}]+)*$/u;
 const RUBYGEMS = /^[A-Za-z0-9._-]*[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const GO_ELEMENT = /^[A-Za-z0-9\-._~]+$/;
-const GO_HOST = /^[a-z0-9][a-z0-9.-]*\.[a-z0-9.-]*[a-z0-9]$/;
+const GO_HOST = /^[A-Za-z0-9][A-Za-z0-9.-]*\.[A-Za-z0-9.-]*[A-Za-z0-9]$/;
 
 function npmProblem(name: string): string | null {
   if (name.length > 214) return 'longer than 214 characters';
@@ -46,7 +47,7 @@ function goProblem(path: string): string | null {
   if (elems.some((e) => e === '' || e === '.' || e === '..')) return 'an empty, "." or ".." path element';
   if (!elems.every((e) => GO_ELEMENT.test(e))) return 'characters outside letters, digits and "-._~"';
   if (elems.some((e) => e.startsWith('.') || e.endsWith('.'))) return 'a path element starting or ending with "."';
-  if (!GO_HOST.test(elems[0]!)) return 'a first element that is not a lower-case host name with a dot';
+  if (!GO_HOST.test(elems[0]!)) return 'a first element that is not a host name with a dot';
   return null;
 }
 

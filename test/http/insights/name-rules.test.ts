@@ -70,7 +70,7 @@ const REJECTED: [string, string, string][] = [
   ['rubygems', 'rack!', 'a "!"'],
   ['rubygems', '---', 'no letter or digit'],
   ['go', 'toml', 'no host'],
-  ['go', 'GitHub.com/x/y', 'an upper-case host'],
+  ['go', 'github_com/x/y', 'a host without a dot'],
   ['go', 'github.com/x/y.', 'an element ending with a dot'],
   ['go', 'github.com//y', 'an empty element'],
   ['go', 'github.com/😀/y', 'emoji'],
