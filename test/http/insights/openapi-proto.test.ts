@@ -75,7 +75,7 @@ function messageRefErrors(
   return componentErrors(name, desc, components, seen);
 }
 
-export function componentErrors(name: string, desc: DescMessage, components: Schema, seen: Set<string>): string[] {
+function componentErrors(name: string, desc: DescMessage, components: Schema, seen: Set<string>): string[] {
   if (seen.has(name)) return [];
   seen.add(name);
   const schema = components[name];

@@ -10,7 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { api, useFixtureUpstream } from '../../fixtures/insights/harness.ts';
+import { api, json, useFixtureUpstream } from '../../fixtures/insights/harness.ts';
+import { testDb } from '../../support/env.ts';
 import {
   answerErrors,
   message,
@@ -198,5 +199,50 @@ describe("the strict parse fails on this service's earlier answers", () => {
       packageFindings: [{ type: 'LOW_USAGE', risk: 'RISK_LOW', lowUsageContext: { alternativePackages: ['b'] } }],
     };
     expect(strictErrors(findings, ok)).toEqual([]);
+  });
+});
+
+describe('GetRequirements of Go: replaces and excludes as Requirements.Go.Dependency messages', () => {
+  it('from the go.mod text stored for resolution', async () => {
+    const db = testDb();
+    await db.query("DELETE FROM insights.packages WHERE system = 'GO' AND name = 'example.com/ps-replaces'");
+    await db.query(
+      "INSERT INTO insights.packages (system, name, fetched_at) VALUES ('GO', 'example.com/ps-replaces', now())",
+    );
+    await db.query(`INSERT INTO insights.versions (system, name, version, upstream_version, ordinal, published_at,
+      is_default) VALUES ('GO', 'example.com/ps-replaces', 'v1.0.0', 'v1.0.0', 0, '2020-01-01T00:00:00Z', true)`);
+    const go = {
+      directDependencies: [{ name: 'example.com/a', requirement: 'v1.2.0' }],
+      indirectDependencies: [],
+      replaces: [
+        { src: 'example.com/a v1.2.0', replacement: 'example.com/fork v1.2.1', localPath: '' },
+        { src: 'example.com/b', replacement: '', localPath: '../b' },
+      ],
+      excludes: ['example.com/c v0.9.0'],
+      goVersion: '1.21',
+      retracts: [],
+    };
+    await db.query(
+      `INSERT INTO insights.requirements (system, name, version, requirements)
+      VALUES ('GO', 'example.com/ps-replaces', 'v1.0.0', $1::json)`,
+      [JSON.stringify({ go })],
+    );
+    const body = await json(`${verPath('v3', 'GO', 'example.com/ps-replaces', 'v1.0.0')}:requirements`);
+    expect(body).toEqual({
+      go: {
+        directDependencies: [{ name: 'example.com/a', requirement: 'v1.2.0' }],
+        indirectDependencies: [],
+        replaces: [
+          {
+            src: { name: 'example.com/a', requirement: 'v1.2.0' },
+            replacement: { name: 'example.com/fork', requirement: 'v1.2.1' },
+            localPath: '',
+          },
+          { src: { name: 'example.com/b', requirement: '' }, localPath: '../b' },
+        ],
+        excludes: [{ name: 'example.com/c', requirement: 'v0.9.0' }],
+      },
+    });
+    expect(strictErrors(message('v3', 'Requirements'), body)).toEqual([]);
   });
 });
