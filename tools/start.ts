@@ -28,6 +28,7 @@ import {
 import { PortInUseError, assertPortFree, startStack, stopChild } from './stack/index.ts';
 import { SEED_OWNER, UsageError, chooseFunctions } from './stack/select.ts';
 import { evalRetryDelay } from './stack/qstash-server.ts';
+import { startLocalBrowser } from './stack/local-browser.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const started = Date.now();
@@ -141,7 +142,13 @@ async function main() {
     return fail(err);
   }
   const passed = Object.fromEntries(PASS_THROUGH_VARS.filter((k) => process.env[k]).map((k) => [k, process.env[k]!]));
-  const vars = workerVars(stack.databaseUrl, passed, LOCAL);
+  const browser =
+    fns.includes('pipeline') || fns.includes('delivery') ? await startLocalBrowser(process.env) : undefined;
+  const vars = workerVars(
+    stack.databaseUrl,
+    { ...passed, ...(typeof browser === 'object' ? browser.vars : {}) },
+    LOCAL,
+  );
   const children: ChildProcess[] = [];
   let stopping = false;
   const stop = async (code = 0) => {
@@ -149,6 +156,7 @@ async function main() {
     stopping = true;
     log('\nStopping ...');
     await Promise.all(children.map((c) => stopGroup(c)));
+    if (typeof browser === 'object') await browser.close();
     await stack.close();
     process.exit(code);
   };
@@ -185,6 +193,7 @@ async function main() {
     log(
       `  ${'sample blog'.padEnd(12)} ${stack.sampleUrl}   (feed: ${stack.sampleUrl}/feed.xml; read by the pipeline demo sources)`,
     );
+    if (browser) log(typeof browser === 'object' ? `  ${browser.line}` : `  ${browser}`);
     log(`  ${'database'.padEnd(12)} ${stack.databaseUrl}${stack.embedded ? ' (embedded PGlite)' : ''}`);
     if (fns.includes('marketplace'))
       log(`  cron:        curl '${LOCAL.url('marketplace')}/__scheduled?cron=17+3+*+*+*'`);
