@@ -22,6 +22,9 @@ beforeAll(async () => {
 afterAll(async () => served.close());
 
 const session = () => new PageSession(env);
+const TAG = Math.random().toString(36).slice(2, 8);
+/** Books of this file: a course and names no other suite uses, so other suites' requests never match them. */
+const own = (name: string) => ({ name: `${name} ${TAG}`, course: 'PGS 778', ISBN: null });
 const address = (tag: string) => `${tag}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@pages.edu`;
 
 async function signedIn(permission: 0 | 1 | 2 = 0) {
@@ -140,7 +143,7 @@ describe('pages: CSRF and escaping', () => {
     const posted = await s.submit('/sell', {
       name,
       edition: '2',
-      course: 'ENG 101',
+      course: 'PGS 778',
       price: '12.50',
       condition: 'Good',
     });
@@ -188,8 +191,8 @@ describe('pages: selling, requesting, matching, buying', () => {
     const { isbn13 } = uniqueIsbn();
     await buyer.s.get('/request');
     const requested = await buyer.s.submit('/request', {
-      name: 'Linear Algebra Done Right',
-      course: 'MTH 235',
+      name: `Quaternion Pagesuite ${TAG}`,
+      course: 'PGS 779',
       ISBN: isbn13,
     });
     expect(notices(requested.html)).toEqual([
@@ -197,18 +200,20 @@ describe('pages: selling, requesting, matching, buying', () => {
     ]);
     await seller.s.get('/sell');
     await seller.s.submit('/sell', {
-      name: 'Linear Algebra',
+      name: `Quaternion Pagesuite ${TAG}`,
       edition: '3',
-      course: 'MTH 235',
+      course: 'PGS 779',
       price: '40',
       condition: 'Good',
       ISBN: isbn13,
     });
     const matches = await buyer.s.get('/requests');
-    expect(matches.html).toContain('>Linear Algebra</a>');
-    expect((await buyer.s.get('/notifications')).html).toContain('Match found: &quot;Linear Algebra&quot;');
+    expect(matches.html).toContain(`>Quaternion Pagesuite ${TAG}</a>`);
+    expect((await buyer.s.get('/notifications')).html).toContain(
+      `Match found: &quot;Quaternion Pagesuite ${TAG}&quot;`,
+    );
 
-    for (let i = 0; i < 41; i++) await postBook(seller.user, { name: `Filler ${i}` });
+    for (let i = 0; i < 41; i++) await postBook(seller.user, own(`Filler ${i}`));
     const first = await session().get('/');
     const next = /href="(\/\?cursor=[A-Za-z0-9_-]+)" rel="next"/.exec(first.html)![1]!;
     const second = await session().get(next);
@@ -220,7 +225,7 @@ describe('pages: selling, requesting, matching, buying', () => {
 
   it('two students race for one book: one buys it, the other is told someone else was first', async () => {
     const seller = await makeUser();
-    const book = await postBook(seller, { name: 'Contested Calculus' });
+    const book = await postBook(seller, own('Contested Calculus'));
     const a = await signedIn();
     const b = await signedIn();
     for (const x of [a, b]) {
@@ -230,13 +235,13 @@ describe('pages: selling, requesting, matching, buying', () => {
     }
     const won = await a.s.submit('/checkout', {});
     expect(notices(won.html)[0]).toMatch(/^Thank you! Your purchase is recorded/);
-    expect(won.html).toContain('Contested Calculus');
+    expect(won.html).toContain(`Contested Calculus ${TAG}`);
     const lost = await b.s.submit('/checkout', {});
     expect(lost.status).toBe(409);
     expect(notices(lost.html)).toEqual([
       'Someone else bought a book in your cart before you did, so nothing was bought. It has left your cart; you can buy the rest now.',
     ]);
-    expect(lost.html).toContain('<h2>Bought by someone else first</h2><ul><li>Contested Calculus</li></ul>');
+    expect(lost.html).toContain(`<h2>Bought by someone else first</h2><ul><li>Contested Calculus ${TAG}</li></ul>`);
     expect((await b.s.get('/cart')).html).toContain('Your cart is empty.');
     expect((await testDb().query('SELECT buyer_id::text FROM market.books WHERE id = $1', [book._id]))[0]).toEqual({
       buyer_id: a.user.id,
@@ -249,17 +254,17 @@ describe('pages: staff and owner', () => {
     const student = await signedIn();
     expect((await student.s.get('/staff')).status).toBe(403);
     const seller = await makeUser();
-    const book = await postBook(seller, { name: 'Staff Checked Biology' });
+    const book = await postBook(seller, own('Staff Checked Biology'));
     await student.s.get(`/books/${book._id}`);
     await student.s.submit('/cart/add', { bookID: book._id });
     await student.s.submit('/checkout', {});
     const admin = await signedIn(1);
     const list = await admin.s.get('/staff');
-    expect(list.html).toContain('Condition checked, charge buyer: Staff Checked Biology');
+    expect(list.html).toContain(`Condition checked, charge buyer: Staff Checked Biology ${TAG}`);
     expect(list.html).toMatch(/Mark transaction #\d+ complete/);
     const checked = await admin.s.submit('/staff/confirm', { id: book._id });
     expect(notices(checked.html)).toEqual(['The book moved on.']);
-    expect(checked.html).toContain('Delivered, seller paid: Staff Checked Biology');
+    expect(checked.html).toContain(`Delivered, seller paid: Staff Checked Biology ${TAG}`);
     const again = await admin.s.submit('/staff/confirm', { id: book._id });
     expect(again.status).toBe(409);
     await admin.s.submit('/staff/paid', { id: book._id });
@@ -291,7 +296,7 @@ describe('pages: staff and owner', () => {
     expect((await testDb().query('SELECT permission_type FROM market.users WHERE id = $1', [target.id]))[0]).toEqual({
       permission_type: 1,
     });
-    const old = await postBook(target, { name: 'Ancient Tome' });
+    const old = await postBook(target, own('Ancient Tome'));
     await testDb().query("UPDATE market.books SET posted_at = now() - interval '400 days' WHERE id = $1", [old._id]);
     const ran = await owner.s.submit('/staff/owner/unlist', { days: '300' });
     expect(notices(ran.html)[0]).toMatch(
