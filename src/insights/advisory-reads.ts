@@ -22,7 +22,7 @@ import { insightsConfig } from './config.ts';
 import { storeAdvisories } from './queries-write.ts';
 import { claimAttempt, markRead, sourceReadOf, sourceReads, type SourceRead } from './queries-source-reads.ts';
 import type { Db } from '../platform/db.ts';
-import type { ReadContext } from './read-through.ts';
+import type { ReadContext } from './read-context.ts';
 
 /** At most this many packages are read inline for one answer; the rest wait for the queue. */
 const INLINE_READS = 100;

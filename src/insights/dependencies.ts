@@ -19,7 +19,7 @@ import { resolveTarget, targetKey } from './resolve-target.ts';
 import { databaseConfig } from '../platform/config/shared.ts';
 import { queueAdvisories, queueGraphCompletion, RETRY_AFTER_SECONDS } from './graph-queue.ts';
 import { withIncluded, type Include } from './graph-include.ts';
-import type { ReadContext } from './read-through.ts';
+import type { ReadContext } from './read-context.ts';
 import { requireAdvisories, type PackageRef } from './advisory-reads.ts';
 
 export interface VersionKeyInput {

@@ -23,6 +23,7 @@ import { publish } from '../platform/queue.ts';
 import type { System } from '../versions/index.ts';
 import { fetchPackage } from './ingest/index.ts';
 import { readAdvisories } from './advisory-reads.ts';
+import type { ReadContext } from './read-context.ts';
 import { fetchOsv } from './ingest/osv.ts';
 import { fetchProject } from './ingest/projects.ts';
 import { UpstreamError, UpstreamNotFound } from './ingest/types.ts';
@@ -31,19 +32,6 @@ import { claimAttempt } from './queries-source-reads.ts';
 import { storeAdvisories, storePackage, storeProject } from './queries-write.ts';
 import { insightsConfig } from './config.ts';
 import { queueNpmPending } from './npm-pending.ts';
-
-/** What a read needs besides its key: plain values a route (or a queue callback) supplies. */
-export interface ReadContext {
-  db: Db;
-  /** Upstream URLs (ingest/http.ts) and the queue (platform/queue.ts). */
-  env: Env;
-  /** INSIGHTS_READ_THROUGH: when false, a miss stays a miss (answers come from the store only). */
-  readThrough: boolean;
-  /** INSIGHTS_REFRESH_AFTER_SECONDS: a stored package older than this is refreshed in the background. */
-  refreshAfterSeconds: number;
-  /** Keeps work running after the answer is sent (a Worker's `waitUntil`). */
-  defer(work: Promise<unknown>): void;
-}
 
 /** An item found in the store; `fetchedAt` (packages) tells whether the stored copy is stale. */
 export interface Stored<T> {

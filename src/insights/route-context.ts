@@ -5,7 +5,8 @@
  */
 import type { Context } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
-import { readThroughEnabled, refreshAfterSeconds, type ReadContext } from './read-through.ts';
+import { readThroughEnabled, refreshAfterSeconds } from './read-through.ts';
+import type { ReadContext } from './read-context.ts';
 
 export function readContext(c: Context<AppEnv>): ReadContext {
   return {

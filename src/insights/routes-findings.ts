@@ -22,7 +22,8 @@ import { canonicalName, canonicalVersion, parseSystem } from './paths.ts';
 import { echoRequest, proto3 } from './proto-json.ts';
 import { findingPackages, type FindingPackage } from './queries-findings.ts';
 import { usageOf } from './queries-usage.ts';
-import { packages, readThrough, type PackageKey, type ReadContext } from './read-through.ts';
+import { packages, readThrough, type PackageKey } from './read-through.ts';
+import type { ReadContext } from './read-context.ts';
 import { requireAdvisories } from './advisory-reads.ts';
 import { readContext } from './route-context.ts';
 
