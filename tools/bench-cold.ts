@@ -35,6 +35,12 @@ const { values: args } = parseArgs({
   options: { limit: { type: 'string', default: '100' }, minutes: { type: 'string', default: '25' } },
 });
 const CUT_MS = 35_000;
+// A dropped database connection surfaces as an unhandled rejection of the driver: counted and reported, not fatal.
+let dropped = 0;
+process.on('unhandledRejection', (err) => {
+  dropped++;
+  console.warn(`unhandled rejection (${dropped}): ${(err as Error)?.message ?? String(err).slice(0, 200)}`);
+});
 const REGISTRY = (process.env.NPM_REGISTRY_URL ?? 'https://registry.npmjs.org').replace(/\/$/, '');
 const names = readFileSync(new URL('./bench-cold-packages.txt', import.meta.url), 'utf8')
   .split('\n')
@@ -134,7 +140,7 @@ try {
 
 const floorOf = new Map(samples.floor.map((s) => [s.name, s.ms]));
 const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-console.log(`\n${done} of ${names.length} packages measured against ${REGISTRY}`);
+console.log(`\n${done} of ${names.length} packages measured against ${REGISTRY}; unhandled rejections: ${dropped}`);
 for (const [op, list] of Object.entries(samples)) {
   const ms = list.map((s) => s.ms).sort((a, b) => a - b);
   const worst = [...list]
