@@ -13,7 +13,7 @@ import { inRunPolicy, inRunWait } from './in-run-retry.ts';
 import type { MonitorRow } from './queries-monitors.ts';
 import { articlesInWindow, getSources, setSourceStatus, storeArticles, type SourceRow } from './queries-sources.ts';
 import { recordEvent } from './queries-tasks.ts';
-import { stageProviderId, type StageInput } from './stage-steps.ts';
+import { stageProviderId, type StageInput } from './stage-input.ts';
 import { PermanentStepError } from './step-errors.ts';
 
 type Outcome = { source: SourceRow; attempts: number } & ({ result: CollectResult } | { error: string });

@@ -61,15 +61,8 @@ import { degradations } from './run-degradations.ts';
 import { PermanentStepError } from './step-errors.ts';
 import { destinationSecret } from './settings.ts';
 import { PAPER_REPORT_TYPES } from './paper-cards.ts';
-import {
-  filterStep,
-  globalSummaryStep,
-  keywordsStep,
-  paperNoteStep,
-  paperReviewStep,
-  stageProviderId,
-  type StageInput,
-} from './stage-steps.ts';
+import { filterStep, globalSummaryStep, keywordsStep, paperNoteStep, paperReviewStep } from './stage-steps.ts';
+import { stageProviderId, type StageInput } from './stage-input.ts';
 import { MODEL_STAGES, PAPER_STAGES } from './stages.ts';
 import { finishTask } from './task-runner.ts';
 import { publishedReportView, reportDate, taskView } from './views.ts';

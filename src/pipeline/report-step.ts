@@ -37,7 +37,8 @@ import {
 } from './report-writer.ts';
 import { degradations, failedSources, type FailedSource } from './run-degradations.ts';
 import { askModel } from './stage-call.ts';
-import { stageArticles, stageProviderId, type StageInput } from './stage-steps.ts';
+import { stageArticles } from './stage-steps.ts';
+import { stageProviderId, type StageInput } from './stage-input.ts';
 import { ruleKeywords, topicsOf } from './stages.ts';
 import { publishedReportView } from './views.ts';
 

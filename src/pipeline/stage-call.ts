@@ -16,7 +16,7 @@ import { chat, ChatError, type ChatMessage } from './chat-client.ts';
 import { inRunPolicy, inRunWait } from './in-run-retry.ts';
 import type { ProviderRow } from './queries-settings.ts';
 import { recordEvent } from './queries-tasks.ts';
-import { monitorChatSettings, type StageInput } from './stage-steps.ts';
+import { monitorChatSettings, type StageInput } from './stage-input.ts';
 
 export type Asked<T> =
   | { value: T; trace: Record<string, unknown> }

@@ -20,7 +20,7 @@
  *   A manifest that is not JSON is skipped; name/version are as the bundled manifest declares them.
  */
 import { fetchUpstream, upstreamUrl, type UpstreamEnv } from './http.ts';
-import { npmDependencies } from './npm.ts';
+import { npmDependencies } from './npm-manifest.ts';
 import { UpstreamError } from './types.ts';
 import { insightsConfig } from '../config.ts';
 

@@ -11,8 +11,9 @@
  * here: the versions that have them are marked pending (npm-pending.ts) and read when an answer
  * needs them or in the background, so reading a package costs one fetch.
  */
-import { byName, fetchJson, hexToBase64, isoTime, registryOf, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { fetchJson, hexToBase64, isoTime, registryOf, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { licenseFields } from './licenses.ts';
+import { npmDependencies } from './npm-manifest.ts';
 import { markNpmPending } from './npm-pending.ts';
 import type { Artifact, IngestedPackage, IngestedVersion, Link } from './types.ts';
 
@@ -46,35 +47,6 @@ export function npmFromPackument(doc: Manifest, requested: string, registry = NP
 function repoUrl(repository: unknown): string | null {
   const raw = typeof repository === 'string' ? repository : (repository as { url?: unknown } | null)?.url;
   return typeof raw === 'string' && raw ? raw : null;
-}
-
-function deps(obj: unknown): { name: string; requirement: string }[] {
-  if (!obj || typeof obj !== 'object') return [];
-  return Object.entries(obj as Record<string, unknown>)
-    .map(([name, r]) => ({ name, requirement: typeof r === 'string' ? r : '' }))
-    .sort(byName);
-}
-
-export function npmDependencies(m: Manifest) {
-  const dependencies = deps(m.dependencies);
-  const bundleRaw = m.bundleDependencies ?? m.bundledDependencies;
-  const bundleDependencies =
-    bundleRaw === true
-      ? dependencies.map((d) => d.name)
-      : Array.isArray(bundleRaw)
-        ? bundleRaw.filter((x): x is string => typeof x === 'string')
-        : [];
-  const meta = m.peerDependenciesMeta && typeof m.peerDependenciesMeta === 'object' ? m.peerDependenciesMeta : {};
-  return {
-    dependencies,
-    devDependencies: deps(m.devDependencies),
-    optionalDependencies: deps(m.optionalDependencies),
-    peerDependencies: deps(m.peerDependencies),
-    bundleDependencies,
-    peerDependencyMetadata: Object.entries<any>(meta)
-      .map(([name, v]) => ({ name, optional: v?.optional === true }))
-      .sort(byName),
-  };
 }
 
 function strings(x: unknown): string[] {
