@@ -46,6 +46,16 @@ function page(index: ServiceIndex): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(index.name)}</title><style>${STYLE}</style></head><body><main><h1>${escapeHtml(index.name)}</h1><p>${escapeHtml(index.description)}</p><h2>Read more</h2><ul>${links}</ul><h2>Try</h2><ul>${examples}</ul></main></body></html>`;
 }
 
+/** Whether the request prefers JSON: `application/json` named before (or without) `text/html`. */
+export function prefersJson(accept: string | undefined): boolean {
+  const types = (accept ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((t) => t.split(';')[0]!.trim());
+  const json = types.indexOf('application/json');
+  return json >= 0 && !prefersHtml(accept);
+}
+
 export function serviceIndex(index: ServiceIndex) {
   return (c: Context) => {
     c.header('vary', 'accept');

@@ -7,6 +7,7 @@
 import { type Context, Hono } from 'hono';
 import type { Statement } from '../../platform/db.ts';
 import type { AppEnv } from '../../platform/env.ts';
+import { prefersJson, serviceIndex } from '../../platform/service-index.ts';
 import * as act from '../actions-books.ts';
 import { searchTsQuery } from '../matching.ts';
 import * as q from '../queries-books.ts';
@@ -36,7 +37,26 @@ function searchForm(text: string) {
 
 const cartColumn = { label: 'In my cart', cell: (b: q.BookRow) => (b.in_cart ? 'Yes' : '') };
 
+/** `GET /` asked for JSON (`Accept: application/json`): what the service is and where its API is. */
+const apiIndex = serviceIndex({
+  name: 'Textbook marketplace',
+  description:
+    'Students at a university buy and sell textbooks: .edu sign-up, books for sale and requested, automatic matching, carts and first-come-first-served checkout, and staff dashboards. This page in a browser is the marketplace itself.',
+  links: [
+    { rel: 'alternate', href: '/', title: 'The marketplace in a browser (the listing of books)' },
+    { rel: 'help', href: '/api/books', title: 'The JSON API (under /api: auth, books, user, dashboard)' },
+    { rel: 'status', href: '/healthz', title: 'Health' },
+  ],
+  examples: [
+    { title: 'Listing (first page, no token)', method: 'GET', path: '/api/books/getBooksNoToken/20/0' },
+    { title: 'Search', method: 'GET', path: '/api/books/search/public/calculus' },
+    { title: 'Log in', method: 'POST', path: '/api/auth/login' },
+  ],
+});
+
 browsePages.get('/', async (c) => {
+  c.header('vary', 'accept');
+  if (prefersJson(c.req.header('accept'))) return apiIndex(c);
   const me = viewer(c)?.id;
   const text = (c.req.query('q') ?? '').trim().slice(0, 100);
   const columns = me ? [...BOOK_COLUMNS, cartColumn] : BOOK_COLUMNS;
