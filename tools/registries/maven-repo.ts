@@ -713,56 +713,104 @@ interface Lib {
   versions: string[];
 }
 
-/**
- * A random universe: libraries lib0..libN (N < 6, some in a second groupId) where lib i depends only
- * on lib j > i, 1-3 versions each from POOL, an optional shared parent for libraries, 0-3 BOMs (one
- * may import another), a root parent chain of 0-3 levels (properties, management, imports, inherited
- * dependencies), relocations (to another version, groupId and/or artifactId), and requirement forms
- * chosen at random (literal, property, nested property, range, left to management,
- * `${project.version}`, `${project.groupId}`, `${project.parent.version}`), scopes, optional and
- * exclusions. Every property a POM uses is defined in its chain with a listed version of the library
- * it names, every version left out is managed, every range holds a listed version and no relocated
- * one: real Maven could only fail on ranges that exclude each other (none of seeds 7000-7043 does).
- */
-export function randomMavenUniverse(seed: number): MavenUniverse {
+/** A POM in construction with what its chain defines: properties (own) and inherited names, managed keys. */
+interface Ctx {
+  props: Record<string, string>;
+  inheritedProps: Set<string>;
+  managedKeys: Set<string>;
+  g: string;
+  v: string;
+  parentV?: string;
+}
+
+/** A BOM of the universe and the keys it manages (its imports' included). */
+interface Bom {
+  pom: MavenPom;
+  keys: Set<string>;
+}
+
+/** The parent the libraries may share: its POM, the properties it defines and the keys it manages. */
+interface LibParent {
+  pom: MavenPom;
+  props: Set<string>;
+  keys: Set<string>;
+}
+
+/** The state of one universe's generation: its random draws (in a fixed order: the seed decides all) and what is built so far. */
+interface Gen {
+  int: (n: number) => number;
+  pick: <T>(xs: readonly T[]) => T;
+  chance: (p: number) => boolean;
+  roll: () => number;
+  G: string;
+  G2: string;
+  features: Set<string>;
+  poms: MavenPom[];
+  libs: Lib[];
+  /** Relocated library versions (`lib@version`), decided before any requirement. */
+  relocs: Map<string, NonNullable<MavenPom['relocation']>>;
+  /**
+   * Keys of the dependencies a root parent declares: the root names them with a literal groupId
+   * (inheritance merges dependencies by their raw management key, before `${project.groupId}` is
+   * interpolated, so `${project.groupId}:x` would not replace the parent's `g:x`).
+   */
+  inheritedDeps: Set<string>;
+  boms: Bom[];
+}
+
+const key = (g: string, a: string) => `${g}:${a}`;
+const propName = (l: Lib, kind: 'version' | 'base') => `${l.a}.${kind}`;
+
+function newGen(seed: number, prefix: string): Gen {
   const r = seededRandom(seed);
   const int = (n: number) => Math.floor(r() * n);
-  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
-  const chance = (p: number) => r() < p;
-  const prefix = `r${seed}`;
-  const G = `${prefix}.org.example`;
-  const G2 = `${prefix}.net.other`;
-  const features = new Set<string>();
-  const poms: MavenPom[] = [];
-  const key = (g: string, a: string) => `${g}:${a}`;
+  return {
+    int,
+    pick: <T>(xs: readonly T[]): T => xs[int(xs.length)]!,
+    chance: (p: number) => r() < p,
+    roll: r,
+    G: `${prefix}.org.example`,
+    G2: `${prefix}.net.other`,
+    features: new Set(),
+    poms: [],
+    libs: [],
+    relocs: new Map(),
+    inheritedDeps: new Set(),
+    boms: [],
+  };
+}
 
-  const n = 3 + int(4);
-  const libs: Lib[] = Array.from({ length: n }, (_, i) => {
-    const k = 1 + int(3);
+function randomLibs(gen: Gen): Lib[] {
+  const n = 3 + gen.int(4);
+  return Array.from({ length: n }, (_, i) => {
+    const k = 1 + gen.int(3);
     const idxs = new Set<number>();
-    while (idxs.size < k) idxs.add(int(POOL.length));
+    while (idxs.size < k) idxs.add(gen.int(POOL.length));
     return {
-      g: i > 0 && chance(0.25) ? G2 : G,
+      g: i > 0 && gen.chance(0.25) ? gen.G2 : gen.G,
       a: `lib${i}`,
       idx: i,
       versions: [...idxs].sort((a, b) => a - b).map((x) => POOL[x]!),
     };
   });
-  const propName = (l: Lib, kind: 'version' | 'base') => `${l.a}.${kind}`;
+}
 
-  // Relocations, decided up front so that ranges can keep clear of them: Maven 3.8's dependency
-  // collector stops going through a range's versions at the first relocated one (it returns after
-  // following the relocation), a resolver quirk the universes are not meant to test.
-  const relocs = new Map<string, NonNullable<MavenPom['relocation']>>();
-  for (const l of libs) {
+/**
+ * Relocations, decided up front so that ranges can keep clear of them: Maven 3.8's dependency
+ * collector stops going through a range's versions at the first relocated one (it returns after
+ * following the relocation), a resolver quirk the universes are not meant to test.
+ */
+function decideRelocations(gen: Gen): void {
+  const { G, G2, relocs } = gen;
+  for (const l of gen.libs) {
     for (const v of l.versions) {
       const others = l.versions.filter((x) => x !== v);
-      const roll = r();
-      if (roll < 0.06 && others.length) relocs.set(`${l.a}@${v}`, { v: pick(others) });
+      const roll = gen.roll();
+      if (roll < 0.06 && others.length) relocs.set(`${l.a}@${v}`, { v: gen.pick(others) });
       else if (roll < 0.14)
         relocs.set(
           `${l.a}@${v}`,
-          chance(0.5) ? { g: l.g === G ? G2 : G } : { g: l.g === G ? G2 : G, a: `${l.a}-moved` },
+          gen.chance(0.5) ? { g: l.g === G ? G2 : G } : { g: l.g === G ? G2 : G, a: `${l.a}-moved` },
         );
     }
   }
@@ -771,235 +819,238 @@ export function randomMavenUniverse(seed: number): MavenUniverse {
     const a = k.slice(0, k.indexOf('@'));
     if (rel.v && relocs.has(`${a}@${rel.v}`)) relocs.set(k, { a: `${a}-v` });
   }
-  const relocated = (l: Lib, v: string) => relocs.has(`${l.a}@${v}`);
-  // Keys of the dependencies a root parent declares: the root names them with a literal groupId
-  // (inheritance merges dependencies by their raw management key, before `${project.groupId}` is
-  // interpolated, so `${project.groupId}:x` would not replace the parent's `g:x`).
-  const inheritedDeps = new Set<string>();
+}
 
-  /** A POM in construction with what its chain defines: properties (own) and inherited names, managed keys. */
-  interface Ctx {
-    props: Record<string, string>;
-    inheritedProps: Set<string>;
-    managedKeys: Set<string>;
-    g: string;
-    v: string;
-    parentV?: string;
-  }
-
-  /** `${libN.version}` usable in ctx, defining (or overriding) in ctx.props what it needs. */
-  const propRef = (ctx: Ctx, l: Lib): string => {
-    const vp = propName(l, 'version');
-    const bp = propName(l, 'base');
-    if (ctx.props[vp] !== undefined) return `\${${vp}}`;
-    if (ctx.inheritedProps.has(vp) && chance(0.7)) {
-      features.add('property from parent');
-      if (chance(0.3)) {
-        ctx.props[vp] = pick(l.versions);
-        features.add('property override');
-      } else if (ctx.inheritedProps.has(bp) && chance(0.5)) {
-        ctx.props[bp] = pick(l.versions);
-        features.add('nested property base overridden by child');
-      }
-      return `\${${vp}}`;
-    }
-    if (chance(0.35)) {
-      ctx.props[vp] = `\${${bp}}`;
-      if (!ctx.inheritedProps.has(bp) || chance(0.5)) ctx.props[bp] = pick(l.versions);
-      features.add('nested property');
-    } else {
+/** `${libN.version}` usable in ctx, defining (or overriding) in ctx.props what it needs. */
+function propRef(gen: Gen, ctx: Ctx, l: Lib): string {
+  const { chance, pick, features } = gen;
+  const vp = propName(l, 'version');
+  const bp = propName(l, 'base');
+  if (ctx.props[vp] !== undefined) return `\${${vp}}`;
+  if (ctx.inheritedProps.has(vp) && chance(0.7)) {
+    features.add('property from parent');
+    if (chance(0.3)) {
       ctx.props[vp] = pick(l.versions);
+      features.add('property override');
+    } else if (ctx.inheritedProps.has(bp) && chance(0.5)) {
+      ctx.props[bp] = pick(l.versions);
+      features.add('nested property base overridden by child');
     }
     return `\${${vp}}`;
-  };
+  }
+  if (chance(0.35)) {
+    ctx.props[vp] = `\${${bp}}`;
+    if (!ctx.inheritedProps.has(bp) || chance(0.5)) ctx.props[bp] = pick(l.versions);
+    features.add('nested property');
+  } else {
+    ctx.props[vp] = pick(l.versions);
+  }
+  return `\${${vp}}`;
+}
 
-  /** A range holding at least one listed version of l and no relocated one (undefined when none is found). */
-  const rangeFor = (l: Lib): string | undefined => {
-    const at = (v: string) => (POOL as readonly string[]).indexOf(v);
-    for (let attempt = 0; attempt < 12; attempt++) {
-      const hit = at(pick(l.versions));
-      const lo = int(hit + 1);
-      const open = chance(0.4);
-      const hi = open ? POOL.length : hit + 1 + int(POOL.length - hit);
-      const inside = l.versions.filter((v) => at(v) >= lo && at(v) < hi);
-      if (!inside.length || inside.some((v) => relocated(l, v))) continue;
-      features.add(open ? 'version range [a,)' : 'version range [a,b)');
-      if (open) return `[${POOL[lo]},)`;
-      return hi >= POOL.length ? `[${POOL[lo]},5.0)` : `[${POOL[lo]},${POOL[hi]})`;
-    }
+/** A range holding at least one listed version of l and no relocated one (undefined when none is found). */
+function rangeFor(gen: Gen, l: Lib): string | undefined {
+  const at = (v: string) => (POOL as readonly string[]).indexOf(v);
+  for (let attempt = 0; attempt < 12; attempt++) {
+    const hit = at(gen.pick(l.versions));
+    const lo = gen.int(hit + 1);
+    const open = gen.chance(0.4);
+    const hi = open ? POOL.length : hit + 1 + gen.int(POOL.length - hit);
+    const inside = l.versions.filter((v) => at(v) >= lo && at(v) < hi);
+    if (!inside.length || inside.some((v) => gen.relocs.has(`${l.a}@${v}`))) continue;
+    gen.features.add(open ? 'version range [a,)' : 'version range [a,b)');
+    if (open) return `[${POOL[lo]},)`;
+    return hi >= POOL.length ? `[${POOL[lo]},5.0)` : `[${POOL[lo]},${POOL[hi]})`;
+  }
+  return undefined;
+}
+
+/** The version written for a requirement on l in ctx (undefined: left to management). */
+function requirement(gen: Gen, ctx: Ctx, l: Lib): string | undefined {
+  const managed = ctx.managedKeys.has(key(l.g, l.a));
+  const roll = gen.roll();
+  if (managed && roll < 0.35) {
+    gen.features.add('version from management');
     return undefined;
-  };
+  }
+  if (roll < 0.55) return propRef(gen, ctx, l);
+  const range = roll < 0.72 ? rangeFor(gen, l) : undefined;
+  if (range) return range;
+  if (l.versions.includes(ctx.v) && roll < 0.8) {
+    gen.features.add('${project.version} dependency');
+    return '${project.version}';
+  }
+  return gen.pick(l.versions);
+}
 
-  /** The version written for a requirement on l in ctx (undefined: left to management). */
-  const requirement = (ctx: Ctx, l: Lib): string | undefined => {
-    const managed = ctx.managedKeys.has(key(l.g, l.a));
-    const roll = r();
-    if (managed && roll < 0.35) {
-      features.add('version from management');
-      return undefined;
-    }
-    if (roll < 0.55) return propRef(ctx, l);
-    const range = roll < 0.72 ? rangeFor(l) : undefined;
-    if (range) return range;
-    if (l.versions.includes(ctx.v) && roll < 0.8) {
-      features.add('${project.version} dependency');
-      return '${project.version}';
-    }
-    return pick(l.versions);
-  };
+/** Scope, optional, exclusions and `${project.groupId}`, at random. */
+function decorate(gen: Gen, d: MavenDep, ctx: Ctx, below: Lib[], transitive: boolean): MavenDep {
+  const { chance, pick, features } = gen;
+  const s = gen.roll();
+  if (s < 0.08) d.scope = 'test';
+  else if (s < 0.15) d.scope = 'provided';
+  else if (s < 0.25) d.scope = 'runtime';
+  else if (s < 0.3) d.scope = 'compile';
+  if (d.scope && d.scope !== 'compile') features.add(`${transitive ? 'transitive' : 'root'} ${d.scope} scope`);
+  if (chance(0.1)) {
+    d.optional = true;
+    features.add(`${transitive ? 'transitive' : 'root'} optional`);
+  }
+  if (chance(0.15)) {
+    const e = gen.roll();
+    const target = below.length ? pick(below) : undefined;
+    if (e < 0.15) d.exclusions = ['*:*'];
+    else if (e < 0.3) d.exclusions = [`${pick([gen.G, gen.G2])}:*`];
+    else if (e < 0.45 && target) d.exclusions = [`*:${target.a}`];
+    else if (target) d.exclusions = [`${target.g}:${target.a}`];
+    if (d.exclusions) features.add(`exclusion ${d.exclusions[0]!.includes('*') ? 'wildcard' : 'g:a'}`);
+  }
+  if (d.g === ctx.g && !gen.inheritedDeps.has(key(d.g, d.a)) && chance(0.15)) {
+    d.g = '${project.groupId}';
+    features.add('${project.groupId} dependency');
+  }
+  return d;
+}
 
-  const decorate = (d: MavenDep, ctx: Ctx, below: Lib[], transitive: boolean): MavenDep => {
-    const s = r();
-    if (s < 0.08) d.scope = 'test';
-    else if (s < 0.15) d.scope = 'provided';
-    else if (s < 0.25) d.scope = 'runtime';
-    else if (s < 0.3) d.scope = 'compile';
-    if (d.scope && d.scope !== 'compile') features.add(`${transitive ? 'transitive' : 'root'} ${d.scope} scope`);
-    if (chance(0.1)) {
-      d.optional = true;
-      features.add(`${transitive ? 'transitive' : 'root'} optional`);
-    }
-    if (chance(0.15)) {
-      const e = r();
-      const target = below.length ? pick(below) : undefined;
-      if (e < 0.15) d.exclusions = ['*:*'];
-      else if (e < 0.3) d.exclusions = [`${pick([G, G2])}:*`];
-      else if (e < 0.45 && target) d.exclusions = [`*:${target.a}`];
-      else if (target) d.exclusions = [`${target.g}:${target.a}`];
-      if (d.exclusions) features.add(`exclusion ${d.exclusions[0]!.includes('*') ? 'wildcard' : 'g:a'}`);
-    }
-    if (d.g === ctx.g && !inheritedDeps.has(key(d.g, d.a)) && chance(0.15)) {
-      d.g = '${project.groupId}';
-      features.add('${project.groupId} dependency');
-    }
-    return d;
-  };
-
-  // BOMs: bom0 may import bom1; two BOMs may manage the same library
-  const boms: { pom: MavenPom; keys: Set<string> }[] = [];
-  const bomCount = chance(0.55) ? 1 + int(3) : 0;
+/** BOMs: bom0 may import bom1; two BOMs may manage the same library. */
+function randomBoms(gen: Gen): void {
+  const { chance, pick, boms } = gen;
+  const bomCount = chance(0.55) ? 1 + gen.int(3) : 0;
   for (let b = bomCount - 1; b >= 0; b--) {
     const v = pick(['1.0', '2.0-beta-1', '3.0.0']);
-    const g = b === 2 ? G2 : G;
+    const g = b === 2 ? gen.G2 : gen.G;
     const ctx: Ctx = { props: {}, inheritedProps: new Set(), managedKeys: new Set(), g, v };
     const managed: MavenDep[] = [];
     const keys = new Set<string>();
-    for (const l of libs) {
+    for (const l of gen.libs) {
       if (!chance(0.45)) continue;
-      managed.push(dep(l.g, l.a, chance(0.3) ? propRef(ctx, l) : pick(l.versions)));
+      managed.push(dep(l.g, l.a, chance(0.3) ? propRef(gen, ctx, l) : pick(l.versions)));
       keys.add(key(l.g, l.a));
     }
     if (b === 0 && boms.length && chance(0.6)) {
       const inner = boms[boms.length - 1]!;
       managed.push(bomImport(inner.pom.g, inner.pom.a, inner.pom.v));
       for (const k of inner.keys) keys.add(k);
-      features.add('BOM importing BOM');
+      gen.features.add('BOM importing BOM');
     }
     const pom: MavenPom = { g, a: `bom${b}`, v, packaging: 'pom', properties: ctx.props, managed };
     boms.push({ pom, keys });
-    poms.push(pom);
+    gen.poms.push(pom);
   }
   if (boms.some((x, i) => boms.some((y, j) => i < j && [...x.keys].some((k) => y.keys.has(k)))))
-    features.add('two BOMs managing one artifact');
+    gen.features.add('two BOMs managing one artifact');
+}
 
-  const importInto = (ctx: Ctx, managed: MavenDep[]) => {
-    for (const b of boms) {
-      if (!chance(0.5)) continue;
-      managed.push(bomImport(b.pom.g, b.pom.a, b.pom.v));
-      for (const k of b.keys) ctx.managedKeys.add(k);
-      features.add('import BOM');
-    }
-  };
-
-  // a shared parent for libraries
-  let libParent: { pom: MavenPom; props: Set<string>; keys: Set<string> } | undefined;
-  if (chance(0.5)) {
-    const ctx: Ctx = { props: {}, inheritedProps: new Set(), managedKeys: new Set(), g: G, v: '7' };
-    const managed: MavenDep[] = [];
-    for (const l of libs.slice(1)) {
-      if (chance(0.3)) propRef(ctx, l);
-      if (chance(0.3)) {
-        managed.push(dep(l.g, l.a, chance(0.5) ? propRef(ctx, l) : pick(l.versions)));
-        ctx.managedKeys.add(key(l.g, l.a));
-      }
-    }
-    if (chance(0.3)) importInto(ctx, managed);
-    const pom: MavenPom = { g: G, a: 'lib-parent', v: '7', packaging: 'pom', properties: ctx.props, managed };
-    poms.push(pom);
-    libParent = { pom, props: new Set(Object.keys(ctx.props)), keys: ctx.managedKeys };
-    features.add('transitive parent');
+function importInto(gen: Gen, ctx: Ctx, managed: MavenDep[]): void {
+  for (const b of gen.boms) {
+    if (!gen.chance(0.5)) continue;
+    managed.push(bomImport(b.pom.g, b.pom.a, b.pom.v));
+    for (const k of b.keys) ctx.managedKeys.add(k);
+    gen.features.add('import BOM');
   }
+}
 
-  const moved: MavenPom[] = [];
-  const libPom = (l: Lib, v: string, a = l.a, g = l.g): MavenPom => {
-    const withParent = libParent && chance(0.5);
-    const ctx: Ctx = {
-      props: {},
-      inheritedProps: new Set(withParent ? libParent!.props : []),
-      managedKeys: new Set(withParent ? libParent!.keys : []),
-      g,
-      v,
-    };
-    const managed: MavenDep[] = [];
-    if (chance(0.15)) importInto(ctx, managed);
-    const targets = libs
-      .slice(l.idx + 1)
-      .filter(() => chance(0.45))
-      .slice(0, 3);
-    const deps = targets.map((t) => decorate(dep(t.g, t.a, requirement(ctx, t)), ctx, libs.slice(t.idx + 1), true));
-    const pom: MavenPom = { g, a, v, properties: ctx.props, managed, deps };
-    if (withParent) {
-      pom.parent = { g: libParent!.pom.g, a: libParent!.pom.a, v: libParent!.pom.v };
-      if (g === libParent!.pom.g && chance(0.7)) pom.inheritGroup = true;
+/** A shared parent for libraries, or none. */
+function randomLibParent(gen: Gen): LibParent | undefined {
+  const { chance, pick, G } = gen;
+  if (!chance(0.5)) return undefined;
+  const ctx: Ctx = { props: {}, inheritedProps: new Set(), managedKeys: new Set(), g: G, v: '7' };
+  const managed: MavenDep[] = [];
+  for (const l of gen.libs.slice(1)) {
+    if (chance(0.3)) propRef(gen, ctx, l);
+    if (chance(0.3)) {
+      managed.push(dep(l.g, l.a, chance(0.5) ? propRef(gen, ctx, l) : pick(l.versions)));
+      ctx.managedKeys.add(key(l.g, l.a));
     }
-    return pom;
+  }
+  if (chance(0.3)) importInto(gen, ctx, managed);
+  const pom: MavenPom = { g: G, a: 'lib-parent', v: '7', packaging: 'pom', properties: ctx.props, managed };
+  gen.poms.push(pom);
+  gen.features.add('transitive parent');
+  return { pom, props: new Set(Object.keys(ctx.props)), keys: ctx.managedKeys };
+}
+
+function libPom(gen: Gen, libParent: LibParent | undefined, l: Lib, v: string, a = l.a, g = l.g): MavenPom {
+  const withParent = libParent && gen.chance(0.5);
+  const ctx: Ctx = {
+    props: {},
+    inheritedProps: new Set(withParent ? libParent!.props : []),
+    managedKeys: new Set(withParent ? libParent!.keys : []),
+    g,
+    v,
   };
-  for (const l of libs) {
+  const managed: MavenDep[] = [];
+  if (gen.chance(0.15)) importInto(gen, ctx, managed);
+  const targets = gen.libs
+    .slice(l.idx + 1)
+    .filter(() => gen.chance(0.45))
+    .slice(0, 3);
+  const deps = targets.map((t) =>
+    decorate(gen, dep(t.g, t.a, requirement(gen, ctx, t)), ctx, gen.libs.slice(t.idx + 1), true),
+  );
+  const pom: MavenPom = { g, a, v, properties: ctx.props, managed, deps };
+  if (withParent) {
+    pom.parent = { g: libParent!.pom.g, a: libParent!.pom.a, v: libParent!.pom.v };
+    if (g === libParent!.pom.g && gen.chance(0.7)) pom.inheritGroup = true;
+  }
+  return pom;
+}
+
+/** Every library version's POM, a relocated one as its relocation (and the artifact it moved to after all). */
+function libraryPoms(gen: Gen, libParent: LibParent | undefined): void {
+  const moved: MavenPom[] = [];
+  for (const l of gen.libs) {
     for (const v of l.versions) {
-      const rel = relocs.get(`${l.a}@${v}`);
+      const rel = gen.relocs.get(`${l.a}@${v}`);
       if (!rel) {
-        poms.push(libPom(l, v));
+        gen.poms.push(libPom(gen, libParent, l, v));
         continue;
       }
-      poms.push({ g: l.g, a: l.a, v, relocation: rel });
+      gen.poms.push({ g: l.g, a: l.a, v, relocation: rel });
       if (rel.v) {
-        features.add('relocation to version');
+        gen.features.add('relocation to version');
       } else if (rel.g) {
-        moved.push(libPom(l, v, rel.a ?? l.a, rel.g));
-        features.add('relocation to groupId/artifactId');
+        moved.push(libPom(gen, libParent, l, v, rel.a ?? l.a, rel.g));
+        gen.features.add('relocation to groupId/artifactId');
       } else {
         moved.push({ g: l.g, a: rel.a!, v });
-        features.add('relocation to artifactId');
+        gen.features.add('relocation to artifactId');
       }
     }
   }
-  poms.push(...moved);
+  gen.poms.push(...moved);
+}
 
-  // the root's parent chain (outermost first)
-  const depth = int(4);
-  const chain: { pom: MavenPom; ctx: Ctx }[] = [];
-  const inherited = (): Ctx => {
-    const up = chain[chain.length - 1];
-    return {
-      props: {},
-      inheritedProps: new Set(up ? [...up.ctx.inheritedProps, ...Object.keys(up.ctx.props)] : []),
-      managedKeys: new Set(up ? up.ctx.managedKeys : []),
-      g: G,
-      v: ROOT_VERSION, // `${project.version}` in a parent is interpolated in the root
-      parentV: up?.pom.v,
-    };
+type Chain = { pom: MavenPom; ctx: Ctx }[];
+
+/** The context of a POM whose parent is the chain's last. */
+function inherited(gen: Gen, chain: Chain): Ctx {
+  const up = chain[chain.length - 1];
+  return {
+    props: {},
+    inheritedProps: new Set(up ? [...up.ctx.inheritedProps, ...Object.keys(up.ctx.props)] : []),
+    managedKeys: new Set(up ? up.ctx.managedKeys : []),
+    g: gen.G,
+    v: ROOT_VERSION, // `${project.version}` in a parent is interpolated in the root
+    parentV: up?.pom.v,
   };
-  let companion: MavenPom[] = [];
+}
+
+/** The root's parent chain (outermost first), and whether it manages the `sibling` artifact. */
+function rootParentChain(gen: Gen): { chain: Chain; sibling: boolean } {
+  const { chance, pick, G, features } = gen;
+  const depth = gen.int(4);
+  const chain: Chain = [];
   let sibling = false;
   for (let k = depth; k >= 1; k--) {
-    const ctx = inherited();
+    const ctx = inherited(gen, chain);
     const v = k === 1 && chance(0.4) ? ROOT_VERSION : pick(PARENT_VERSIONS);
     const managed: MavenDep[] = [];
     const deps: MavenDep[] = [];
-    for (const l of libs) {
-      if (chance(0.25)) propRef(ctx, l);
+    for (const l of gen.libs) {
+      if (chance(0.25)) propRef(gen, ctx, l);
       if (chance(0.25) && !ctx.managedKeys.has(key(l.g, l.a))) {
-        managed.push(dep(l.g, l.a, chance(0.5) ? propRef(ctx, l) : pick(l.versions)));
+        managed.push(dep(l.g, l.a, chance(0.5) ? propRef(gen, ctx, l) : pick(l.versions)));
         ctx.managedKeys.add(key(l.g, l.a));
         features.add('parent dependencyManagement');
       }
@@ -1010,11 +1061,11 @@ export function randomMavenUniverse(seed: number): MavenUniverse {
       sibling = true;
       features.add('${project.version} in parent management');
     }
-    if (chance(0.4)) importInto(ctx, managed);
+    if (chance(0.4)) importInto(gen, ctx, managed);
     if (chance(0.2)) {
-      const l = pick(libs);
+      const l = pick(gen.libs);
       deps.push(dep(l.g, l.a, pick(l.versions)));
-      inheritedDeps.add(key(l.g, l.a));
+      gen.inheritedDeps.add(key(l.g, l.a));
       features.add('dependency inherited from parent');
     }
     const pom: MavenPom = { g: G, a: `parent${k}`, v, packaging: 'pom', properties: ctx.props, managed, deps };
@@ -1024,11 +1075,16 @@ export function randomMavenUniverse(seed: number): MavenUniverse {
       if (chance(0.6)) pom.inheritGroup = true;
     }
     chain.push({ pom, ctx });
-    poms.push(pom);
+    gen.poms.push(pom);
   }
   if (depth) features.add(`parent chain ${depth}`);
+  return { chain, sibling };
+}
 
-  const ctx = inherited();
+/** The root POM under the chain: its own management and imports, its direct dependencies; then sibling and companion. */
+function randomRoot(gen: Gen, chain: Chain, sibling: boolean): void {
+  const { chance, pick, G, features } = gen;
+  const ctx = inherited(gen, chain);
   const top = chain[chain.length - 1];
   const root: MavenPom = { g: G, a: 'root', v: ROOT_VERSION };
   if (top) {
@@ -1046,20 +1102,23 @@ export function randomMavenUniverse(seed: number): MavenUniverse {
   // the root's own management: some libraries (often only transitive ones), before or after its imports
   const ownFirst = chance(0.5);
   const own = () => {
-    for (const l of libs) {
+    for (const l of gen.libs) {
       if (!chance(0.3)) continue;
-      managed.push(dep(l.g, l.a, chance(0.4) ? propRef(ctx, l) : pick(l.versions)));
+      managed.push(dep(l.g, l.a, chance(0.4) ? propRef(gen, ctx, l) : pick(l.versions)));
       if (ctx.managedKeys.has(key(l.g, l.a))) features.add('own management beats inherited/imported');
       ctx.managedKeys.add(key(l.g, l.a));
       features.add('root dependencyManagement');
     }
   };
   if (ownFirst) own();
-  importInto(ctx, managed);
+  importInto(gen, ctx, managed);
   if (!ownFirst) own();
-  const direct = libs.filter((l) => l.idx < 2 || chance(0.4)).slice(0, 5);
-  const deps = direct.map((l) => decorate(dep(l.g, l.a, requirement(ctx, l)), ctx, libs.slice(l.idx + 1), false));
+  const direct = gen.libs.filter((l) => l.idx < 2 || chance(0.4)).slice(0, 5);
+  const deps = direct.map((l) =>
+    decorate(gen, dep(l.g, l.a, requirement(gen, ctx, l)), ctx, gen.libs.slice(l.idx + 1), false),
+  );
   if (sibling && chance(0.8)) deps.push(dep(G, 'sibling'));
+  let companion: MavenPom[] = [];
   if (ctx.parentV && chance(0.5)) {
     deps.push(dep(G, 'companion', '${project.parent.version}'));
     companion = [{ g: G, a: 'companion', v: ctx.parentV }];
@@ -1068,15 +1127,38 @@ export function randomMavenUniverse(seed: number): MavenUniverse {
   root.properties = ctx.props;
   root.managed = managed;
   root.deps = deps;
-  poms.push(root);
-  if (sibling) poms.push({ g: G, a: 'sibling', v: '0.9' }, { g: G, a: 'sibling', v: ROOT_VERSION });
-  poms.push(...companion);
+  gen.poms.push(root);
+  if (sibling) gen.poms.push({ g: G, a: 'sibling', v: '0.9' }, { g: G, a: 'sibling', v: ROOT_VERSION });
+  gen.poms.push(...companion);
+}
+
+/**
+ * A random universe: libraries lib0..libN (N < 6, some in a second groupId) where lib i depends only
+ * on lib j > i, 1-3 versions each from POOL, an optional shared parent for libraries, 0-3 BOMs (one
+ * may import another), a root parent chain of 0-3 levels (properties, management, imports, inherited
+ * dependencies), relocations (to another version, groupId and/or artifactId), and requirement forms
+ * chosen at random (literal, property, nested property, range, left to management,
+ * `${project.version}`, `${project.groupId}`, `${project.parent.version}`), scopes, optional and
+ * exclusions. Every property a POM uses is defined in its chain with a listed version of the library
+ * it names, every version left out is managed, every range holds a listed version and no relocated
+ * one: real Maven could only fail on ranges that exclude each other (none of seeds 7000-7043 does).
+ */
+export function randomMavenUniverse(seed: number): MavenUniverse {
+  const prefix = `r${seed}`;
+  const gen = newGen(seed, prefix);
+  gen.libs = randomLibs(gen);
+  decideRelocations(gen);
+  randomBoms(gen);
+  const libParent = randomLibParent(gen);
+  libraryPoms(gen, libParent);
+  const { chain, sibling } = rootParentChain(gen);
+  randomRoot(gen, chain, sibling);
   return {
     label: `random universe ${seed}`,
     prefix,
-    root: `${G}:root`,
-    poms: orderVersions(poms),
-    features: [...features].sort(),
+    root: `${gen.G}:root`,
+    poms: orderVersions(gen.poms),
+    features: [...gen.features].sort(),
   };
 }
 
