@@ -207,6 +207,38 @@ async function findMatch(client: Client, name: string, reqs: Dependency[]): Prom
 
 type Read = (name: string, version: string) => Promise<Descriptor>;
 
+/** One resolution's state: the graph so far, what is placed, and the root's management and registries. */
+interface Walk {
+  client: Client;
+  read: Read;
+  /** Every requirement seen per package key, kept across retries (a conflict restarts with them). */
+  requirements: Map<string, Dependency[]>;
+  /** The second pass (resolveMaven), run when the first placed artifacts of other registries: it places only reachable ones. */
+  multi: boolean;
+  g: Graph;
+  /** A placed artifact came from a registry the root does not reach. */
+  hasMulti: boolean;
+  rootRegs: ReturnType<typeof parseRegistries>;
+  todo: Todo[];
+  resolvedPackages: Set<string>;
+  /** `pkey\u0001version` -> node. */
+  concrete: Map<string, number>;
+  /** `name\u0000version` -> node. */
+  nodes: Map<string, number>;
+  /** Package keys relocated away from, to the node of their target (Maven's ConflictMarker). */
+  relocatedTo: Map<string, number>;
+  /** The root's dependencyManagement: versions and exclusions by package key. */
+  mgt: Map<string, string>;
+  mgtExclusions: Map<string, string>;
+}
+
+/** The dependency being placed, from the artifact `cur` (node `curId`); `first` = cur is the root. */
+interface Placing {
+  cur: Todo;
+  curId: number;
+  first: boolean;
+}
+
 async function resolveOnce(
   client: Client,
   read: Read,
@@ -215,177 +247,223 @@ async function resolveOnce(
   requirements: Map<string, Dependency[]>,
   multi: boolean,
 ): Promise<{ g: Graph; hasMulti: boolean } | 'incompatible'> {
-  const g = newGraph(rootName, rootVersion);
-  let hasMulti = false;
   const rootInfo = (await client.versions(rootName)).find((v) => v.version === rootVersion);
   const rootRegs = parseRegistries(rootInfo);
   const rootPkey = packageKey({ name: rootName, attrs: {} });
-  const todo: Todo[] = [
-    {
-      name: rootName,
-      version: rootVersion,
-      pkey: rootPkey,
-      includesDependencies: false,
-      exclusions: null,
-      repositories: rootRegs.dep.length > 0 ? [...rootRegs.dep, ...rootRegs.fetch] : rootRegs.fetch,
-    },
-  ];
-  const resolvedPackages = new Set([rootPkey]);
-  const concrete = new Map<string, number>([[`${rootPkey}\u0001${rootVersion}`, 0]]);
-  const nodes = new Map<string, number>([[`${rootName}\u0000${rootVersion}`, 0]]);
-  const relocatedTo = new Map<string, number>();
+  const w: Walk = {
+    client,
+    read,
+    requirements,
+    multi,
+    g: newGraph(rootName, rootVersion),
+    hasMulti: false,
+    rootRegs,
+    todo: [
+      {
+        name: rootName,
+        version: rootVersion,
+        pkey: rootPkey,
+        includesDependencies: false,
+        exclusions: null,
+        repositories: rootRegs.dep.length > 0 ? [...rootRegs.dep, ...rootRegs.fetch] : rootRegs.fetch,
+      },
+    ],
+    resolvedPackages: new Set([rootPkey]),
+    concrete: new Map([[`${rootPkey}\u0001${rootVersion}`, 0]]),
+    nodes: new Map([[`${rootName}\u0000${rootVersion}`, 0]]),
+    relocatedTo: new Map(),
+    mgt: new Map(),
+    mgtExclusions: new Map(),
+  };
   const root = await read(rootName, rootVersion);
-  if (root.errors.length) g.error = root.errors.join('; ');
+  if (root.errors.length) w.g.error = root.errors.join('; ');
   const rootDeps = root.deps ?? [];
-  const mgt = new Map<string, string>();
-  const mgtExclusions = new Map<string, string>();
   for (const d of rootDeps) {
     if (d.attrs.mavendependencyorigin !== 'management') continue;
-    if (d.requirement) mgt.set(packageKey(d), d.requirement);
-    if (d.attrs.mavenexclusions) mgtExclusions.set(packageKey(d), d.attrs.mavenexclusions);
+    if (d.requirement) w.mgt.set(packageKey(d), d.requirement);
+    if (d.attrs.mavenexclusions) w.mgtExclusions.set(packageKey(d), d.attrs.mavenexclusions);
   }
 
-  for (let first = true; todo.length > 0; first = false) {
-    const cur = todo.shift()!;
+  for (let first = true; w.todo.length > 0; first = false) {
+    const cur = w.todo.shift()!;
     if (cur.includesDependencies) continue;
-    const curId = concrete.get(`${cur.pkey}\u0001${cur.version}`)!;
+    const curId = w.concrete.get(`${cur.pkey}\u0001${cur.version}`)!;
     let imps: readonly Dependency[] | null = rootDeps;
     if (!first) {
       const desc = await read(cur.name, cur.version);
-      for (const e of desc.errors) addError(g, curId, cur.name, cur.version, e);
+      for (const e of desc.errors) addError(w.g, curId, cur.name, cur.version, e);
       imps = desc.deps;
     }
     if (!imps) continue;
+    const at: Placing = { cur, curId, first };
     for (const imp of imps) {
       if (has(imp.attrs, 'mavendependencyorigin')) continue;
       if (!first && (has(imp.attrs, 'test') || has(imp.attrs, 'opt') || imp.attrs.scope === 'provided')) continue;
       let dep: Dependency = imp;
       const aliases: string[] = []; // package keys relocated away from on the way to this dependency
       for (let hop = 0; dep; hop++) {
-        const next = await place(dep, hop, aliases);
+        const next = await place(w, at, dep, hop, aliases);
         if (next === 'incompatible') return 'incompatible';
         dep = next!;
       }
     }
+  }
+  return { g: w.g, hasMulti: w.hasMulti };
+}
 
-    /** Places one dependency of `cur`; answers the dependency to process instead when the chosen version relocates. */
-    async function place(imp: Dependency, hop: number, aliases: string[]): Promise<Dependency | null | 'incompatible'> {
-      if (isExcluded(cur.exclusions, imp.name)) return null;
-      const pkey = packageKey(imp);
-      const relocated = relocatedTo.get(pkey);
-      if (relocated !== undefined) {
-        // the package was relocated nearer the root: its conflict group is the target's (Maven's ConflictMarker)
-        addEdge(g, curId, relocated, imp.requirement, { ...imp.attrs });
-        return null;
-      }
-      const mark = (id: number) => {
-        for (const a of aliases) if (!resolvedPackages.has(a) && !relocatedTo.has(a)) relocatedTo.set(a, id);
-      };
-      const managed = mgt.get(pkey);
-      const d: Dependency = !first && managed !== undefined ? { ...imp, requirement: managed } : imp;
-      const reqs = requirements.get(pkey) ?? [];
-      const added = !reqs.some((r) => r.name === d.name && r.requirement === d.requirement);
-      if (added) reqs.push(d);
-      requirements.set(pkey, reqs);
-
-      const match = await findMatch(client, d.name, reqs);
-      if (match === 'nomatch') {
-        const list = reqs.map((r) => r.requirement).sort();
-        addError(
-          g,
-          curId,
-          d.name,
-          d.requirement,
-          `could not find a version that satisfies requirements [${list.join(' ')}] for package ${d.name}`,
-        );
-        return null;
-      }
-      if (typeof match === 'string') {
-        addError(g, curId, d.name, d.requirement, match);
-        return null;
-      }
-      const ckey = `${pkey}\u0001${match.version}`;
-      const existing = concrete.get(ckey);
-      if (existing !== undefined) {
-        addEdge(g, curId, existing, d.requirement, { ...d.attrs });
-        mark(existing);
-        return null;
-      }
-      if (resolvedPackages.has(pkey)) {
-        reqs.push(d);
-        return 'incompatible';
-      }
-      const relocation = (await read(match.name, match.version)).relocation;
-      if (relocation) {
-        if (hop >= MAX_RELOCATIONS) {
-          addError(g, curId, d.name, d.requirement, `more than ${MAX_RELOCATIONS} relocations from ${d.name}`);
-          return null;
-        }
-        if (added) reqs.splice(reqs.indexOf(d), 1); // the relocated dependency stands in its place (a new version of the same package included)
-        if (relocation.name !== d.name) aliases.push(pkey);
-        return { name: relocation.name, requirement: relocation.version, attrs: d.attrs };
-      }
-      let reachable = false;
-      if (!hasMulti || multi) {
-        const regs = parseRegistries(match);
-        let keep = regs.fetch.length === 0;
-        for (const reg of regs.fetch) {
-          if (
-            reg === '' ||
-            (rootRegs.def === '' ? CENTRAL.test(reg) : reg === rootRegs.def) ||
-            cur.repositories.includes(reg)
-          ) {
-            keep = true;
-            break;
-          }
-        }
-        if (multi && keep) reachable = true;
-        if (!keep) hasMulti = true;
-      }
-      if (multi && !reachable) {
-        if (d.attrs.scope === 'provided') return null;
-        addError(
-          g,
-          curId,
-          d.name,
-          d.requirement,
-          `could not find a version that satisfies requirement ${d.requirement} for package ${d.name}`,
-        );
-        return null;
-      }
-      const nkey = `${match.name}\u0000${match.version}`;
-      const known = nodes.get(nkey);
-      if (known !== undefined) {
-        addEdge(g, curId, known, d.requirement, { ...d.attrs });
-        mark(known);
-        return null;
-      }
-      const id = addNode(g, match.name, match.version);
-      mark(id);
-      nodes.set(nkey, id);
-      addEdge(g, curId, id, d.requirement, { ...d.attrs, selector: '' });
-      concrete.set(ckey, id);
-      resolvedPackages.add(pkey);
-      const t = d.attrs.mavenartifacttype;
-      let exclusions = cur.exclusions;
-      const own = parseExclusions(
-        [d.attrs.mavenexclusions, first ? undefined : mgtExclusions.get(pkey)].filter(Boolean).join('|'),
-      );
-      if (own) {
-        for (const e of cur.exclusions ?? []) own.add(e);
-        exclusions = own;
-      }
-      const declared = parseRegistries(match).dep;
-      todo.push({
-        name: match.name,
-        version: match.version,
-        pkey,
-        exclusions,
-        includesDependencies: t === 'ear' || t === 'war' || t === 'rar',
-        repositories: declared.length > 0 ? [...cur.repositories, ...declared] : cur.repositories,
-      });
+/** Places one dependency of `at.cur`; answers the dependency to process instead when the chosen version relocates. */
+async function place(
+  w: Walk,
+  at: Placing,
+  imp: Dependency,
+  hop: number,
+  aliases: string[],
+): Promise<Dependency | null | 'incompatible'> {
+  const { g } = w;
+  const { cur, curId, first } = at;
+  if (isExcluded(cur.exclusions, imp.name)) return null;
+  const pkey = packageKey(imp);
+  const relocated = w.relocatedTo.get(pkey);
+  if (relocated !== undefined) {
+    // the package was relocated nearer the root: its conflict group is the target's (Maven's ConflictMarker)
+    addEdge(g, curId, relocated, imp.requirement, { ...imp.attrs });
+    return null;
+  }
+  const mark = (id: number) => {
+    for (const a of aliases) if (!w.resolvedPackages.has(a) && !w.relocatedTo.has(a)) w.relocatedTo.set(a, id);
+  };
+  const managed = w.mgt.get(pkey);
+  const d: Dependency = !first && managed !== undefined ? { ...imp, requirement: managed } : imp;
+  const chosen = await chooseVersion(w, at, pkey, d);
+  if (chosen === null) return null;
+  const { match, reqs, added } = chosen;
+  const ckey = `${pkey}\u0001${match.version}`;
+  const existing = w.concrete.get(ckey);
+  if (existing !== undefined) {
+    addEdge(g, curId, existing, d.requirement, { ...d.attrs });
+    mark(existing);
+    return null;
+  }
+  if (w.resolvedPackages.has(pkey)) {
+    reqs.push(d);
+    return 'incompatible';
+  }
+  const relocation = (await w.read(match.name, match.version)).relocation;
+  if (relocation) {
+    if (hop >= MAX_RELOCATIONS) {
+      addError(g, curId, d.name, d.requirement, `more than ${MAX_RELOCATIONS} relocations from ${d.name}`);
       return null;
     }
+    if (added) reqs.splice(reqs.indexOf(d), 1); // the relocated dependency stands in its place (a new version of the same package included)
+    if (relocation.name !== d.name) aliases.push(pkey);
+    return { name: relocation.name, requirement: relocation.version, attrs: d.attrs };
   }
-  return { g, hasMulti };
+  if (!reachable(w, at, match)) {
+    if (d.attrs.scope === 'provided') return null;
+    addError(
+      g,
+      curId,
+      d.name,
+      d.requirement,
+      `could not find a version that satisfies requirement ${d.requirement} for package ${d.name}`,
+    );
+    return null;
+  }
+  const nkey = `${match.name}\u0000${match.version}`;
+  const known = w.nodes.get(nkey);
+  if (known !== undefined) {
+    addEdge(g, curId, known, d.requirement, { ...d.attrs });
+    mark(known);
+    return null;
+  }
+  const id = addNode(g, match.name, match.version);
+  mark(id);
+  w.nodes.set(nkey, id);
+  addEdge(g, curId, id, d.requirement, { ...d.attrs, selector: '' });
+  w.concrete.set(ckey, id);
+  w.resolvedPackages.add(pkey);
+  w.todo.push(nextTodo(w, at, pkey, d, match));
+  return null;
+}
+
+/**
+ * The version every requirement seen for the package admits, `d`'s requirement recorded among them
+ * (`added` when it was new); null (after the node error) when none does.
+ */
+async function chooseVersion(
+  w: Walk,
+  at: Placing,
+  pkey: string,
+  d: Dependency,
+): Promise<{ match: VersionInfo; reqs: Dependency[]; added: boolean } | null> {
+  const reqs = w.requirements.get(pkey) ?? [];
+  const added = !reqs.some((r) => r.name === d.name && r.requirement === d.requirement);
+  if (added) reqs.push(d);
+  w.requirements.set(pkey, reqs);
+  const match = await findMatch(w.client, d.name, reqs);
+  if (match === 'nomatch') {
+    const list = reqs.map((r) => r.requirement).sort();
+    addError(
+      w.g,
+      at.curId,
+      d.name,
+      d.requirement,
+      `could not find a version that satisfies requirements [${list.join(' ')}] for package ${d.name}`,
+    );
+    return null;
+  }
+  if (typeof match === 'string') {
+    addError(w.g, at.curId, d.name, d.requirement, match);
+    return null;
+  }
+  return { match, reqs, added };
+}
+
+/**
+ * Whether the artifact may be placed in this pass: the first pass places everything (noting in
+ * `hasMulti` an artifact from a registry the root does not reach); the multi-registry pass only those
+ * from the root's registries or those declared on the way.
+ */
+function reachable(w: Walk, at: Placing, match: VersionInfo): boolean {
+  let reached = false;
+  if (!w.hasMulti || w.multi) {
+    const regs = parseRegistries(match);
+    let keep = regs.fetch.length === 0;
+    for (const reg of regs.fetch) {
+      if (
+        reg === '' ||
+        (w.rootRegs.def === '' ? CENTRAL.test(reg) : reg === w.rootRegs.def) ||
+        at.cur.repositories.includes(reg)
+      ) {
+        keep = true;
+        break;
+      }
+    }
+    if (w.multi && keep) reached = true;
+    if (!keep) w.hasMulti = true;
+  }
+  return !w.multi || reached;
+}
+
+/** The placed artifact's entry to walk: its exclusions (its own, managed, and inherited) and repositories. */
+function nextTodo(w: Walk, at: Placing, pkey: string, d: Dependency, match: VersionInfo): Todo {
+  const { cur, first } = at;
+  const t = d.attrs.mavenartifacttype;
+  let exclusions = cur.exclusions;
+  const own = parseExclusions(
+    [d.attrs.mavenexclusions, first ? undefined : w.mgtExclusions.get(pkey)].filter(Boolean).join('|'),
+  );
+  if (own) {
+    for (const e of cur.exclusions ?? []) own.add(e);
+    exclusions = own;
+  }
+  const declared = parseRegistries(match).dep;
+  return {
+    name: match.name,
+    version: match.version,
+    pkey,
+    exclusions,
+    includesDependencies: t === 'ear' || t === 'war' || t === 'rar',
+    repositories: declared.length > 0 ? [...cur.repositories, ...declared] : cur.repositories,
+  };
 }
