@@ -1,6 +1,7 @@
 /** tools/longest-functions.ts: what counts as a function, its name and its length in lines. */
 import { describe, expect, it } from 'vitest';
-import { folderOf, functionLengths } from '../../../tools/longest-functions.ts';
+import { fileURLToPath } from 'node:url';
+import { folderOf, functionLengths, sourceFiles } from '../../../tools/longest-functions.ts';
 
 const SOURCE = `export function outer(a: number) {
   const inner = (b: number) => {
@@ -36,5 +37,15 @@ describe('longest functions', () => {
     expect(folderOf('/r/src/resolve/pypi.ts', '/r')).toBe('src/resolve');
     expect(folderOf('/r/tools/stack/qstash-server.ts', '/r')).toBe('tools/stack');
     expect(folderOf('/r/tools/start.ts', '/r')).toBe('tools');
+  });
+
+  it('no function in src/ or tools/ is longer than 120 lines', () => {
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
+    const long = ['src', 'tools']
+      .flatMap((dir) => sourceFiles(`${root}${dir}`))
+      .flatMap((file) => functionLengths(file))
+      .filter((f) => f.lines > 120)
+      .map((f) => `${f.name} ${f.file.slice(root.length)}:${f.line} (${f.lines} lines)`);
+    expect(long).toEqual([]);
   });
 });
