@@ -80,6 +80,12 @@ const VERSION = `/v3/systems/npm/packages/${NAME}/versions/1.0.0`;
 const GRAPH = `/v3/systems/npm/packages/${NAME}/versions/1.0.0:dependencies?include=advisories`;
 const BATCH = { requests: [{ versionKey: { system: 'NPM', name: NAME, version: '1.0.0' } }] };
 
+/** The types of the requested version's findings, then of its recommended versions' (deps.dev's Findings message). */
+function versionFindings(body: any): string[] {
+  const of = (v: any) => (v?.findings ?? []).map((f: any) => f.type);
+  return [...of(body.requestedVersion), ...(body.recommendedVersions ?? []).flatMap(of)];
+}
+
 async function unavailable(res: Response) {
   const body = (await res.json()) as { error: string };
   expect({ status: res.status, retryAfter: res.headers.get('retry-after') }).toEqual({ status: 503, retryAfter: '1' });
@@ -127,12 +133,15 @@ describe('OSV recovered', () => {
     const res = await api.get(FINDINGS);
     expect(res.status).toBe(200);
     expect(res.headers.get('warning')).toBeNull();
-    const body = (await res.json()) as { packageFindings: unknown[]; recommendedVersions: string[] };
-    expect(body.packageFindings).toEqual([
-      { type: 'VULNERABLE', risk: 'RISK_CRITICAL', vulnerableContext: { advisoryKeys: [{ id: RECORD.id }] } },
-      { type: 'REMEDIATION', risk: 'RISK_INFORMATIONAL' },
+    const body = (await res.json()) as any;
+    expect(body.requestedVersion.findings).toEqual([{ type: 'VULNERABLE', risk: 'RISK_CRITICAL' }]);
+    expect(body.recommendedVersions).toEqual([
+      {
+        versionKey: { system: 'NPM', name: NAME, version: '1.1.0' },
+        isDefault: false,
+        findings: [{ type: 'REMEDIATION', risk: 'RISK_INFORMATIONAL' }],
+      },
     ]);
-    expect(body.recommendedVersions).toEqual(['1.1.0']);
   });
   it('GetVersion: the stored answer is rewritten with the advisory, and the Warning is gone', async () => {
     const res = await api.get(VERSION);
@@ -149,8 +158,7 @@ describe('OSV recovered', () => {
     ).toEqual([RECORD.id]);
     const batch = await api.post('/v3alpha/findingsbatch', BATCH);
     expect(batch.status).toBe(200);
-    const types = ((await batch.json()) as any).responses[0].findings.packageFindings.map((f: any) => f.type);
-    expect(types).toEqual(['VULNERABLE', 'REMEDIATION']);
+    expect(versionFindings(((await batch.json()) as any).responses[0].findings)).toEqual(['VULNERABLE', 'REMEDIATION']);
   });
 });
 
@@ -164,8 +172,7 @@ describe('OSV down again after a good read (stale-if-error)', () => {
     expect(res.headers.get('warning')).toMatch(
       /^110 insights "advisories of NPM outage-pkg as of \d{4}-\d\d-\d\dT[\d:.]+Z \(\d+ s old; OSV: HTTP 503 at /,
     );
-    const types = ((await res.json()) as any).packageFindings.map((f: any) => f.type);
-    expect(types).toEqual(['VULNERABLE', 'REMEDIATION']);
+    expect(versionFindings(await res.json())).toEqual(['VULNERABLE', 'REMEDIATION']);
     const version = await api.get(VERSION);
     expect(version.headers.get('warning')).toMatch(/^110 insights "advisories of NPM outage-pkg as of /);
     expect(((await version.json()) as { advisoryKeys: unknown[] }).advisoryKeys).toEqual([{ id: RECORD.id }]);

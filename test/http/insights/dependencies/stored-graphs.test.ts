@@ -296,7 +296,7 @@ describe('GetDependencies', () => {
   });
 
   it.each([
-    ['/v3/systems/go/packages/rz-x/versions/v1.0.0:dependencies', 404],
+    ['/v3/systems/go/packages/example.com%2Frz-x/versions/v1.0.0:dependencies', 404],
     ['/v3/systems/nuget/packages/rz-x/versions/1.0.0:dependencies', 404],
     ['/v3/systems/rubygems/packages/rz-x/versions/1.0.0:dependencies', 404],
     ['/v3/systems/npm/packages/rz-app/versions/9.9.9:dependencies', 404],
