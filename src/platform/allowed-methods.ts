@@ -14,7 +14,8 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 type RouterMatch = [[[unknown, { method: string }], unknown][], ...unknown[]];
 
-function served(app: Hono<AppEnv>, method: string, path: string): boolean {
+/** Whether `app` has a route (not middleware) for `method` on `path`. */
+export function served(app: Hono<AppEnv>, method: string, path: string): boolean {
   const [matches] = app.router.match(method, path) as unknown as RouterMatch;
   return matches.some(([[, route]]) => route.method !== 'ALL');
 }

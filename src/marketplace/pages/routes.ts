@@ -5,6 +5,7 @@
  * status (400/401/403/404/409/429), never a 500; anything unexpected is logged and a plain 500 page.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
+import { served } from '../../platform/allowed-methods.ts';
 import type { AppEnv } from '../../platform/env.ts';
 import { HttpError } from '../../platform/errors.ts';
 import { assetRoutes } from './assets.ts';
@@ -18,13 +19,15 @@ import { checkCsrf, sessionUser } from './session.ts';
 const isPagePath = (path: string) => !path.startsWith('/api/') && !path.startsWith('/assets/') && path !== '/healthz';
 
 const pageSession: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!isPagePath(c.req.path)) return next();
+  // a path no page serves under this method is the app's 404 (or 405), not a CSRF refusal
+  if (!isPagePath(c.req.path) || !served(pageRoutes, c.req.method === 'HEAD' ? 'GET' : c.req.method, c.req.path))
+    return next();
   await sessionUser(c, async () => {
     await checkCsrf(c, next);
   });
 };
 
-export const pageRoutes = new Hono<AppEnv>();
+export const pageRoutes: Hono<AppEnv> = new Hono<AppEnv>();
 pageRoutes.use('*', pageSession);
 pageRoutes.route('/', assetRoutes);
 pageRoutes.route('/', browsePages);
