@@ -5,16 +5,13 @@
  * webhook delivery reads; nothing here is imported by src/webhooks.
  */
 import * as z from 'zod';
-import type { Queryable } from '../platform/db.ts';
 import {
   eventContract,
+  eventEmitter,
   makeEvent,
   type EventCategoryDeclaration,
-  type PayloadOf,
   REFLOW_LIMIT,
   type ReflowQuery,
-  recordRawEvent,
-  type Rendered,
 } from '../platform/events.ts';
 import { BOOK_COLS, publicBook, type BookRow } from './queries-books.ts';
 import { publicUser, USER_COLS, type UserRow } from './queries-users.ts';
@@ -95,14 +92,8 @@ export const MARKETPLACE_EVENTS = {
 
 export type MarketplaceEventName = keyof typeof MARKETPLACE_EVENTS;
 
-/** Records the marketplace event `name` about `object` in the outbox (inside the caller's transaction). */
-export async function emitEvent<N extends MarketplaceEventName>(
-  tx: Queryable,
-  name: N,
-  object: Rendered<PayloadOf<typeof MARKETPLACE_EVENTS, N>>,
-): Promise<void> {
-  await recordRawEvent(tx, makeEvent(MARKETPLACE_EVENTS, name, object));
-}
+/** Records one of its events in the outbox (inside the caller's transaction), checked against its contract. */
+export const emitEvent = eventEmitter(MARKETPLACE_EVENTS);
 
 /** user_signup: every user, as publicUser shows them (never the password hash or tokens). */
 const reflowUsers: ReflowQuery = async (q) => {

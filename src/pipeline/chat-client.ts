@@ -57,13 +57,51 @@ export async function chat(
   overrides: { temperature?: number; max_output_tokens?: number; backoffMs?: number } = {},
 ): Promise<ChatAnswer> {
   const started = Date.now();
-  const url = `${s.base_url.replace(/\/+$/, '')}/chat/completions`;
   const body = JSON.stringify({
     model: s.model,
     messages,
     temperature: overrides.temperature ?? s.temperature,
     max_tokens: overrides.max_output_tokens ?? s.max_output_tokens,
   });
+  return completionsRequest(
+    env,
+    s,
+    body,
+    (text, attempt) => {
+      let doc: { model?: string; choices?: { message?: { content?: unknown } }[] };
+      try {
+        doc = JSON.parse(text);
+      } catch {
+        throw new ChatError('Provider returned invalid JSON', attempt, 'unusable');
+      }
+      const content = doc.choices?.[0]?.message?.content;
+      if (typeof content !== 'string')
+        throw new ChatError('Provider response has no choices[0].message.content', attempt, 'unusable');
+      return {
+        content,
+        model: typeof doc.model === 'string' ? doc.model : s.model,
+        attempts: attempt,
+        latency_ms: Date.now() - started,
+      };
+    },
+    overrides.backoffMs,
+  );
+}
+
+/**
+ * One `POST {base_url}/chat/completions` with `body`, through the outbound guard, retried `max_retry`
+ * times on 408/409/429/5xx and network errors (`backoffMs` times the attempt between tries); a 2xx is
+ * read by `read` (which throws a ChatError for an answer it cannot use). Shared by plain chat and the
+ * tool-calling chat (chat-tools.ts).
+ */
+export async function completionsRequest<T>(
+  env: Env,
+  s: ChatSettings,
+  body: string,
+  read: (text: string, attempt: number) => T,
+  backoffMs = 200,
+): Promise<T> {
+  const url = `${s.base_url.replace(/\/+$/, '')}/chat/completions`;
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (s.api_key) headers.authorization = `Bearer ${s.api_key}`;
   let last = 'no attempt made';
@@ -77,23 +115,7 @@ export async function chat(
         { method: 'POST', headers, body },
         { timeoutMs: s.timeout_sec * 1000, maxBytes: 2 * 1024 * 1024, maxRedirects: 0 },
       );
-      if (res.status >= 200 && res.status < 300) {
-        let doc: { model?: string; choices?: { message?: { content?: unknown } }[] };
-        try {
-          doc = JSON.parse(res.text());
-        } catch {
-          throw new ChatError('Provider returned invalid JSON', attempt, 'unusable');
-        }
-        const content = doc.choices?.[0]?.message?.content;
-        if (typeof content !== 'string')
-          throw new ChatError('Provider response has no choices[0].message.content', attempt, 'unusable');
-        return {
-          content,
-          model: typeof doc.model === 'string' ? doc.model : s.model,
-          attempts: attempt,
-          latency_ms: Date.now() - started,
-        };
-      }
+      if (res.status >= 200 && res.status < 300) return read(res.text(), attempt);
       last = `Provider returned HTTP ${res.status}`;
       retryable = RETRYABLE.has(res.status) || res.status >= 500;
     } catch (err) {
@@ -105,7 +127,7 @@ export async function chat(
       retryable = !err.message.startsWith('refused');
     }
     if (!retryable || attempt === tries) throw new ChatError(last, attempt, retryable ? 'transient' : 'refused');
-    await new Promise((r) => setTimeout(r, (overrides.backoffMs ?? 200) * attempt));
+    await new Promise((r) => setTimeout(r, backoffMs * attempt));
   }
   throw new ChatError(last, tries);
 }

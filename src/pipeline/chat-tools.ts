@@ -7,8 +7,7 @@
  * goes through the outbound-URL guard.
  */
 import type { Env } from '../platform/env.ts';
-import { guardedFetch, OutboundError } from '../platform/url-guard.ts';
-import { ChatError, type ChatSettings } from './chat-client.ts';
+import { ChatError, type ChatSettings, completionsRequest } from './chat-client.ts';
 
 export type ToolMessage =
   | { role: 'system' | 'user'; content: string }
@@ -39,7 +38,6 @@ export async function chatWithTools(
   messages: ToolMessage[],
   tools: ToolSpec[],
 ): Promise<ToolAnswer> {
-  const url = `${s.base_url.replace(/\/+$/, '')}/chat/completions`;
   const body = JSON.stringify({
     model: s.model,
     messages,
@@ -48,31 +46,7 @@ export async function chatWithTools(
     temperature: s.temperature,
     max_tokens: s.max_output_tokens,
   });
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-  if (s.api_key) headers.authorization = `Bearer ${s.api_key}`;
-  const tries = Math.max(0, s.max_retry) + 1;
-  let last = 'no attempt made';
-  for (let attempt = 1; attempt <= tries; attempt++) {
-    let retryable = false;
-    try {
-      const res = await guardedFetch(
-        env,
-        url,
-        { method: 'POST', headers, body },
-        { timeoutMs: s.timeout_sec * 1000, maxBytes: 2 * 1024 * 1024, maxRedirects: 0 },
-      );
-      if (res.status >= 200 && res.status < 300) return toolAnswer(res.text(), attempt);
-      last = `Provider returned HTTP ${res.status}`;
-      retryable = res.status >= 500 || [408, 409, 429].includes(res.status);
-    } catch (err) {
-      if (!(err instanceof OutboundError)) throw err;
-      last = `Network error: ${err.message}`;
-      retryable = !err.message.startsWith('refused');
-    }
-    if (!retryable || attempt === tries) throw new ChatError(last, attempt, retryable ? 'transient' : 'refused');
-    await new Promise((r) => setTimeout(r, 200 * attempt));
-  }
-  throw new ChatError(last, tries);
+  return completionsRequest(env, s, body, toolAnswer);
 }
 
 function toolAnswer(text: string, attempt: number): ToolAnswer {

@@ -4,16 +4,13 @@
  * src/platform/events.ts, which the webhook delivery reads; nothing here is imported by src/webhooks.
  */
 import * as z from 'zod';
-import type { Queryable } from '../platform/db.ts';
 import {
   eventContract,
+  eventEmitter,
   makeEvent,
   type EventCategoryDeclaration,
-  type PayloadOf,
   REFLOW_LIMIT,
   type ReflowQuery,
-  recordRawEvent,
-  type Rendered,
 } from '../platform/events.ts';
 import type { ReportRow } from './queries-reports.ts';
 import { publishedReportView } from './views.ts';
@@ -69,14 +66,8 @@ export const PIPELINE_EVENTS = {
 
 export type PipelineEventName = keyof typeof PIPELINE_EVENTS;
 
-/** Records the pipeline event `name` about `object` in the outbox (inside the caller's transaction). */
-export async function emitEvent<N extends PipelineEventName>(
-  tx: Queryable,
-  name: N,
-  object: Rendered<PayloadOf<typeof PIPELINE_EVENTS, N>>,
-): Promise<void> {
-  await recordRawEvent(tx, makeEvent(PIPELINE_EVENTS, name, object));
-}
+/** Records one of its events in the outbox (inside the caller's transaction), checked against its contract. */
+export const emitEvent = eventEmitter(PIPELINE_EVENTS);
 
 /** report_published: every report, as published to the database (its first destination). */
 const reflowReports: ReflowQuery = async (q) => {

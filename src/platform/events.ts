@@ -76,6 +76,16 @@ export function makeEvent<C extends Contracts, N extends keyof C & string>(
   return { name, objectId: contract.objectId(payload), payload };
 }
 
+/**
+ * A service's `emitEvent(tx, name, object)`: records the event `name` about `object` in the outbox,
+ * inside the caller's transaction, after checking it against the service's contract.
+ */
+export function eventEmitter<C extends Contracts>(contracts: C) {
+  return async <N extends keyof C & string>(tx: Queryable, name: N, object: Rendered<PayloadOf<C, N>>) => {
+    await recordRawEvent(tx, makeEvent(contracts, name, object));
+  };
+}
+
 /** Serialized size of one `{"<name>": payload}` item of a delivery body. */
 export function itemSize(name: string, payload: unknown): number {
   return new TextEncoder().encode(JSON.stringify({ [name]: payload })).length;
