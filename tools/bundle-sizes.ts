@@ -27,8 +27,10 @@ const OWN: Record<FunctionName, (file: string) => boolean> = {
       f,
     ),
   delivery: (f) =>
-    // delivery runs every service's jobs, so it reads every service's variables (functions/config.ts)
-    /^(functions\/(delivery|config)\.ts|src\/)/.test(f) && !/^src\/[a-z]+\/(routes[^/]*|render\/pages)\.ts$/.test(f),
+    // delivery runs every service's jobs, so it reads every service's variables (functions/config.ts), and delivers
+    // the services' events (functions/event-catalog.ts)
+    /^(functions\/(delivery|config|event-catalog)\.ts|src\/)/.test(f) &&
+    !/^src\/[a-z]+\/(routes[^/]*|render\/pages)\.ts$/.test(f),
 };
 
 const out = await mkdtemp(join(tmpdir(), 'bundles-'));
