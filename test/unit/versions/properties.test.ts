@@ -92,18 +92,31 @@ describe.each(V.SYSTEMS.map((s) => [s]))('%s properties', (system: System) => {
     );
   });
 
-  test('compare is transitive', () => {
-    fc.assert(
-      fc.property(fc.array(gen, { minLength: 3, maxLength: 3 }), (vs) => {
-        const [a, b, c] = V.sort(system, vs) as [string, string, string];
-        expect(V.compare(system, a, b)).toBeLessThanOrEqual(0);
-        expect(V.compare(system, b, c)).toBeLessThanOrEqual(0);
-        expect(V.compare(system, a, c)).toBeLessThanOrEqual(0);
-        if (V.compare(system, a, b) < 0 || V.compare(system, b, c) < 0) expect(V.compare(system, a, c)).toBe(-1);
-      }),
-      RUNS,
-    );
-  });
+  // Maven's own ComparableVersion is not transitive where a string item meets a list item: Maven 3.8.7
+  // (`java -cp /usr/share/maven/lib/maven-artifact-3.x.jar org.apache.maven.artifact.versioning.ComparableVersion
+  // 2 2.x 2-final.alpha0 2`) answers 2 < 2.x < 2-final.alpha0 < 2. The service answers as Maven does, so for
+  // MAVEN the property is that cycle, pinned; every other system's order is transitive.
+  test(
+    system === 'MAVEN' ? "compare answers Maven's own cycle 2 < 2.x < 2-final.alpha0 < 2" : 'compare is transitive',
+    () => {
+      if (system === 'MAVEN') {
+        expect(V.compare(system, '2', '2.x')).toBe(-1);
+        expect(V.compare(system, '2.x', '2-final.alpha0')).toBe(-1);
+        expect(V.compare(system, '2-final.alpha0', '2')).toBe(-1);
+        return;
+      }
+      fc.assert(
+        fc.property(fc.array(gen, { minLength: 3, maxLength: 3 }), (vs) => {
+          const [a, b, c] = V.sort(system, vs) as [string, string, string];
+          expect(V.compare(system, a, b)).toBeLessThanOrEqual(0);
+          expect(V.compare(system, b, c)).toBeLessThanOrEqual(0);
+          expect(V.compare(system, a, c)).toBeLessThanOrEqual(0);
+          if (V.compare(system, a, b) < 0 || V.compare(system, b, c) < 0) expect(V.compare(system, a, c)).toBe(-1);
+        }),
+        RUNS,
+      );
+    },
+  );
 
   test('canon is idempotent', () => {
     fc.assert(
