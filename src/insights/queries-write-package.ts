@@ -28,7 +28,7 @@ export interface Prepared extends IngestedVersion {
 export async function claimPackage(tx: Queryable, pkg: IngestedPackage, onlyNew: boolean): Promise<boolean> {
   const claimed = await tx.query(
     `INSERT INTO insights.packages (system, name, dist_tags, fetched_at) VALUES ($1, $2, $3, CASE WHEN $4::boolean THEN NULL ELSE now() END)
-     ON CONFLICT (system, name) DO ${onlyNew ? 'NOTHING' : 'UPDATE SET dist_tags = EXCLUDED.dist_tags, fetched_at = EXCLUDED.fetched_at'} RETURNING 1`,
+     ON CONFLICT (system, name) DO ${onlyNew ? 'NOTHING' : 'UPDATE SET dist_tags = EXCLUDED.dist_tags, fetched_at = EXCLUDED.fetched_at, answer_v3 = NULL, answer_alpha = NULL'} RETURNING 1`,
     [pkg.system, pkg.name, JSON.stringify(pkg.distTags ?? {}), pkg.partial === true],
   );
   return claimed.length > 0;
@@ -41,6 +41,7 @@ export async function replaceVersionRows(
   versions: readonly Prepared[],
 ): Promise<void> {
   await tx.query('DELETE FROM insights.versions WHERE system = $1 AND name = $2', [system, name]);
+  await tx.query('SELECT insights.delete_package_rows($1, $2)', [system, name]); // orphans too (0189)
   const rows = versions.map((v) => ({
     version: v.canonical,
     upstream_version: v.version,

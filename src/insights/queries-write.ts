@@ -9,18 +9,25 @@
  * default per package when any version qualifies (upstream's explicit default, else the greatest
  * non-prerelease version not yanked/unlisted), and `advisory_versions` is recomputed for every
  * (advisory, package) pair whose versions or record changed. The stored GetVersion/GetPackage answers
- * (stored-answers.ts) are rewritten here, in the same transaction, for whatever each write changed.
+ * (stored-answers.ts) are rewritten for whatever each write changed: in the same transaction, except for a
+ * package store, which clears the package's answers with its rows and writes them again in a second
+ * transaction (at 2,347 versions they were a third of the store); a read in between builds its answer from
+ * the rows with the same SQL functions (queries.ts), so it answers the same text, only slower. A read-through
+ * answers before they are written (read-through.ts).
  *
  * What stays in SQL triggers, because every writer of these tables (this module, the bench's and the
  * importer's set-based loads, a hand-run SQL fix) must keep it true in the same transaction:
- *  - 0150 `*_invalidate_graphs`: a cached dependency graph is deleted when a version, requirement or
- *    dist-tag of any package it read changes (tested: stored-graphs.test.ts, "serves the cached graph,
- *    and recomputes after the data changes");
- *  - 0156 `versions_forget_resolve_doc`: a package's resolve document is cleared when its versions change
- *    (rebuilt by the `UPDATE ... resolve_doc` statements here);
+ *  - 0150/0189: a cached dependency graph is deleted when a version, requirement or dist-tag of any
+ *    package it read changes (tested: stored-graphs.test.ts, "serves the cached graph, and recomputes
+ *    after the data changes"), once per statement for inserts and deletes;
+ *  - 0156/0189: a package's resolve document is cleared when its versions change (rebuilt by the
+ *    `UPDATE ... resolve_doc` statements here);
+ *  - 0189: a version's rows in the child tables go with it (in place of foreign keys, whose per-row
+ *    checks were most of a large package's store);
  *  - 0162 `packages_name_keys`: a new package's similar-name keys (tested: similar-names.test.ts).
  */
 import type { Db, Queryable } from '../platform/db.ts';
+import { warnLimited } from '../platform/log-limit.ts';
 import { canon, isPrerelease, sort, type System } from '../versions/index.ts';
 import { advisoryFromOsv, isAffected, osvPackages, type Osv } from './ingest/osv.ts';
 import type { IngestedProject } from './ingest/projects.ts';
@@ -57,8 +64,34 @@ export function prepareVersions(pkg: IngestedPackage): Prepared[] {
   return ordered.map((c, ordinal) => ({ ...seen.get(c)!, canonical: c, ordinal, isDefault: c === def }));
 }
 
+/** Stores a package, then its stored answers (second transaction). */
 export async function storePackage(db: Db, pkg: IngestedPackage): Promise<void> {
+  await storePackageRows(db, pkg);
+  await writePackageAnswers(db, pkg.system, pkg.name);
+}
+
+/**
+ * Stores a package's rows with its answers cleared: reads build them from the rows until
+ * `writePackageAnswers` has run (a read-through answers first and writes them after the answer).
+ */
+export async function storePackageRows(db: Db, pkg: IngestedPackage): Promise<void> {
   await db.transaction((tx) => storeInTransaction(tx, pkg));
+}
+
+/** Writes a package's stored answers from its rows (until then reads build them from the rows). */
+export function writePackageAnswers(db: Db, system: string, name: string): Promise<void> {
+  return db.transaction(async (tx) => {
+    // the package row first, as a store takes it (claimPackage): the two cannot deadlock on the answer rows
+    await tx.query('SELECT 1 FROM insights.packages WHERE system = $1 AND name = $2 FOR UPDATE', [system, name]);
+    await refreshPackageAnswers(tx, system, name);
+  });
+}
+
+/** `writePackageAnswers` after an answer was sent: a failure is logged (reads keep building the answers). */
+export function writePackageAnswersLater(db: Db, system: string, name: string): Promise<void> {
+  return writePackageAnswers(db, system, name).catch((err) => {
+    warnLimited('insights: stored answers not written', `${system} ${name}: ${(err as Error).message}`);
+  });
 }
 
 /**
@@ -68,16 +101,19 @@ export async function storePackage(db: Db, pkg: IngestedPackage): Promise<void> 
  */
 export async function storeNewPackages(db: Db, pkgs: readonly IngestedPackage[]): Promise<void> {
   if (pkgs.length === 0) return;
+  const stored: IngestedPackage[] = [];
   await db.transaction(async (tx) => {
-    for (const pkg of pkgs) await storeInTransaction(tx, pkg, true);
+    stored.length = 0; // a retried transaction starts again
+    for (const pkg of pkgs) if (await storeInTransaction(tx, pkg, true)) stored.push(pkg);
   });
+  for (const pkg of stored) await writePackageAnswers(db, pkg.system, pkg.name);
 }
 
 /** One package's store (see header and queries-write-package.ts for the steps' rows). */
-async function storeInTransaction(tx: Queryable, pkg: IngestedPackage, onlyNew = false): Promise<void> {
+async function storeInTransaction(tx: Queryable, pkg: IngestedPackage, onlyNew = false): Promise<boolean> {
   const versions = prepareVersions(pkg);
   const { system, name } = pkg;
-  if (!(await claimPackage(tx, pkg, onlyNew))) return;
+  if (!(await claimPackage(tx, pkg, onlyNew))) return false;
   await replaceVersionRows(tx, system, name, versions);
   await storeVersionDetailRows(tx, system, name, detailRows(versions.map((v) => ({ ...v, version: v.canonical }))));
   await storeRequirementRows(tx, system, name, versions);
@@ -91,7 +127,7 @@ async function storeInTransaction(tx: Queryable, pkg: IngestedPackage, onlyNew =
     versions.map((v) => v.canonical),
     await packageAdvisories(tx, system, name),
   );
-  await refreshPackageAnswers(tx, system, name); // every version row was rewritten above
+  return true; // the answers: cleared by claimPackage and the version rows' replacement, written by the caller
 }
 
 /** The package's resolve document, rebuilt from its stored rows (0156 clears it when versions change). */

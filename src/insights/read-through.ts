@@ -29,7 +29,13 @@ import { fetchProject } from './ingest/projects.ts';
 import { UpstreamError, UpstreamNotFound } from './ingest/types.ts';
 import { isUpstreamFailure, warnUpstream } from './ingest/upstream-log.ts';
 import { claimAttempt } from './queries-source-reads.ts';
-import { storeAdvisories, storePackage, storeProject } from './queries-write.ts';
+import {
+  storeAdvisories,
+  storePackageRows,
+  storeProject,
+  writePackageAnswers,
+  writePackageAnswersLater,
+} from './queries-write.ts';
 import { insightsConfig } from './config.ts';
 import { queueNpmPending } from './npm-pending.ts';
 
@@ -129,6 +135,7 @@ export async function ingestPackage(
   db: Db,
   system: System,
   name: string,
+  deferAnswers?: (work: Promise<unknown>) => void,
 ): Promise<string | null> {
   let pkg: Awaited<ReturnType<typeof fetchPackage>>;
   try {
@@ -138,8 +145,11 @@ export async function ingestPackage(
     if (err instanceof UpstreamNotFound || (err instanceof UpstreamError && err.status === 403)) return null;
     throw err;
   }
-  await storePackage(db, pkg);
+  await storePackageRows(db, pkg);
   await readAdvisories(env, db, system, pkg.name); // its outcome is recorded (advisory-reads.ts)
+  // the stored answers: after the advisories (which rewrite some), and after the answer when deferred
+  if (deferAnswers) deferAnswers(writePackageAnswersLater(db, system, pkg.name));
+  else await writePackageAnswers(db, system, pkg.name);
   return pkg.name;
 }
 
@@ -149,7 +159,7 @@ export const packages: Upstream<PackageKey> = {
   claim: (ctx, key) =>
     claimAttempt(ctx.db, 'registry', key.system, key.name, insightsConfig(ctx.env).INSIGHTS_SOURCE_RETRY_SECONDS),
   async ingest(ctx, key) {
-    const name = await ingestPackage(ctx.env, ctx.db, key.system, key.name);
+    const name = await ingestPackage(ctx.env, ctx.db, key.system, key.name, (work) => ctx.defer(work));
     if (name !== null && key.system === 'NPM') ctx.defer(queueNpmPending(ctx.env, [name])); // other versions' reads
     return name === null ? null : { system: key.system, name };
   },

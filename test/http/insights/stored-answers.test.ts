@@ -89,6 +89,22 @@ async function storedCount(): Promise<number> {
   return Number(rows[0]!.n);
 }
 
+/** How many rows each table holds of the package. */
+async function packageRows(): Promise<{ t: string; n: number }[]> {
+  const rows = await db.query<{ t: string; n: string }>(
+    `SELECT t, n FROM (
+      SELECT 'versions' AS t, count(*) AS n FROM insights.versions WHERE system = 'NPM' AND name = $1
+      UNION ALL SELECT 'requirements', count(*) FROM insights.requirements WHERE system = 'NPM' AND name = $1
+      UNION ALL SELECT 'artifacts', count(*) FROM insights.artifacts WHERE system = 'NPM' AND name = $1
+      UNION ALL SELECT 'project_versions', count(*) FROM insights.project_versions WHERE system = 'NPM' AND name = $1
+      UNION ALL SELECT 'version_details', count(*) FROM insights.version_details WHERE system = 'NPM' AND name = $1
+      UNION ALL SELECT 'version_answers', count(*) FROM insights.version_answers WHERE system = 'NPM' AND name = $1) x
+`,
+    [NAME],
+  );
+  return rows.map((r) => ({ t: r.t, n: Number(r.n) }));
+}
+
 beforeAll(async () => {
   await db.query('DELETE FROM insights.packages WHERE system = $1 AND name = $2', ['NPM', NAME]);
   await db.query('DELETE FROM insights.advisories WHERE id = $1', [ADVISORY.id]);
@@ -129,7 +145,8 @@ describe('stored GetPackage and GetVersion answers', () => {
       'the refreshed answers',
       async () => {
         const [p, , v] = (await texts()).map((t) => JSON.parse(t));
-        return p.versions.length === 3 && v.advisoryKeys.length > 0 ? p : undefined; // advisories: a second transaction
+        // advisories and then the stored answers: transactions after the package's rows
+        return p.versions.length === 3 && v.advisoryKeys.length > 0 && (await storedCount()) === 4 ? p : undefined;
       },
       { timeoutMs: 20_000 },
     );
@@ -145,5 +162,25 @@ describe('stored GetPackage and GetVersion answers', () => {
     expect(fixed.advisoryKeys).toEqual([]);
     expect(await storedCount()).toBe(4);
     expect(await builtOnRead()).toEqual(stored);
+  });
+
+  it('a first read answers the text that is stored after it, and a package deleted takes every row of it along', async () => {
+    await db.query('DELETE FROM insights.packages WHERE system = $1 AND name = $2', ['NPM', NAME]);
+    const pending: Promise<unknown>[] = [];
+    const ctx = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {} };
+    const first = await insights.fetch(new Request(`http://localhost${PATHS[0]}`), api.env as never, ctx as never);
+    const text = await first.text();
+    expect(first.status).toBe(200);
+    expect(pending.length).toBeGreaterThan(0); // the stored answers are written after the answer
+    await Promise.all(pending);
+    expect(await storedCount()).toBe(4);
+    expect((await texts())[0]).toBe(text);
+
+    const before = await packageRows();
+    expect(
+      before.filter((r) => ['versions', 'requirements', 'version_details', 'version_answers'].includes(r.t) && r.n > 0),
+    ).toHaveLength(4);
+    await db.query('DELETE FROM insights.packages WHERE system = $1 AND name = $2', ['NPM', NAME]);
+    expect((await packageRows()).filter((r) => r.n > 0)).toEqual([]);
   });
 });
