@@ -33,3 +33,12 @@ export async function hitsOf(db: Queryable, key: string, windowSeconds: number):
 export async function clearHits(db: Queryable, key: string): Promise<void> {
   await db.query('DELETE FROM market.rate_limits WHERE key = $1', [key]);
 }
+
+/** Deletes the windows that ended more than `afterSeconds` ago (the scheduled job); how many went. */
+export async function pruneHits(db: Queryable, afterSeconds: number): Promise<number> {
+  const gone = await db.query(
+    'DELETE FROM market.rate_limits WHERE window_start < now() - make_interval(secs => $1) RETURNING 1',
+    [afterSeconds],
+  );
+  return gone.length;
+}

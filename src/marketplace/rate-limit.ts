@@ -18,6 +18,8 @@ export const LIMITS = {
   reset: { perAddress: 5, perClient: 20, windowSeconds: 60 * 60 },
 } as const;
 export type LimitedAction = keyof typeof LIMITS;
+/** A window older than every limit's counts for nothing: the scheduled job deletes such rows. */
+export const LONGEST_WINDOW_SECONDS = Math.max(...Object.values(LIMITS).map((l) => l.windowSeconds));
 
 function keys(c: Context<AppEnv>, action: LimitedAction, address: string): [string, number][] {
   const limit = LIMITS[action];

@@ -215,7 +215,7 @@ describe('unlisting old books', () => {
     expect(ev[0]!.n).toBe(2);
   });
 
-  it("runs from the worker's scheduled handler (62 days by default), idempotently", async () => {
+  it("runs from the worker's scheduled handler (62 days by default), idempotently, and deletes ended rate-limit windows", async () => {
     const seller = await makeUser();
     const old = await oldBooks(seller, 63, 1);
     const young = await oldBooks(seller, 61, 1);
@@ -226,9 +226,19 @@ describe('unlisting old books', () => {
       });
       await Promise.all(pending);
     };
+    const windows = ['signup:address:ended@test.edu', 'signup:address:current@test.edu'];
+    await testDb().query(
+      `INSERT INTO market.rate_limits (key, window_start, hits) VALUES ($1, now() - interval '2 hours', 3),
+        ($2, now() - interval '10 minutes', 2) ON CONFLICT (key) DO UPDATE SET window_start = EXCLUDED.window_start`,
+      windows,
+    );
     await run();
     expect(await statusOf(old)).toEqual([5]);
     expect(await statusOf(young)).toEqual([0]);
+    const left = await testDb().query<{ key: string }>('SELECT key FROM market.rate_limits WHERE key = ANY($1)', [
+      windows,
+    ]);
+    expect(left.map((r) => r.key)).toEqual([windows[1]]); // the ended window is deleted, the current one kept
     await run();
     const notes = (await json(await api.get('/api/user/getNotifications', seller.auth))).data.filter((n: any) =>
       n.message.includes('unlisted'),
