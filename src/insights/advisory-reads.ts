@@ -14,7 +14,7 @@
  * started in the background, so the stored answer is rewritten (queries-write.ts) as soon as OSV answers.
  */
 import { HttpError } from '../platform/errors.ts';
-import { fetchOsvForPackage } from './ingest/osv.ts';
+import { fetchOsvForPackage, type Osv } from './ingest/osv.ts';
 import { mapLimit } from './ingest/http.ts';
 import { failureOf, isUpstreamFailure, warnUpstream } from './ingest/upstream-log.ts';
 import type { System } from '../versions/index.ts';
@@ -37,9 +37,15 @@ export interface PackageRef {
  * Reads a package's OSV records, stores them and records the outcome: true when OSV answered. An
  * upstream failure is logged (rate-limited) and recorded; anything else (a bug, the database) throws.
  */
-export async function readAdvisories(env: Record<string, unknown>, db: Db, system: string, name: string) {
+export async function readAdvisories(
+  env: Record<string, unknown>,
+  db: Db,
+  system: string,
+  name: string,
+  records: Promise<Osv[]> = fetchOsvForPackage(env, system as System, name), // fetched already, while storing
+) {
   try {
-    await storeAdvisories(db, await fetchOsvForPackage(env, system as System, name));
+    await storeAdvisories(db, await records);
   } catch (err) {
     if (!isUpstreamFailure(err)) throw err;
     warnUpstream('OSV', err, `advisories of ${system} ${name}`);

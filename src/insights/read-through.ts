@@ -24,7 +24,7 @@ import type { System } from '../versions/index.ts';
 import { fetchPackage } from './ingest/index.ts';
 import { readAdvisories } from './advisory-reads.ts';
 import type { ReadContext } from './read-context.ts';
-import { fetchOsv } from './ingest/osv.ts';
+import { fetchOsv, fetchOsvForPackage } from './ingest/osv.ts';
 import { fetchProject } from './ingest/projects.ts';
 import { UpstreamError, UpstreamNotFound } from './ingest/types.ts';
 import { isUpstreamFailure, warnUpstream } from './ingest/upstream-log.ts';
@@ -145,8 +145,11 @@ export async function ingestPackage(
     if (err instanceof UpstreamNotFound || (err instanceof UpstreamError && err.status === 403)) return null;
     throw err;
   }
+  // its OSV records are fetched while its rows are stored; the outcome is recorded (advisory-reads.ts)
+  const records = fetchOsvForPackage(env, system, pkg.name);
+  records.catch(() => {}); // a failure is handled by readAdvisories (or the store failed first)
   await storePackageRows(db, pkg);
-  await readAdvisories(env, db, system, pkg.name); // its outcome is recorded (advisory-reads.ts)
+  await readAdvisories(env, db, system, pkg.name, records);
   // the stored answers: after the advisories (which rewrite some), and after the answer when deferred
   if (deferAnswers) deferAnswers(writePackageAnswersLater(db, system, pkg.name));
   else await writePackageAnswers(db, system, pkg.name);
