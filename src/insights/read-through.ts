@@ -26,7 +26,7 @@ import { readAdvisories } from './advisory-reads.ts';
 import type { ReadContext } from './read-context.ts';
 import { fetchOsv, fetchOsvForPackage } from './ingest/osv.ts';
 import { fetchProject } from './ingest/projects.ts';
-import { UpstreamError, UpstreamNotFound } from './ingest/types.ts';
+import { UpstreamError, UpstreamNotFound, type IngestedPackage } from './ingest/types.ts';
 import { isUpstreamFailure, warnUpstream } from './ingest/upstream-log.ts';
 import { claimAttempt } from './queries-source-reads.ts';
 import {
@@ -38,6 +38,7 @@ import {
 } from './queries-write.ts';
 import { insightsConfig } from './config.ts';
 import { queueNpmPending } from './npm-pending.ts';
+import { storeInFlight } from './stores-in-flight.ts';
 
 /** An item found in the store; `fetchedAt` (packages) tells whether the stored copy is stale. */
 export interface Stored<T> {
@@ -53,6 +54,8 @@ export interface Upstream<K> {
   label(key: K): string;
   /** Claims the one attempt per retry window at replacing a seeded (demo) copy; absent: never replaced. */
   claim?(ctx: ReadContext, key: K): Promise<boolean>;
+  /** Resolves when this isolate's store of `key` that is under way (if any) has ended, so a read sees it. */
+  settled?(key: K): Promise<unknown> | undefined;
   /** Queues a background refresh of a stored copy fetched at `fetchedAt`, when it is stale. */
   refresh?(ctx: ReadContext, key: K, fetchedAt: Date): void;
 }
@@ -74,8 +77,9 @@ export async function readThrough<K, T>(
   upstream: Upstream<K>,
   key: K,
   read: (key: K) => Promise<Stored<T> | null>,
-  opts: { refreshStale?: boolean } = {},
+  opts: { refreshStale?: boolean; onMiss?: () => Promise<Stored<T> | null> } = {},
 ): Promise<Stored<T> | null> {
+  await upstream.settled?.(key);
   const stored = await read(key);
   if (stored !== null) {
     if (stored.fetchedAt?.getTime() === SEEDED_AT.getTime() && ctx.readThrough && upstream.claim) {
@@ -86,18 +90,25 @@ export async function readThrough<K, T>(
     return stored;
   }
   if (!ctx.readThrough) return null;
-  let storedAs: K | null;
+  return upstreamFailures(upstream.label(key), async () => {
+    if (opts.onMiss) return opts.onMiss();
+    const storedAs = await upstream.ingest(ctx, key);
+    return storedAs === null ? null : read(storedAs);
+  });
+}
+
+/** A read from an upstream: its not-found is a miss (null), its failure a 502 with Retry-After, logged once per kind per minute. */
+async function upstreamFailures<T>(label: string, read: () => Promise<T | null>): Promise<T | null> {
   try {
-    storedAs = await upstream.ingest(ctx, key);
+    return await read();
   } catch (err) {
     if (err instanceof UpstreamNotFound) return null;
     if (err instanceof UpstreamError) {
-      warnUpstream(upstream.label(key), err); // once per kind per minute, no stack trace
+      warnUpstream(label, err); // once per kind per minute, no stack trace
       throw new HttpError(502, `upstream registry failed: ${err.message}`, { headers: { 'Retry-After': '30' } });
     }
     throw err;
   }
-  return storedAs === null ? null : read(storedAs);
 }
 
 /**
@@ -137,28 +148,50 @@ export async function ingestPackage(
   name: string,
   deferAnswers?: (work: Promise<unknown>) => void,
 ): Promise<string | null> {
-  let pkg: Awaited<ReturnType<typeof fetchPackage>>;
+  const pkg = await fetchIngested(env, system, name);
+  if (pkg === null) return null;
+  await storeIngested(env, db, pkg, deferAnswers);
+  return pkg.name;
+}
+
+/** A package from its registry; null when the registry has no such package. */
+export async function fetchIngested(
+  env: Record<string, unknown>,
+  system: System,
+  name: string,
+): Promise<IngestedPackage | null> {
   try {
-    pkg = await fetchPackage(env, system, name);
+    return await fetchPackage(env, system, name);
   } catch (err) {
     // a registry answering 403 for a name (npm does for names it cannot hold) does not have it either
     if (err instanceof UpstreamNotFound || (err instanceof UpstreamError && err.status === 403)) return null;
     throw err;
   }
-  // its OSV records are fetched while its rows are stored; the outcome is recorded (advisory-reads.ts)
-  const records = fetchOsvForPackage(env, system, pkg.name);
+}
+
+/**
+ * Stores a fetched package, its OSV records (fetched while its rows are stored; the outcome is recorded,
+ * advisory-reads.ts) and then its stored answers, which `deferAnswers` takes instead of awaiting them.
+ */
+export async function storeIngested(
+  env: Record<string, unknown>,
+  db: Db,
+  pkg: IngestedPackage,
+  deferAnswers?: (work: Promise<unknown>) => void,
+): Promise<void> {
+  const records = fetchOsvForPackage(env, pkg.system, pkg.name);
   records.catch(() => {}); // a failure is handled by readAdvisories (or the store failed first)
   await storePackageRows(db, pkg);
-  await readAdvisories(env, db, system, pkg.name, records);
+  await readAdvisories(env, db, pkg.system, pkg.name, records);
   // the stored answers: after the advisories (which rewrite some), and after the answer when deferred
-  if (deferAnswers) deferAnswers(writePackageAnswersLater(db, system, pkg.name));
-  else await writePackageAnswers(db, system, pkg.name);
-  return pkg.name;
+  if (deferAnswers) deferAnswers(writePackageAnswersLater(db, pkg.system, pkg.name));
+  else await writePackageAnswers(db, pkg.system, pkg.name);
 }
 
 /** A package of a registry (and the OSV records that name it). */
 export const packages: Upstream<PackageKey> = {
   label: (key) => key.system,
+  settled: (key) => storeInFlight(key.system, key.name),
   claim: (ctx, key) =>
     claimAttempt(ctx.db, 'registry', key.system, key.name, insightsConfig(ctx.env).INSIGHTS_SOURCE_RETRY_SECONDS),
   async ingest(ctx, key) {

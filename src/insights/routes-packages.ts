@@ -22,7 +22,8 @@ import { getFindings } from './routes-findings.ts';
 import { similarlyNamed } from './similar-names.ts';
 import { canonicalName, canonicalVersion, decodeSegment, parseSystem, rawSegments } from './paths.ts';
 import { getPackage, getRequirements, getVersion, type Found } from './queries.ts';
-import { packages, readThrough, storedFound, type PackageKey } from './read-through.ts';
+import { packages, readThrough, storedFound, type PackageKey, type Stored } from './read-through.ts';
+import { firstPackageRead } from './package-first-read.ts';
 import type { ReadContext } from './read-context.ts';
 import { jsonText } from './views.ts';
 import { completeNpmVersion, type NpmRead } from './npm-pending.ts';
@@ -101,10 +102,15 @@ function noSuchMethod(method: string, on: string, served: string): HttpError {
 }
 
 /** A read of the package route: the store, else the upstream once; stale packages are refreshed in the background. */
-async function readPackage(ctx: ReadContext, t: Target, read: (name: string) => Promise<Found>) {
+async function readPackage(
+  ctx: ReadContext,
+  t: Target,
+  read: (name: string) => Promise<Found>,
+  onMiss?: () => Promise<Stored<string | null> | null>,
+) {
   const key = { system: t.system, name: t.name };
   const stored = async (k: PackageKey) => storedFound(await read(k.name));
-  const found = await readThrough(ctx, packages, key, stored, { refreshStale: true });
+  const found = await readThrough(ctx, packages, key, stored, { refreshStale: true, onMiss });
   if (found === null) throw new HttpError(404, `package ${t.system} ${t.name} not found`);
   return found.value;
 }
@@ -138,10 +144,13 @@ packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
   if (t.action === 'findings') {
     return c.json(await getFindings(ctx, t, cooldownDays(c.env), (w) => c.header('Warning', w)));
   }
+  if (t.version === undefined && t.action === 'similarlyNamedPackages') {
+    return jsonText(c, (await readPackage(ctx, t, (n) => similarlyNamed(db, t.system, n)))!);
+  }
   if (t.version === undefined) {
-    const read = (n: string) =>
-      t.action === 'similarlyNamedPackages' ? similarlyNamed(db, t.system, n) : getPackage(db, t.system, n, t.alpha);
-    return jsonText(c, (await readPackage(ctx, t, read))!);
+    const read = (n: string) => getPackage(db, t.system, n, t.alpha);
+    const first = () => firstPackageRead(ctx, { system: t.system, name: t.name }, t.alpha); // answered, then stored
+    return jsonText(c, (await readPackage(ctx, t, read, first))!);
   }
   const version = t.version;
   const key = { system: t.system, name: t.name, version };
