@@ -12,6 +12,7 @@ import type { Db } from '../platform/db.ts';
 import type { Env } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { publish } from '../platform/queue.ts';
+import { queueAttestationChecks } from './attestation-queue.ts';
 import { mapLimit } from './ingest/http.ts';
 import { readAttestations, readBundled } from './ingest/npm-pending.ts';
 import { warnUpstream } from './ingest/upstream-log.ts';
@@ -30,8 +31,11 @@ export type NpmRead = 'tarball' | 'attestations';
 
 async function readOne(env: Env, db: Db, name: string, p: NpmPendingVersion, what: NpmRead): Promise<void> {
   if (what === 'tarball' && p.tarball) await storeNpmBundled(db, name, p.version, await readBundled(env, p.tarball));
-  if (what === 'attestations' && p.attestations)
-    await storeNpmAttestations(db, name, p.version, await readAttestations(env, p.attestations));
+  if (what === 'attestations' && p.attestations) {
+    const read = await readAttestations(env, p.attestations);
+    await storeNpmAttestations(db, name, p.version, read);
+    if (read.attestations.length) await queueAttestationChecks(env, 'NPM', name); // verified off the request path
+  }
 }
 
 function upstreamFailure(err: unknown): err is UpstreamError | UpstreamNotFound {
