@@ -39,6 +39,7 @@ import {
 import { insightsConfig } from './config.ts';
 import { queueNpmPending } from './npm-pending.ts';
 import { storeInFlight } from './stores-in-flight.ts';
+import { queueAttestationChecks } from './attestation-queue.ts';
 
 /** An item found in the store; `fetchedAt` (packages) tells whether the stored copy is stale. */
 export interface Stored<T> {
@@ -182,6 +183,8 @@ export async function storeIngested(
   const records = fetchOsvForPackage(env, pkg.system, pkg.name);
   records.catch(() => {}); // a failure is handled by readAdvisories (or the store failed first)
   await storePackageRows(db, pkg);
+  if (pkg.versions.some((v) => v.attestations.length > 0))
+    await queueAttestationChecks(env as Env, pkg.system, pkg.name);
   await readAdvisories(env, db, pkg.system, pkg.name, records);
   // the stored answers: after the advisories (which rewrite some), and after the answer when deferred
   if (deferAnswers) deferAnswers(writePackageAnswersLater(db, pkg.system, pkg.name));

@@ -44,6 +44,8 @@ export type Env = {
   readonly GITLAB_API_URL?: string;
   readonly BITBUCKET_API_URL?: string;
   readonly SCORECARD_API_URL?: string;
+  readonly OSS_FUZZ_PROJECTS_URL?: string;
+  readonly OSS_FUZZ_COVERAGE_URL?: string;
   readonly INSIGHTS_URL?: string;
   readonly INSIGHTS_READ_THROUGH?: string;
   readonly INSIGHTS_REFRESH_AFTER_SECONDS?: string;
