@@ -134,6 +134,20 @@ describe('first reads of a package with hundreds of bundling, attested versions'
     expect([hits.get('/cr-one'), count(/^\/cr-one\/-\//), count(/attestations\/cr-one@/)]).toEqual([1, 0, 0]);
   });
 
+  it('a GetVersion sent while the first GetPackage is still storing waits for that store: one packument read', async () => {
+    const pending: Promise<unknown>[] = [];
+    const ctx = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {} };
+    const env = testEnv({ NPM_REGISTRY_URL: url, OSV_API_URL: url });
+    const get = (path: string) => insights.fetch(new Request(`http://localhost${path}`), env as never, ctx as never);
+    const pkg = await get('/v3/systems/npm/packages/cr-three'); // answered from the packument, stored after
+    const version = await get('/v3/systems/npm/packages/cr-three/versions/1.0.5');
+    expect([pkg.status, version.status]).toEqual([200, 200]);
+    expect(((await pkg.json()) as { versions: unknown[] }).versions).toHaveLength(VERSIONS + 1);
+    expect(((await version.json()) as { versionKey: { version: string } }).versionKey.version).toBe('1.0.5');
+    await Promise.all(pending);
+    expect(hits.get('/cr-three')).toBe(1);
+  });
+
   it('GetRequirements of one version reads exactly its tarball, once', async () => {
     for (let i = 0; i < 2; i++) {
       const res = await api().get('/v3/systems/npm/packages/cr-one/versions/1.0.7:requirements');
@@ -172,8 +186,16 @@ describe('first reads of a package with hundreds of bundling, attested versions'
 describe('the other versions', () => {
   it('are read in the background, each tarball and attestations document once', async () => {
     const api = workerClient(insights, testEnv({ NPM_REGISTRY_URL: url, OSV_API_URL: url, DELIVERY_URL: served.url }));
-    expect((await api.get('/v3/systems/npm/packages/cr-two')).status).toBe(200);
-    expect(count(/^\/cr-two\/-\//)).toBe(0);
+    const pending: Promise<unknown>[] = [];
+    const ctx = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {} };
+    const first = await insights.fetch(
+      new Request('http://localhost/v3/systems/npm/packages/cr-two'),
+      api.env as never,
+      ctx as never,
+    );
+    expect(first.status).toBe(200);
+    expect(count(/^\/cr-two\/-\//)).toBe(0); // the answer read no tarball; the queue reads them after it
+    for (let done = 0; done < pending.length; done = pending.length) await Promise.allSettled(pending.slice(done));
     await waitFor(
       'every pending read of cr-two',
       async () => {
