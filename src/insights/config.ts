@@ -39,10 +39,12 @@ export type UpstreamName = keyof typeof UPSTREAMS;
 export const FEEDS = {
   NPM_REPLICATE_URL: upstream('https://replicate.npmjs.com', 'npm replication feed (`/registry/_changes`)'),
   GO_INDEX_URL: upstream('https://index.golang.org', 'Go module index (`/index?since=`)'),
+  NUGET_CATALOG_URL: upstream('https://api.nuget.org/v3/catalog0/index.json', 'NuGet catalog index (pages of changes)'),
   INSIGHTS_FEEDS: variable({
     schema: lowerList,
-    default: 'npm',
-    meaning: 'change feeds the insights cron follows (comma-separated: npm; empty: none)',
+    default: 'npm,pypi,cargo,rubygems,go,nuget',
+    meaning:
+      'change feeds the insights cron follows (comma-separated: npm, pypi, cargo, rubygems, go, nuget; empty: none)',
   }),
   INSIGHTS_FEED_RUN_SECONDS: variable({
     schema: integer(0),

@@ -46,6 +46,7 @@ export type Env = {
   readonly SCORECARD_API_URL?: string;
   readonly NPM_REPLICATE_URL?: string;
   readonly GO_INDEX_URL?: string;
+  readonly NUGET_CATALOG_URL?: string;
   readonly INSIGHTS_FEEDS?: string;
   readonly INSIGHTS_FEED_RUN_SECONDS?: string;
   readonly INSIGHTS_FEED_POLL_SECONDS?: string;
