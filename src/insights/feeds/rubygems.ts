@@ -41,8 +41,10 @@ export const rubygemsFeed: Feed = {
     const end = bytes.lastIndexOf(10) + 1; // after the last whole line
     const changes: FeedChange[] = [];
     for (const line of new TextDecoder().decode(bytes.subarray(0, end)).split('\n')) {
-      const name = line.split(' ')[0];
-      if (name && line.includes(' ')) changes.push({ name });
+      const [name, versions] = line.split(' ');
+      if (!name || versions === undefined) continue;
+      // a yank (`-1.0.1`) may leave the gem without versions: the refresh removes it when the registry has none
+      changes.push(versions.split(',').some((v) => v.startsWith('-')) ? { name, deleted: true } : { name });
     }
     return { changes, cursor: String(offset + end), more: false };
   },

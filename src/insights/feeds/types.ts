@@ -10,7 +10,10 @@ import type { UpstreamEnv } from '../ingest/http.ts';
 
 export interface FeedChange {
   name: string;
-  /** The registry says the package is gone (npm `deleted`). */
+  /**
+   * The registry may no longer have the package (npm `deleted`, PyPI `remove project`, NuGet `PackageDelete`,
+   * a gem yanked): the refresh removes the stored package when the registry has none of it left.
+   */
   deleted?: boolean;
 }
 

@@ -17,6 +17,9 @@ import type { FeedRegistry } from '../../../../tools/registries/feeds/types.ts';
 import { startNpmFeed } from '../../../../tools/registries/feeds/npm.ts';
 import { startPypiFeed } from '../../../../tools/registries/feeds/pypi.ts';
 import { startGoFeed } from '../../../../tools/registries/feeds/go.ts';
+import { startCargoFeed } from '../../../../tools/registries/feeds/cargo.ts';
+import { startRubygemsFeed } from '../../../../tools/registries/feeds/rubygems.ts';
+import { startNugetFeed } from '../../../../tools/registries/feeds/nuget.ts';
 import { testDb, testEnv, workerClient } from '../../../support/env.ts';
 
 const db = testDb();
@@ -26,7 +29,7 @@ interface Case {
   names: [string, string, string]; // two stored packages and a stranger
   v: (patch: number) => string;
   /** What GetPackage of a removed package answers: 404, or the versions left listed. */
-  removed: 'gone' | 'retracted';
+  removed: 'gone' | 'retracted' | 'yanked';
 }
 
 const CASES: Case[] = [
@@ -38,6 +41,9 @@ const CASES: Case[] = [
     v: (p) => `v1.0.${p}`,
     removed: 'retracted',
   },
+  { start: startCargoFeed, names: ['ff-a', 'ff-b', 'ff-x'], v: (p) => `1.0.${p}`, removed: 'yanked' },
+  { start: startRubygemsFeed, names: ['ff-a', 'ff-b', 'ff-x'], v: (p) => `1.0.${p}`, removed: 'gone' },
+  { start: startNugetFeed, names: ['ff.a', 'ff.b', 'ff.x'], v: (p) => `1.0.${p}`, removed: 'gone' },
 ];
 
 beforeAll(async () => {
@@ -138,6 +144,11 @@ describe.each(CASES)('change feed', (c) => {
     if (c.removed === 'gone') {
       expect((await api.get(path(b))).status).toBe(404);
       expect((await status()).deleted).toBe(1);
+    } else if (c.removed === 'yanked') {
+      const res = await api.get(path(b));
+      const body = (await res.json()) as { versions: { isDefault: boolean }[] };
+      expect(body.versions).toHaveLength(3); // still listed, none the default any more
+      expect(body.versions.filter((v) => v.isDefault)).toEqual([]);
     } else {
       expect(await versions(b)).toContain(c.v(3)); // the retracting version
     }
