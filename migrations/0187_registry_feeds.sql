@@ -31,3 +31,13 @@ CREATE TABLE insights.feed_backlog (
   PRIMARY KEY (system, name)
 );
 CREATE INDEX feed_backlog_due ON insights.feed_backlog (registry, next_try_at);
+
+-- When a feed last refreshed a package: a graph whose resolution began before that is not cached
+-- (queries-dependencies.ts putCachedGraph), since it may have read the package's old rows. Rows older than
+-- an hour are pruned by the feeds cron.
+CREATE TABLE insights.feed_refreshes (
+  system text NOT NULL,
+  name text NOT NULL,
+  refreshed_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (system, name)
+);

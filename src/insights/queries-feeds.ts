@@ -24,6 +24,11 @@ export async function releaseFeed(db: Queryable, registry: string): Promise<void
   await db.query('UPDATE insights.feed_cursors SET lease_until = NULL WHERE registry = $1', [registry]);
 }
 
+/** Forgets refreshes older than an hour (no graph resolution runs that long). */
+export async function pruneRefreshes(db: Queryable): Promise<void> {
+  await db.query("DELETE FROM insights.feed_refreshes WHERE refreshed_at < now() - interval '1 hour'");
+}
+
 /** A first cursor: where the feed stands now (no changes recorded). */
 export async function startCursor(db: Queryable, registry: string, cursor: string): Promise<void> {
   await db.query(
@@ -94,8 +99,16 @@ export async function dueBacklog(db: Queryable, registry: string, limit: number)
   );
 }
 
-/** The refresh of `item` is done: its row goes unless another change arrived meanwhile. */
+/**
+ * The refresh of `item` is done: its row goes unless another change arrived meanwhile, and the refresh is
+ * noted (a graph resolved from before it is not cached).
+ */
 export async function backlogDone(db: Queryable, registry: string, item: BacklogItem, deleted: boolean): Promise<void> {
+  await db.query(
+    `INSERT INTO insights.feed_refreshes (system, name) VALUES ($1, $2)
+     ON CONFLICT (system, name) DO UPDATE SET refreshed_at = now()`,
+    [item.system, item.name],
+  );
   await db.query('DELETE FROM insights.feed_backlog WHERE system = $1 AND name = $2 AND changes = $3', [
     item.system,
     item.name,

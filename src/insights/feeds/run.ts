@@ -33,6 +33,7 @@ import {
   forgetPackage,
   recordFeedError,
   recordPage,
+  pruneRefreshes,
   releaseFeed,
   startCursor,
   type BacklogItem,
@@ -90,6 +91,7 @@ export async function runFeeds(env: Env, db: Db, opts: { until?: number } = {}):
   } finally {
     for (const feed of held) await releaseFeed(db, feed.registry);
   }
+  await pruneRefreshes(db);
   return state.report;
 }
 

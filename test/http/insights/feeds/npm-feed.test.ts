@@ -113,6 +113,20 @@ describe('npm change feed', () => {
     expect(s.lastError).toBeNull();
   });
 
+  it('does not cache a graph whose resolution began before a feed refreshed one of its packages', async () => {
+    // a refresh that committed while this resolution ran (its rows may be old): answered, not cached
+    await db.query(
+      `UPDATE insights.feed_refreshes SET refreshed_at = now() + interval '1 minute' WHERE system = 'NPM' AND name = 'fd-lib'`,
+    );
+    expect(await graphNodes('fd-app', '1.0.0')).toEqual(['fd-app@1.0.0', 'fd-lib@1.0.2']);
+    expect(await cachedGraphs('fd-app')).toBe(0);
+    await db.query(
+      `UPDATE insights.feed_refreshes SET refreshed_at = now() - interval '1 minute' WHERE system = 'NPM' AND name = 'fd-lib'`,
+    );
+    expect(await graphNodes('fd-app', '1.0.0')).toEqual(['fd-app@1.0.0', 'fd-lib@1.0.2']);
+    expect(await cachedGraphs('fd-app')).toBe(1);
+  });
+
   it('keeps the cursor in the database: a restarted function reads on from it', async () => {
     const cursor = (await npmStatus()).cursor!;
     reg.publish('fd-two', '2.0.1');
