@@ -32,12 +32,27 @@ CREATE TABLE insights.feed_backlog (
 );
 CREATE INDEX feed_backlog_due ON insights.feed_backlog (registry, next_try_at);
 
--- When a feed last refreshed a package: a graph whose resolution began before that is not cached
--- (queries-dependencies.ts putCachedGraph), since it may have read the package's old rows. Rows older than
--- an hour are pruned by the feeds cron.
+-- When a stored package was last replaced or removed (a feed's refresh, the age refresh through the queue): a
+-- graph whose resolution began before that is not cached (queries-dependencies.ts putCachedGraph), since it may
+-- have read the package's old rows and 0150's trigger, which drops the cached graphs of a changed package, ran
+-- before it was stored. Written by the triggers below, in the writing transaction (`now()`: its start), so no
+-- graph can be cached between the change and its mark. A first store (INSERT, or a read-through's
+-- ON CONFLICT DO NOTHING) is no replacement and is not marked. Rows older than an hour are pruned by the feeds cron.
 CREATE TABLE insights.feed_refreshes (
   system text NOT NULL,
   name text NOT NULL,
   refreshed_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (system, name)
 );
+
+CREATE FUNCTION insights.mark_package_replaced() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO insights.feed_refreshes (system, name) VALUES (OLD.system, OLD.name)
+    ON CONFLICT (system, name) DO UPDATE SET refreshed_at = now();
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER packages_mark_replaced AFTER UPDATE OF fetched_at ON insights.packages
+  FOR EACH ROW WHEN (OLD.fetched_at IS NOT NULL) EXECUTE FUNCTION insights.mark_package_replaced();
+CREATE TRIGGER packages_mark_removed AFTER DELETE ON insights.packages
+  FOR EACH ROW EXECUTE FUNCTION insights.mark_package_replaced();

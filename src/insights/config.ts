@@ -42,13 +42,13 @@ export const FEEDS = {
   NUGET_CATALOG_URL: upstream('https://api.nuget.org/v3/catalog0/index.json', 'NuGet catalog index (pages of changes)'),
   INSIGHTS_FEEDS: variable({
     schema: lowerList,
-    default: 'npm,pypi,cargo,rubygems,go,nuget',
+    default: 'npm,pypi,cargo,rubygems,go,nuget,maven',
     meaning:
-      'change feeds the insights cron follows (comma-separated: npm, pypi, cargo, rubygems, go, nuget; empty: none)',
+      'change feeds the insights cron follows (comma-separated: npm, pypi, cargo, rubygems, go, nuget, maven; empty: none)',
   }),
   INSIGHTS_FEED_RUN_SECONDS: variable({
     schema: integer(0),
-    default: '50',
+    default: '55',
     meaning: 'how long one cron run keeps following the feeds (0: one pass)',
   }),
   INSIGHTS_FEED_POLL_SECONDS: variable({

@@ -100,23 +100,24 @@ export async function dueBacklog(db: Queryable, registry: string, limit: number)
 }
 
 /**
- * The refresh of `item` is done: its row goes unless another change arrived meanwhile, and the refresh is
- * noted (a graph resolved from before it is not cached).
+ * The refresh of `item` is done: its row goes unless another change arrived meanwhile. (The store itself
+ * noted the replacement in insights.feed_refreshes, by 0187's triggers.)
  */
-export async function backlogDone(db: Queryable, registry: string, item: BacklogItem, deleted: boolean): Promise<void> {
-  await db.query(
-    `INSERT INTO insights.feed_refreshes (system, name) VALUES ($1, $2)
-     ON CONFLICT (system, name) DO UPDATE SET refreshed_at = now()`,
-    [item.system, item.name],
-  );
+export async function backlogDone(
+  db: Queryable,
+  registry: string,
+  item: BacklogItem,
+  deleted: boolean,
+  changed = true,
+): Promise<void> {
   await db.query('DELETE FROM insights.feed_backlog WHERE system = $1 AND name = $2 AND changes = $3', [
     item.system,
     item.name,
     item.changes,
   ]);
   await db.query(
-    `UPDATE insights.feed_cursors SET refreshed = refreshed + ${deleted ? 0 : 1}, deleted = deleted + ${deleted ? 1 : 0}
-     WHERE registry = $1`,
+    `UPDATE insights.feed_cursors SET refreshed = refreshed + ${deleted || !changed ? 0 : 1},
+       deleted = deleted + ${deleted ? 1 : 0} WHERE registry = $1`,
     [registry],
   );
 }

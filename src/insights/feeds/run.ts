@@ -15,7 +15,7 @@
  * A refresh is the read-through's own `ingestPackage` (one transaction: versions, stored answers, and by
  * 0150's triggers the deletion of every cached graph that read the package, so the next graph request
  * resolves afresh and no answer mixes old and new data). A package the feed says is deleted and the
- * registry no longer serves is removed. A package stored only partially (by a graph read-through) is
+ * registry no longer serves is removed. Maven has no feed: its due packages are scheduled (maven.ts). A package stored only partially (by a graph read-through) is
  * removed too: the next graph that needs it reads it again, whole.
  */
 import type { Db } from '../../platform/db.ts';
@@ -40,6 +40,7 @@ import {
 } from '../queries-feeds.ts';
 import { ingestPackage } from '../read-through.ts';
 import { FEED_LIST } from './list.ts';
+import { mavenUnchanged } from './maven.ts';
 import type { Feed } from './types.ts';
 
 export interface RunReport {
@@ -106,6 +107,8 @@ async function followOnce(state: RunState, feed: Feed): Promise<void> {
   try {
     if (cursor === null) {
       await startCursor(state.db, feed.registry, await feed.start(state.env));
+    } else if (feed.due) {
+      state.report.queued += await feed.due(state.db, cfg.INSIGHTS_FEED_NAMES_PER_RUN);
     } else {
       for (let more = true; more; ) {
         const page = await feed.read(state.env, cursor, cfg.INSIGHTS_FEED_PAGE);
@@ -140,6 +143,10 @@ async function refreshOne(state: RunState, feed: Feed, item: BacklogItem): Promi
     if (!item.fetched) {
       await forgetPackage(db, item.system, item.name);
       await backlogDone(db, feed.registry, item, false);
+      return;
+    }
+    if (feed.system === 'MAVEN' && (await mavenUnchanged(env as unknown as Record<string, unknown>, db, item.name))) {
+      await backlogDone(db, feed.registry, item, false, false);
       return;
     }
     const name = await ingestPackage(env as unknown as Record<string, unknown>, db, feed.system, item.name);

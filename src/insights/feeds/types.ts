@@ -5,6 +5,7 @@
  * the last of them. A change names a package as the registry spells it in the feed; `key` maps it to the
  * name the store keeps (PEP 503 for PyPI). Feeds never write: feeds/run.ts keeps the cursor and backlog.
  */
+import type { Db } from '../../platform/db.ts';
 import type { System } from '../../versions/index.ts';
 import type { UpstreamEnv } from '../ingest/http.ts';
 
@@ -31,4 +32,6 @@ export interface Feed {
   system: System;
   start(env: UpstreamEnv): Promise<string>;
   read(env: UpstreamEnv, cursor: string, limit: number): Promise<FeedPage>;
+  /** A registry without a feed (Maven) puts its due packages into the backlog itself; answers how many. */
+  due?(db: Db, limit: number): Promise<number>;
 }

@@ -8,7 +8,7 @@ import type { Fake } from '../../../test/support/fakes/http-fake.ts';
 
 export interface FeedRegistry {
   registry: string;
-  system: 'NPM' | 'PYPI' | 'CARGO' | 'RUBYGEMS' | 'GO' | 'NUGET';
+  system: 'NPM' | 'PYPI' | 'CARGO' | 'RUBYGEMS' | 'GO' | 'NUGET' | 'MAVEN';
   fake: Fake;
   /** Upstream variables for the insights function (OSV answers `{}` here too). */
   env: Record<string, string>;
