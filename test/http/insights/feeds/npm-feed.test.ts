@@ -5,7 +5,8 @@
  * the next run and its dependents' cached graphs resolve afresh; names never stored stay unstored;
  * duplicates are one refresh; the cursor is kept in the database across runs and function restarts; an
  * outage keeps the cursor and the next run reads everything missed; a `deleted` change removes the
- * package; paging and the per-run bound carry the backlog over. Status at `GET /healthz/feeds`.
+ * package; paging and the per-run bound carry the backlog over; a registry leased by another run is left alone;
+ * a graph resolved before a refresh is not cached. Status at `GET /healthz/feeds`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import insights from '../../../../functions/insights.ts';
@@ -167,6 +168,18 @@ describe('npm change feed', () => {
     await cron();
     expect(await versions('fd-two')).toContain('2.0.3');
     expect((await npmStatus()).backlog).toBe(0);
+  });
+
+  it('a run leaves alone a registry another run holds, and follows it once the lease is over', async () => {
+    reg.publish('fd-two', '2.0.9');
+    await db.query(`UPDATE insights.feed_cursors SET lease_until = now() + interval '1 minute' WHERE registry = 'npm'`);
+    const reads = reg.sinces.length;
+    await cron();
+    expect(reg.sinces.length).toBe(reads);
+    expect(await versions('fd-two')).not.toContain('2.0.9');
+    await db.query(`UPDATE insights.feed_cursors SET lease_until = now() - interval '1 second' WHERE registry = 'npm'`);
+    await cron();
+    expect(await versions('fd-two')).toContain('2.0.9');
   });
 
   it('pages through the feed and bounds the refreshes of one run, carrying the backlog over', async () => {
