@@ -93,6 +93,9 @@ describe('npm change feed', () => {
     expect(s.cursor).toBe(String(before));
     expect(s.backlog).toBe(0);
     expect(reg.sinces).toEqual([]); // the first run asks where the feed stands, not for its changes
+    const post = await api.post('/healthz/feeds', {});
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toMatch(/GET/);
   });
 
   it('a patch release of a dependency is visible after the next run, and the dependent graph picks it', async () => {
