@@ -31,6 +31,14 @@ export const UPSTREAMS = {
   GITLAB_API_URL: upstream('https://gitlab.com', 'GitLab API (projects)'),
   BITBUCKET_API_URL: upstream('https://api.bitbucket.org', 'Bitbucket API (projects)'),
   SCORECARD_API_URL: upstream('https://api.securityscorecards.dev', 'OpenSSF Scorecard API'),
+  OSS_FUZZ_PROJECTS_URL: upstream(
+    'https://raw.githubusercontent.com/google/oss-fuzz/master/projects',
+    'OSS-Fuzz project files (`/{project}/project.yaml`: `main_repo`)',
+  ),
+  OSS_FUZZ_COVERAGE_URL: upstream(
+    'https://storage.googleapis.com/oss-fuzz-coverage',
+    'OSS-Fuzz coverage reports (`/latest_report_info/{project}.json` and its summary)',
+  ),
 } satisfies VariableGroup;
 
 export type UpstreamName = keyof typeof UPSTREAMS;

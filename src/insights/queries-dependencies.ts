@@ -36,7 +36,7 @@ export async function cachedGraphOrVersion(
 
 /**
  * Caches a graph. With `startedAt` (when its resolution began), not when one of its packages was replaced or
- * removed since then (insights.feed_refreshes, 0187; 5 s of margin for the clocks of Worker and database):
+ * removed since then (insights.feed_refreshes, 0191; 5 s of margin for the clocks of Worker and database):
  * the resolution may have read that package before the refresh and the 0150 trigger, which would have
  * dropped the cached graph, ran before it was stored.
  */

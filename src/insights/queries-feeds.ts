@@ -1,5 +1,5 @@
 /**
- * SQL of the change feeds (migrations/0187_registry_feeds.sql): the per-registry cursor with its lease,
+ * SQL of the change feeds (migrations/0191_registry_feeds.sql): the per-registry cursor with its lease,
  * the backlog of stored packages a feed named, and the status the health route shows. The cursor moves
  * only in `recordPage`, in the transaction that puts the page's stored names into the backlog, so a read
  * is either wholly recorded or read again by the next run.
@@ -101,7 +101,7 @@ export async function dueBacklog(db: Queryable, registry: string, limit: number)
 
 /**
  * The refresh of `item` is done: its row goes unless another change arrived meanwhile. (The store itself
- * noted the replacement in insights.feed_refreshes, by 0187's triggers.)
+ * noted the replacement in insights.feed_refreshes, by 0191's triggers.)
  */
 export async function backlogDone(
   db: Queryable,

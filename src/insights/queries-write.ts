@@ -195,11 +195,12 @@ export async function storeAdvisories(db: Db, records: Osv[]): Promise<void> {
 
 export async function storeProject(db: Db, p: IngestedProject): Promise<void> {
   await db.query(
-    `INSERT INTO insights.projects (id, open_issues_count, stars_count, forks_count, license, description, homepage, scorecard, fetched_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json, now())
+    `INSERT INTO insights.projects (id, open_issues_count, stars_count, forks_count, license, description, homepage, scorecard,
+      oss_fuzz, fetched_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json, $9::json, now())
     ON CONFLICT (id) DO UPDATE SET open_issues_count = EXCLUDED.open_issues_count, stars_count = EXCLUDED.stars_count,
       forks_count = EXCLUDED.forks_count, license = EXCLUDED.license, description = EXCLUDED.description,
-      homepage = EXCLUDED.homepage, scorecard = EXCLUDED.scorecard, fetched_at = now()`,
+      homepage = EXCLUDED.homepage, scorecard = EXCLUDED.scorecard, oss_fuzz = EXCLUDED.oss_fuzz, fetched_at = now()`,
     [
       p.id,
       p.openIssuesCount,
@@ -209,6 +210,7 @@ export async function storeProject(db: Db, p: IngestedProject): Promise<void> {
       p.description,
       p.homepage,
       p.scorecard ? JSON.stringify(p.scorecard) : null,
+      p.ossFuzz ? JSON.stringify(p.ossFuzz) : null,
     ],
   );
 }

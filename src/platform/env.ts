@@ -53,6 +53,8 @@ export type Env = {
   readonly INSIGHTS_FEED_PAGE?: string;
   readonly INSIGHTS_FEED_NAMES_PER_RUN?: string;
   readonly INSIGHTS_FEED_FETCH_LIMIT?: string;
+  readonly OSS_FUZZ_PROJECTS_URL?: string;
+  readonly OSS_FUZZ_COVERAGE_URL?: string;
   readonly INSIGHTS_URL?: string;
   readonly INSIGHTS_READ_THROUGH?: string;
   readonly INSIGHTS_REFRESH_AFTER_SECONDS?: string;

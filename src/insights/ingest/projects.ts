@@ -3,10 +3,13 @@
  * `GET /api/v4/projects/{o%2Fr}?license=true`, Bitbucket `GET /2.0/repositories/{o}/{r}`; counts
  * only from GitHub- and GitLab-style hosts, per the spec) plus the OpenSSF Scorecard API
  * (`GET {SCORECARD_API_URL}/projects/{host}/{o}/{r}`, optional: no scorecard when it has none).
- * Scorecard dates become midnight-UTC RFC 3339 timestamps.
+ * Scorecard dates become midnight-UTC RFC 3339 timestamps. OSS-Fuzz details: oss-fuzz.ts (a failure to
+ * read them is logged and leaves them out, as Scorecard's).
  */
 import { fetchJson, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { fetchOssFuzz, type OssFuzzDetails } from './oss-fuzz.ts';
 import { UpstreamNotFound } from './types.ts';
+import { warnUpstream } from './upstream-log.ts';
 
 export interface IngestedProject {
   id: string;
@@ -17,6 +20,7 @@ export interface IngestedProject {
   description: string;
   homepage: string;
   scorecard: Record<string, unknown> | null;
+  ossFuzz: OssFuzzDetails | null;
 }
 
 export function parseProjectId(id: string): { host: string; owner: string; repo: string } | null {
@@ -28,7 +32,7 @@ export async function fetchProject(env: UpstreamEnv, id: string): Promise<Ingest
   const p = parseProjectId(id);
   if (!p) throw new UpstreamNotFound(`not a project id: ${id}`);
   const key = `${p.host}/${p.owner}/${p.repo}`.toLowerCase();
-  let base: Omit<IngestedProject, 'scorecard' | 'id'>;
+  let base: Omit<IngestedProject, 'scorecard' | 'ossFuzz' | 'id'>;
   if (p.host === 'github.com') {
     const r = await fetchJson(
       `${upstreamUrl(env, 'GITHUB_API_URL')}/repos/${encodeURIComponent(p.owner)}/${encodeURIComponent(p.repo)}`,
@@ -77,7 +81,13 @@ export async function fetchProject(env: UpstreamEnv, id: string): Promise<Ingest
   } catch {
     scorecard = null; // not every project is scored
   }
-  return { id: key, ...base, scorecard };
+  let ossFuzz: OssFuzzDetails | null = null;
+  try {
+    ossFuzz = await fetchOssFuzz(env, key);
+  } catch (err) {
+    warnUpstream('OSS-Fuzz', err as Error, key);
+  }
+  return { id: key, ...base, scorecard, ossFuzz };
 }
 
 function num(x: unknown): number {
