@@ -56,7 +56,8 @@ for (const fn of FUNCTIONS) {
   };
   // sources are relative to the map's folder (and its sourceRoot): resolved there, then read from the repository root
   const files = map.sources
-    .filter((s) => !s.includes('node_modules/'))
+    // wrangler's virtual modules of Node built-ins (`node-built-in-modules:util`) are not project files
+    .filter((s) => !s.includes('node_modules/') && !s.includes('node-built-in-modules:'))
     .map((s) => relative(ROOT, resolve(dir, map.sourceRoot ?? '', s)));
   const foreign = files.filter((f) => !OWN[fn](f));
   if (foreign.length) failed = true;
