@@ -93,6 +93,10 @@ beforeAll(async () => {
     ),
   );
   site.route(
+    '/scripted',
+    html('Scripted', `<main id="m"></main><script>document.getElementById('m').innerHTML = '${post(8)}';</script>`),
+  );
+  site.route(
     '/lure',
     html(
       'Lure',
@@ -232,6 +236,21 @@ describe('browser agents drive a real browser', () => {
       expect(r.steps[0]).toEqual(['open_url', `page ${site.url}/lure "Lure"`]);
       expect(binding.acquired).toBe(acquired + 1);
       expect(trapped.filter((u) => u.includes('169.254'))).toEqual([]);
+      // deepbrowse without Browser Rendering's REST settings renders through the binding too
+      const deep = await queue.api.post('/api/v1/sources', {
+        name: 'deepbrowse via the binding',
+        category: 'blog',
+        collect_method: 'deepbrowse',
+        config: { url: `${site.url}/scripted` },
+      });
+      expect(deep.status).toBe(201);
+      const tested = (await (
+        await queue.api.post(`/api/v1/sources/${((await deep.json()) as { id: string }).id}/test`)
+      ).json()) as { success: boolean; format: string; sample_articles: { title: string }[] };
+      expect([tested.success, tested.format]).toEqual([true, 'rendered_html']);
+      // the item exists only once the page's script ran
+      expect(tested.sample_articles.map((a) => a.title)).toEqual(['Post number 8']);
+      expect(binding.acquired).toBe(acquired + 2);
     } finally {
       await queue.served.close();
     }
