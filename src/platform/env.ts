@@ -88,6 +88,7 @@ export type Env = {
   readonly PIPELINE_SNAPLYTICS_KEY?: string;
   readonly PIPELINE_BROWSER_RENDERING_URL?: string;
   readonly PIPELINE_BROWSER_RENDERING_TOKEN?: string;
+  readonly PIPELINE_BROWSER_BINDING?: string;
   readonly PIPELINE_BROWSER_CDP_URL?: string;
   // webhooks (src/webhooks/config.ts)
   readonly WEBHOOK_RETRY_BASE_SECONDS?: string;

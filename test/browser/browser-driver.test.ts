@@ -105,10 +105,11 @@ describe.each(drivers)('browser driver: %s', (_name, make) => {
 });
 
 describe('which driver configuration chooses', () => {
-  it('the binding in production, the DevTools endpoint when set, none without either', () => {
+  it('the binding in production (unless turned off), the DevTools endpoint when set, none without either', () => {
     const env = (e: Record<string, unknown>) => e as unknown as Env;
     expect(browserDriver(env({}))).toBeUndefined();
     expect(browserDriver(env({ BROWSER: binding }))?.kind).toBe('binding');
+    expect(browserDriver(env({ BROWSER: binding, PIPELINE_BROWSER_BINDING: 'off' }))).toBeUndefined();
     expect(browserDriver(env({ PIPELINE_BROWSER_CDP_URL: cdp.httpUrl }))?.kind).toBe('cdp');
     expect(browserDriver(env({ BROWSER: binding, PIPELINE_BROWSER_CDP_URL: cdp.wsUrl }))?.kind).toBe('cdp');
   });
