@@ -2,11 +2,13 @@
  * Project adapter: the host API for `<host>/<owner>/<repo>` (GitHub `GET /repos/{o}/{r}`, GitLab
  * `GET /api/v4/projects/{o%2Fr}?license=true`, Bitbucket `GET /2.0/repositories/{o}/{r}`; counts
  * only from GitHub- and GitLab-style hosts, per the spec) plus the OpenSSF Scorecard API
- * (`GET {SCORECARD_API_URL}/projects/{host}/{o}/{r}`, optional: no scorecard when it has none).
+ * (`GET {SCORECARD_API_URL}/projects/{host}/{o}/{r}`, optional: no scorecard when it has none (404); a
+ * failing Scorecard API is `scorecardError`, unknown rather than none).
  * Scorecard dates become midnight-UTC RFC 3339 timestamps.
  */
 import { fetchJson, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { UpstreamNotFound } from './types.ts';
+import { failureOf, isUpstreamFailure, warnUpstream } from './upstream-log.ts';
 
 export interface IngestedProject {
   id: string;
@@ -17,6 +19,8 @@ export interface IngestedProject {
   description: string;
   homepage: string;
   scorecard: Record<string, unknown> | null;
+  /** The Scorecard read failed (what failed): the scorecard is unknown, not absent. */
+  scorecardError?: string;
 }
 
 export function parseProjectId(id: string): { host: string; owner: string; repo: string } | null {
@@ -74,8 +78,11 @@ export async function fetchProject(env: UpstreamEnv, id: string): Promise<Ingest
         `${upstreamUrl(env, 'SCORECARD_API_URL')}/projects/${p.host}/${encodeURIComponent(p.owner)}/${encodeURIComponent(p.repo)}`,
       ),
     );
-  } catch {
-    scorecard = null; // not every project is scored
+  } catch (err) {
+    if (err instanceof UpstreamNotFound) return { id: key, ...base, scorecard: null }; // not every project is scored
+    if (!isUpstreamFailure(err)) throw err;
+    warnUpstream('Scorecard', err, key);
+    return { id: key, ...base, scorecard: null, scorecardError: failureOf(err) };
   }
   return { id: key, ...base, scorecard };
 }

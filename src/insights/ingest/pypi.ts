@@ -14,7 +14,7 @@
  * attestations.ts; `url` is that endpoint on pypi.org. INSIGHTS_PYPI_ATTESTATIONS=off skips them.
  */
 import { normalizePypiName } from '../../versions/names/index.ts';
-import { pypiAttestationsFromProvenance } from './attestations.ts';
+import { ATTESTATIONS_ERROR, pypiAttestationsFromProvenance } from './attestations.ts';
 import { fetchJson, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { licenseDetails, licenseFromClassifier, normalizeLicenses } from './licenses.ts';
 import {
@@ -28,7 +28,7 @@ import {
   type UpstreamIdentifier,
 } from './types.ts';
 import { insightsConfig } from '../config.ts';
-import { warnUpstream } from './upstream-log.ts';
+import { failureOf, warnUpstream } from './upstream-log.ts';
 
 export const PYPI_REGISTRY = 'https://pypi.org/simple';
 
@@ -46,7 +46,9 @@ export async function fetchPypiRelease(env: UpstreamEnv, name: string, version: 
   const vdoc = await fetchJson(`${base}/pypi/${encodeURIComponent(name)}/${encodeURIComponent(version)}/json`);
   const files: any[] = Array.isArray(vdoc.urls) ? vdoc.urls : [];
   const v = pypiVersion(version, vdoc, files);
-  v.attestations = await pypiAttestations(env, base, name, version, files);
+  const read = await pypiAttestations(env, base, name, version, files);
+  v.attestations = read.attestations;
+  if (read.error) v.meta[ATTESTATIONS_ERROR] = read.error; // unknown, not none (queries-read-status.ts)
   return v;
 }
 
@@ -224,12 +226,13 @@ async function pypiAttestations(
   name: string,
   version: string,
   files: any[],
-): Promise<Attestation[]> {
-  if (!insightsConfig(env).INSIGHTS_PYPI_ATTESTATIONS) return [];
+): Promise<{ attestations: Attestation[]; error: string | null }> {
+  if (!insightsConfig(env).INSIGHTS_PYPI_ATTESTATIONS) return { attestations: [], error: null };
   const recent = files.filter(
     (f) =>
       typeof f.filename === 'string' && (isoTime(f.upload_time_iso_8601 ?? f.upload_time) ?? '') >= ATTESTATIONS_SINCE,
   );
+  let error: string | null = null;
   const found = await mapLimit(recent, 4, async (f) => {
     const path = `/integrity/${encodeURIComponent(name)}/${encodeURIComponent(version)}/${encodeURIComponent(f.filename)}/provenance`;
     try {
@@ -238,8 +241,9 @@ async function pypiAttestations(
       if (err instanceof UpstreamNotFound) return [];
       if (!(err instanceof UpstreamError)) throw err;
       warnUpstream('PyPI provenance', err, path);
+      error = failureOf(err);
       return [];
     }
   });
-  return found.flat();
+  return { attestations: found.flat(), error };
 }
