@@ -50,10 +50,12 @@ export async function completeNpmVersion(env: Env, db: Db, name: string, version
   if (!p) return;
   const attestations = what === 'attestations' && p.attestations;
   if (attestations && !(await claimAttempt(db, 'attestations', 'NPM', name, retrySeconds(env), p.version))) return;
+  const tarball = what === 'tarball' && p.tarball;
   try {
     await readOne(env, db, name, p, what);
   } catch (err) {
     if (!upstreamFailure(err)) throw err;
+    if (tarball) await markRead(db, 'tarball', 'NPM', name, failureOf(err as Error), p.version);
     if (attestations) {
       warnUpstream('npm attestations', err as Error, `npm ${name}@${version}`);
       return markRead(db, 'attestations', 'NPM', name, failureOf(err as Error), p.version);
@@ -63,7 +65,7 @@ export async function completeNpmVersion(env: Env, db: Db, name: string, version
       `the bundled manifests (tarball) of npm ${name}@${version} could not be read: ${(err as Error).message}`,
     );
   }
-  if (attestations) await markRead(db, 'attestations', 'NPM', name, null, p.version);
+  if (attestations || tarball) await markRead(db, what, 'NPM', name, null, p.version);
 }
 
 const retrySeconds = (env: Env) => insightsConfig(env).INSIGHTS_SOURCE_RETRY_SECONDS;
@@ -100,11 +102,10 @@ export async function completeNpmBatch(env: Env, db: Db, name: string, before: n
       } catch (err) {
         if (!upstreamFailure(err)) throw err;
         warnUpstream(`npm ${what}`, err as Error, `npm ${name}@${p.version}`);
-        if (what === 'attestations' && p.attestations)
-          await markRead(db, 'attestations', 'NPM', name, failureOf(err as Error), p.version);
+        if (p[what]) await markRead(db, what, 'NPM', name, failureOf(err as Error), p.version);
         continue;
       }
-      if (what === 'attestations' && p.attestations) await markRead(db, 'attestations', 'NPM', name, null, p.version);
+      if (p[what]) await markRead(db, what, 'NPM', name, null, p.version); // when it was read (source_reads)
     }
   });
   return todo.length === NPM_PENDING_BATCH ? todo.at(-1)!.ordinal : null;

@@ -8,10 +8,11 @@ import type { Queryable } from '../platform/db.ts';
 /**
  * A source data comes from that may fail on its own: `osv` (a package's advisories); `registry` (a
  * package's registry document: reads that refresh or replace a stored copy, read-through.ts);
- * `attestations` (a version's npm attestations document or PyPI provenance); `project` (a project's host
- * API) and `scorecard` (its OpenSSF Scorecard).
+ * `attestations` (a version's npm attestations document or PyPI provenance); `tarball` (an npm version's
+ * tarball, read for its bundled manifests); `project` (a project's host API) and `scorecard` (its
+ * OpenSSF Scorecard).
  */
-export type Source = 'osv' | 'registry' | 'attestations' | 'project' | 'scorecard';
+export type Source = 'osv' | 'registry' | 'attestations' | 'tarball' | 'project' | 'scorecard';
 
 /** The `system` of a project's rows. */
 export const PROJECT_SYSTEM = 'PROJECT';
