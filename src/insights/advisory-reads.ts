@@ -28,6 +28,8 @@ import { joinWarnings, readNames, warningParts } from './warning-header.ts';
 /** At most this many packages are read inline for one answer; the rest wait for the queue. */
 const INLINE_READS = 100;
 const INLINE_CONCURRENCY = 6;
+/** At most this many packages are read after an answer (a batch page may name a thousand). */
+const BACKGROUND_READS = 20;
 
 export interface PackageRef {
   system: string;
@@ -75,7 +77,7 @@ async function advisoryState(ctx: ReadContext, keys: readonly PackageRef[], inli
     if (!r.attemptedAt || Date.now() - r.attemptedAt.getTime() >= retry * 1000) due.push(r);
   }
   const now = inline ? due.filter((r) => r.readAt === null).slice(0, INLINE_READS) : [];
-  const later = due.filter((r) => !now.includes(r));
+  const later = due.filter((r) => !now.includes(r)).slice(0, BACKGROUND_READS);
   const claimAndRead = async (r: SourceRead) =>
     (await claimAttempt(ctx.db, 'osv', r.system, r.name, retry)) &&
     (await readAdvisories(ctx.env as unknown as Record<string, unknown>, ctx.db, r.system, r.name));

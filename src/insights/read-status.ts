@@ -14,6 +14,7 @@
 import type { System } from '../versions/index.ts';
 import { advisoryWarning } from './advisory-reads.ts';
 import { insightsConfig } from './config.ts';
+import { isUpstreamFailure, warnUpstream } from './ingest/upstream-log.ts';
 import { completeNpmVersion } from './npm-pending.ts';
 import { registryFailures, unreadAttestations, projectStatuses, type ProjectStatus } from './queries-read-status.ts';
 import { claimAttempt, PROJECT_SYSTEM, type SourceRead } from './queries-source-reads.ts';
@@ -29,9 +30,16 @@ export interface VersionRef {
 
 const retrySeconds = (ctx: ReadContext) => insightsConfig(ctx.env).INSIGHTS_SOURCE_RETRY_SECONDS;
 
-/** Runs `work` after the answer; a failure there is logged once (it is recorded by the read itself). */
+/**
+ * Runs `work` after the answer. An upstream failure there (recorded by the read itself) is logged through
+ * the per-minute log without a stack; anything else is a bug and logged with its stack.
+ */
 function background(ctx: ReadContext, what: string, work: () => Promise<unknown>): void {
-  ctx.defer(work().catch((err) => console.error(`insights: background ${what} read`, err)));
+  ctx.defer(
+    work().catch((err) =>
+      isUpstreamFailure(err) ? warnUpstream(what, err) : console.error(`insights: background ${what} read`, err),
+    ),
+  );
 }
 
 /** The registry part: stored packages served as stored while their registry cannot be read. */
@@ -67,10 +75,10 @@ async function attestationParts(ctx: ReadContext, keys: readonly VersionRef[]) {
       for (const r of npm) await completeNpmVersion(ctx.env, ctx.db, r.name, r.version, 'attestations');
     });
   const others = distinctPackages(due.filter((r) => r.pendingUrl === null)).slice(0, 5);
+  // the package is read again (PyPI's provenance comes with its releases): claimed per package, not per version
   for (const p of others)
     background(ctx, `${p.system} attestations`, async () => {
-      const first = due.find((r) => r.system === p.system && r.name === p.name)!;
-      if (await claimAttempt(ctx.db, 'attestations', p.system, p.name, retrySeconds(ctx), first.version))
+      if (await claimAttempt(ctx.db, 'attestations', p.system, p.name, retrySeconds(ctx)))
         await ingestPackage(ctx.env as never, ctx.db, p.system as System, p.name);
     });
   const stale = unread.filter((r) => r.pendingUrl === null && r.readAt !== null);

@@ -7,7 +7,7 @@
  * stored answer is rewritten (the next answer has the data and no header), not a day later.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import insights from '../../../functions/insights.ts';
 import { ingestPackage } from '../../../src/insights/read-through.ts';
 import { testDb, testEnv, workerClient } from '../../support/env.ts';
@@ -24,7 +24,9 @@ const PY = 'srcout-py'; // PyPI, provenance through the integrity API
 const PROJECT = 'github.com/srcout/repo';
 
 /** Which upstreams answer 503. */
-const down = { attestations: false, provenance: false, scorecard: false, host: false, registry: false };
+const down = { attestations: false, provenance: false, scorecard: false, host: false, registry: false, pypi: false };
+/** Every line the service printed (console), to show that no expected failure printed a stack trace. */
+const printed: string[] = [];
 let fake: Fake;
 let api: ReturnType<typeof workerClient>;
 let env: Record<string, string>;
@@ -49,6 +51,7 @@ function upstream(path: string): FakeReply {
       ? unavailable
       : reply(200, JSON.parse(read('pypi/integrity/attest-demo/1.0.0/attest_demo-1.0.0-py3-none-any.whl/provenance')));
   const pypi = /^\/pypi\/pypi\/srcout-py\/(?:(\d[\d.]*)\/)?json$/.exec(path);
+  if (pypi && down.pypi) return unavailable;
   if (pypi) {
     const doc = read(`pypi/pypi/attest-demo/${pypi[1] ? `${pypi[1]}/` : ''}json`);
     return reply(200, JSON.parse(doc.replaceAll('attest-demo', PY).replaceAll('attest_demo', 'srcout_py')));
@@ -80,8 +83,15 @@ beforeAll(async () => {
     INSIGHTS_SOURCE_RETRY_SECONDS: '0',
   }) as unknown as Record<string, string>;
   api = workerClient(insights, env as never);
+  for (const level of ['log', 'warn', 'error'] as const)
+    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+      printed.push(...args.map((a) => (a instanceof Error ? (a.stack ?? a.message) : String(a))));
+    });
 });
-afterAll(() => fake?.close());
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await fake?.close();
+});
 
 async function get(path: string): Promise<{ status: number; warning: string | null; body: any }> {
   const res = await api.get(path);
@@ -160,6 +170,16 @@ describe('PyPI integrity API answering 503', () => {
     expect(v.warning).toMatch(
       /^110 insights "attestations of PYPI srcout-py@1\.0\.0 as of \d{4}-[\d-]+T[\d:.]+Z \(\d+ s old; PYPI attestations: HTTP 503 at /,
     );
+  });
+  it('the registry failing too: the read the answer starts fails quietly, and the next answer names both', async () => {
+    down.pypi = true;
+    expect((await get(PY_VERSION)).status).toBe(200); // its background read of the package fails (503)
+    const v = await get(PY_VERSION);
+    expect(v.body.attestations.length).toBe(2);
+    expect(v.warning).toMatch(
+      /^110 insights "attestations of PYPI srcout-py@1\.0\.0 as of .*, 110 insights "package data of PYPI srcout-py as of /,
+    );
+    down.pypi = false;
     down.provenance = false;
   });
 });
@@ -231,5 +251,12 @@ describe('the registry failing after a good read (stale-if-error)', () => {
     await ingestPackage(env, testDb(), 'NPM', REG);
     expect((await get(PACKAGE)).warning).toBeNull();
     expect((await get(`${PACKAGE}/versions/1.0.1`)).warning).toBeNull();
+  });
+});
+
+describe('the log of all these failures', () => {
+  it('holds no stack trace: every failure above was an expected one', () => {
+    expect(printed.length).toBeGreaterThan(0);
+    expect(printed.filter((l) => /\n\s+at /.test(l))).toEqual([]);
   });
 });
