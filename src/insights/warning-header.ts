@@ -13,8 +13,11 @@ import { PROJECT_SYSTEM } from './queries-source-reads.ts';
 
 /** Header text: ASCII only, inside an HTTP quoted-string. */
 export function quoted(text: string): string {
-  const ascii = text.replace(/[^\x20-\x7e]/g, (ch) => encodeURIComponent(ch)).replace(/["\\]/g, '\\$&');
-  return `"${ascii}"`;
+  // whole code points (`u`): a surrogate half alone would make encodeURIComponent throw (one left unpaired
+  // in the text becomes U+FFFD's bytes)
+  const lone = (ch: string) => ch.length === 1 && ch >= '\ud800' && ch <= '\udfff';
+  const ascii = text.replace(/[^\x20-\x7e]/gu, (ch) => encodeURIComponent(lone(ch) ? '\ufffd' : ch));
+  return `"${ascii.replace(/["\\]/g, '\\$&')}"`;
 }
 
 function itemName(r: SourceRead): string {
