@@ -30,7 +30,7 @@ const readOf = (r: Row): SourceRead => ({
   error: r.error ?? '',
 });
 
-/** Stored packages whose last registry read failed, with the time of the stored copy. */
+/** Stored packages whose registry read failed after the stored copy was read, with that copy's time. */
 export async function registryFailures(
   db: Queryable,
   keys: readonly { system: string; name: string }[],
@@ -41,7 +41,7 @@ export async function registryFailures(
     FROM unnest($1::text[], $2::text[]) AS k(system, name)
     JOIN insights.source_reads r ON r.system = k.system AND r.name = k.name AND r.source = 'registry' AND r.version = ''
     JOIN insights.packages p ON p.system = k.system AND p.name = k.name
-    WHERE r.failed_at IS NOT NULL AND p.fetched_at IS NOT NULL`,
+    WHERE r.failed_at > p.fetched_at -- a read failed since the stored copy was read (by whichever path)`,
     [keys.map((k) => k.system), keys.map((k) => k.name)],
   );
   return rows.map((r) => ({ ...readOf(r), fetchedAt: new Date(r.fetched_at) }));
@@ -87,6 +87,7 @@ export async function projectStatuses(db: Queryable, ids: readonly string[]): Pr
     FROM insights.projects p
     LEFT JOIN insights.source_reads r ON r.system = '${PROJECT_SYSTEM}' AND r.name = p.id AND r.version = ''
       AND r.source IN ('project', 'scorecard') AND (r.failed_at IS NOT NULL OR r.read_at IS NULL)
+      AND (r.source = 'scorecard' OR r.failed_at > p.fetched_at)
     WHERE p.id = ANY($1::text[])`,
     [ids],
   );
