@@ -1,5 +1,5 @@
 /**
- * The read status of data per source (migrations 0186, 0187): what advisory-reads.ts and read-status.ts
+ * The read status of data per source (migrations 0186, 0192): what advisory-reads.ts and read-status.ts
  * decide from. A key is a package (`version` ''), a version (`attestations`) or a project (system
  * PROJECT_SYSTEM, name the project id).
  */
