@@ -55,8 +55,10 @@ for (const fn of FUNCTIONS) {
     sourceRoot?: string;
   };
   // sources are relative to the map's folder (and its sourceRoot): resolved there, then read from the repository root
+  // wrangler's `node-built-in-modules:<name>` entries stand for Node built-ins a library requires (nodejs_compat
+  // provides them: @sigstore's `crypto` and `util` in delivery), not for files of the project
   const files = map.sources
-    .filter((s) => !s.includes('node_modules/'))
+    .filter((s) => !s.includes('node_modules/') && !s.includes('node-built-in-modules:'))
     .map((s) => relative(ROOT, resolve(dir, map.sourceRoot ?? '', s)));
   const foreign = files.filter((f) => !OWN[fn](f));
   if (foreign.length) failed = true;

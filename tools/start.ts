@@ -29,6 +29,7 @@ import { PortInUseError, assertPortFree, startStack, stopChild } from './stack/i
 import { SEED_OWNER, UsageError, chooseFunctions } from './stack/select.ts';
 import { evalRetryDelay } from './stack/qstash-server.ts';
 import { startLocalBrowser } from './stack/local-browser.ts';
+import { minuteTicker, triggerScheduled, type Ticker } from './stack/cron-ticker.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const started = Date.now();
@@ -150,11 +151,13 @@ async function main() {
     LOCAL,
   );
   const children: ChildProcess[] = [];
+  let ticker: Ticker | undefined;
   let stopping = false;
   const stop = async (code = 0) => {
     if (stopping) return;
     stopping = true;
     log('\nStopping ...');
+    ticker?.stop();
     await Promise.all(children.map((c) => stopGroup(c)));
     if (typeof browser === 'object') await browser.close();
     await stack.close();
@@ -180,6 +183,8 @@ async function main() {
         startWrangler(fn, envFile, ports[fn], ports.inspector + FUNCTIONS.indexOf(fn), `${dataDir}/wrangler/${fn}`),
       );
     await Promise.all(fns.map((fn, i) => waitHealthy(LOCAL.url(fn), children[i]!, 90_000)));
+    // the insights change feeds run every minute as deployed (wrangler dev runs crons only when asked)
+    if (fns.includes('insights')) ticker = minuteTicker((cron) => triggerScheduled(LOCAL.url('insights'), cron));
     const secs = ((Date.now() - started) / 1000).toFixed(1);
     log(
       `\n${fns.length === FUNCTIONS.length ? 'All services are' : `${fns.join(', ')} ${fns.length === 1 ? 'is' : 'are'}`} up (${secs} s):`,
@@ -195,6 +200,8 @@ async function main() {
     );
     if (browser) log(typeof browser === 'object' ? `  ${browser.line}` : `  ${browser}`);
     log(`  ${'database'.padEnd(12)} ${stack.databaseUrl}${stack.embedded ? ' (embedded PGlite)' : ''}`);
+    if (fns.includes('insights'))
+      log(`  feeds:       ${LOCAL.url('insights')}/healthz/feeds   (change feeds, followed every minute)`);
     if (fns.includes('marketplace'))
       log(`  cron:        curl '${LOCAL.url('marketplace')}/__scheduled?cron=17+3+*+*+*'`);
     if (seeded.length) log(`\n${seeded.join('\n')}`);

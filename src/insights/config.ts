@@ -4,7 +4,7 @@
  * dependency graph is resolved for. Read with `insightsConfig(env)`.
  */
 import { configReader, variable, type VariableGroup } from '../platform/config/define.ts';
-import { httpUrl, integer, matching, nonNegative, onOff } from '../platform/config/kinds.ts';
+import { httpUrl, integer, lowerList, matching, nonNegative, onOff, positive } from '../platform/config/kinds.ts';
 import { DATABASE, QUEUE } from '../platform/config/shared.ts';
 import { DEFAULT_NPM_ENV } from '../resolve/npm-pick.ts';
 import { DEFAULT_NUGET_FRAMEWORK } from '../resolve/nuget.ts';
@@ -31,14 +31,61 @@ export const UPSTREAMS = {
   GITLAB_API_URL: upstream('https://gitlab.com', 'GitLab API (projects)'),
   BITBUCKET_API_URL: upstream('https://api.bitbucket.org', 'Bitbucket API (projects)'),
   SCORECARD_API_URL: upstream('https://api.securityscorecards.dev', 'OpenSSF Scorecard API'),
+  OSS_FUZZ_PROJECTS_URL: upstream(
+    'https://raw.githubusercontent.com/google/oss-fuzz/master/projects',
+    'OSS-Fuzz project files (`/{project}/project.yaml`: `main_repo`)',
+  ),
+  OSS_FUZZ_COVERAGE_URL: upstream(
+    'https://storage.googleapis.com/oss-fuzz-coverage',
+    'OSS-Fuzz coverage reports (`/latest_report_info/{project}.json` and its summary)',
+  ),
 } satisfies VariableGroup;
 
 export type UpstreamName = keyof typeof UPSTREAMS;
+
+/** The registries' change feeds followed by the insights cron (src/insights/feeds/, docs/insights.md "Change feeds"). */
+export const FEEDS = {
+  NPM_REPLICATE_URL: upstream('https://replicate.npmjs.com', 'npm replication feed (`/registry/_changes`)'),
+  GO_INDEX_URL: upstream('https://index.golang.org', 'Go module index (`/index?since=`)'),
+  NUGET_CATALOG_URL: upstream('https://api.nuget.org/v3/catalog0/index.json', 'NuGet catalog index (pages of changes)'),
+  INSIGHTS_FEEDS: variable({
+    schema: lowerList,
+    default: 'npm,pypi,cargo,rubygems,go,nuget,maven',
+    meaning:
+      'change feeds the insights cron follows (comma-separated: npm, pypi, cargo, rubygems, go, nuget, maven; empty: none)',
+  }),
+  INSIGHTS_FEED_RUN_SECONDS: variable({
+    schema: integer(0),
+    default: '55',
+    meaning: 'how long one cron run keeps following the feeds (0: one pass)',
+  }),
+  INSIGHTS_FEED_POLL_SECONDS: variable({
+    schema: positive,
+    default: '5',
+    meaning: 'wait between two reads of the feeds inside one cron run',
+  }),
+  INSIGHTS_FEED_PAGE: variable({
+    schema: integer(1),
+    default: '1000',
+    meaning: 'changes asked for in one feed read (npm `limit`)',
+  }),
+  INSIGHTS_FEED_NAMES_PER_RUN: variable({
+    schema: integer(1),
+    default: '300',
+    meaning: 'stored packages one cron run refreshes at most; the rest stays in the backlog for the next run',
+  }),
+  INSIGHTS_FEED_FETCH_LIMIT: variable({
+    schema: integer(1),
+    default: '900',
+    meaning: 'upstream requests one cron run makes at most (feed reads and refreshes)',
+  }),
+} satisfies VariableGroup;
 
 const FULL_VERSION = /^\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 
 export const INSIGHTS = {
   ...UPSTREAMS,
+  ...FEEDS,
   INSIGHTS_URL: variable({ schema: httpUrl, optional: true, meaning: 'public base URL of `insights` (seed tool)' }),
   INSIGHTS_READ_THROUGH: variable({
     schema: onOff,

@@ -10,7 +10,8 @@
  *     fetched within the fetch budget and answered from memory (graph-read-through.ts);
  *  4. versions are answered in their published spelling (PyPI `2.1`, not the canonical `2.1.0`);
  *  5. complete: the fetched packages are written in one transaction, then the graph is cached with
- *     the names of every package it read (the 0150 triggers drop it when one of them changes);
+ *     the names of every package it read (the 0150 triggers drop it when one of them changes), unless a
+ *     change feed refreshed one of them after the resolution began (it may have read the old data);
  *     incomplete (fetch limit, upstream failure): what was fetched is written, nothing is cached, and
  *     the caller answers 503 and queues the next round, which starts from what is now stored.
  */
@@ -59,6 +60,7 @@ export async function buildGraph(ctx: GraphContext, key: GraphKey): Promise<Grap
     return { kind: 'graph', body: first.body, cached: true, stored: [] };
   }
 
+  const startedAt = new Date(); // a package a change feed refreshes after this makes the graph unfit to cache
   const rt = ctx.readThrough ? new GraphReadThrough(env, system) : null;
   const run = <T>(fn: () => Promise<T>): Promise<T> => (rt ? withFetchBudget(rt.budget, fn) : fn());
   return run(async () => {
@@ -99,7 +101,7 @@ export async function buildGraph(ctx: GraphContext, key: GraphKey): Promise<Grap
         await rt.settle();
         await rt.persist(db);
       }
-      await putCachedGraph(db, system, name, version, tkey, [...client.touched, name], body);
+      await putCachedGraph(db, system, name, version, tkey, [...client.touched, name], body, startedAt);
       memory?.markGraphStored(graphKey(name, version, tkey));
     })();
     if (ctx.waitUntil)

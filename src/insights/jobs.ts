@@ -10,6 +10,8 @@
  * (QStash retries). `POST /insights/advisories {system, names}` stores the OSV records of packages
  * the graph read-through stored without them. `POST /insights/npm-pending {names, before}` reads the
  * tarballs and attestation documents npm ingestion left pending (npm-pending.ts), a batch per package.
+ * `POST /insights/attestations {system, name}` verifies the package's unchecked attestation documents
+ * (attestation-checks.ts), CHECKS_PER_MESSAGE per message, queueing the rest.
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/env.ts';
@@ -23,6 +25,8 @@ import { readAdvisories } from './advisory-reads.ts';
 import { isUpstreamFailure, warnUpstream } from './ingest/upstream-log.ts';
 import { ingestPackage } from './read-through.ts';
 import { completeNpmBatch, NPM_PENDING_TOP, queueNpmPending } from './npm-pending.ts';
+import { checkAttestations } from './attestation-checks.ts';
+import { queueAttestationChecks } from './attestation-queue.ts';
 
 export const insightsJobs = new Hono<AppEnv>();
 
@@ -93,4 +97,20 @@ insightsJobs.post('/npm-pending', async (c) => {
     await queueNpmPending(c.env, [name], next);
   }
   return c.json({ packages: names.length, more });
+});
+
+insightsJobs.post('/attestations', async (c) => {
+  const body = verifiedJson<{ system?: unknown; name?: unknown }>(c);
+  const system = String(body?.system ?? '').toUpperCase();
+  if ((system !== 'NPM' && system !== 'PYPI') || typeof body.name !== 'string' || !body.name)
+    throw new HttpError(400, 'body must be {system: NPM|PYPI, name}');
+  try {
+    const more = await checkAttestations(c.env, c.get('db'), system, body.name);
+    if (more) await queueAttestationChecks(c.env, system, body.name);
+    return c.json({ system, name: body.name, more });
+  } catch (err) {
+    if (!isUpstreamFailure(err)) throw err;
+    warnUpstream(system, err, `attestation checks of ${system} ${body.name}`);
+    return c.json({ error: 'upstream failed; retry' }, 503);
+  }
 });

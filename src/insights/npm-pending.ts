@@ -12,6 +12,7 @@ import type { Db } from '../platform/db.ts';
 import type { Env } from '../platform/env.ts';
 import { HttpError } from '../platform/errors.ts';
 import { publish } from '../platform/queue.ts';
+import { queueAttestationChecks } from './attestation-queue.ts';
 import { mapLimit } from './ingest/http.ts';
 import { readAttestations, readBundled } from './ingest/npm-pending.ts';
 import { failureOf, warnUpstream } from './ingest/upstream-log.ts';
@@ -30,10 +31,13 @@ export const NPM_PENDING_BATCH = 32;
 
 export type NpmRead = 'tarball' | 'attestations';
 
-async function readOne(env: Env, db: Db, name: string, p: NpmPendingVersion, what: NpmRead): Promise<void> {
+/** Reads and stores one pending read; true when it stored attestations (which are then to be verified). */
+async function readOne(env: Env, db: Db, name: string, p: NpmPendingVersion, what: NpmRead): Promise<boolean> {
   if (what === 'tarball' && p.tarball) await storeNpmBundled(db, name, p.version, await readBundled(env, p.tarball));
-  if (what === 'attestations' && p.attestations)
-    await storeNpmAttestations(db, name, p.version, await readAttestations(env, p.attestations));
+  if (what !== 'attestations' || !p.attestations) return false;
+  const read = await readAttestations(env, p.attestations);
+  await storeNpmAttestations(db, name, p.version, read);
+  return read.attestations.length > 0;
 }
 
 function upstreamFailure(err: unknown): err is UpstreamError | UpstreamNotFound {
@@ -52,7 +56,7 @@ export async function completeNpmVersion(env: Env, db: Db, name: string, version
   if (attestations && !(await claimAttempt(db, 'attestations', 'NPM', name, retrySeconds(env), p.version))) return;
   const tarball = what === 'tarball' && p.tarball;
   try {
-    await readOne(env, db, name, p, what);
+    if (await readOne(env, db, name, p, what)) await queueAttestationChecks(env, 'NPM', name); // verified off the request path
   } catch (err) {
     if (!upstreamFailure(err)) throw err;
     if (tarball) await markRead(db, 'tarball', 'NPM', name, failureOf(err as Error), p.version);
@@ -95,10 +99,11 @@ export async function queueNpmPending(env: Env, names: readonly string[], before
 /** One background batch: reads NPM_PENDING_BATCH pending versions below `before`; the next `before`, or null when done. */
 export async function completeNpmBatch(env: Env, db: Db, name: string, before: number): Promise<number | null> {
   const todo = await npmPendingVersions(db, name, before, NPM_PENDING_BATCH);
+  let attested = false;
   await mapLimit(todo, 4, async (p) => {
     for (const what of ['tarball', 'attestations'] as const) {
       try {
-        await readOne(env, db, name, p, what);
+        if (await readOne(env, db, name, p, what)) attested = true;
       } catch (err) {
         if (!upstreamFailure(err)) throw err;
         warnUpstream(`npm ${what}`, err as Error, `npm ${name}@${p.version}`);
@@ -108,5 +113,6 @@ export async function completeNpmBatch(env: Env, db: Db, name: string, before: n
       if (p[what]) await markRead(db, what, 'NPM', name, null, p.version); // when it was read (source_reads)
     }
   });
+  if (attested) await queueAttestationChecks(env, 'NPM', name); // one message for the batch's documents
   return todo.length === NPM_PENDING_BATCH ? todo.at(-1)!.ordinal : null;
 }

@@ -34,6 +34,12 @@ export async function cachedGraphOrVersion(
   return { body: rows[0]?.body ?? null, stored: rows[0]?.stored === true };
 }
 
+/**
+ * Caches a graph. With `startedAt` (when its resolution began), not when one of its packages was replaced or
+ * removed since then (insights.feed_refreshes, 0191; 5 s of margin for the clocks of Worker and database):
+ * the resolution may have read that package before the refresh and the 0150 trigger, which would have
+ * dropped the cached graph, ran before it was stored.
+ */
 export async function putCachedGraph(
   db: Queryable,
   system: string,
@@ -42,12 +48,16 @@ export async function putCachedGraph(
   target: string,
   packages: string[],
   body: string,
+  startedAt?: Date,
 ): Promise<void> {
   await db.query(
-    `INSERT INTO insights.dependency_graphs (system, name, version, target, packages, body) VALUES ($1, $2, $3, $4, $5, $6::json)
+    `INSERT INTO insights.dependency_graphs (system, name, version, target, packages, body)
+     SELECT $1, $2, $3, $4, $5, $6::json
+     WHERE $7::timestamptz IS NULL OR NOT EXISTS (SELECT 1 FROM insights.feed_refreshes r
+       WHERE r.system = $1 AND r.name = ANY($5::text[]) AND r.refreshed_at > $7::timestamptz - interval '5 seconds')
      ON CONFLICT (system, name, version) DO UPDATE SET target = EXCLUDED.target, packages = EXCLUDED.packages, body = EXCLUDED.body,
        computed_at = now()`,
-    [system, name, version, target, packages, body],
+    [system, name, version, target, packages, body, startedAt ?? null],
   );
 }
 

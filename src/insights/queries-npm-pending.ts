@@ -7,6 +7,7 @@
  */
 import type { Db, Queryable } from '../platform/db.ts';
 import type { ReadAttestations } from './ingest/attestations.ts';
+import { keepAttestationDocument } from './queries-attestation-checks.ts';
 import { relatedProjectsFromAttestations } from './ingest/project-links.ts';
 import { NPM_ATTESTATIONS, NPM_TARBALL } from './ingest/npm-pending.ts';
 import type { Bundle } from './ingest/npm-tarball.ts';
@@ -84,6 +85,12 @@ export async function storeNpmAttestations(
       [name, version, JSON.stringify(read.slsaProvenances), JSON.stringify(read.attestations)],
     );
     if (updated.length === 0) return;
+    if (read.document !== undefined && read.attestations.length)
+      await keepAttestationDocument(
+        tx,
+        { system: 'NPM', name, version, url: read.attestations[0]!.url },
+        read.document,
+      );
     const attested = relatedProjectsFromAttestations(read).map((p) => ({
       project_id: p.projectId,
       relation_type: p.relationType,

@@ -199,12 +199,13 @@ export async function storeAdvisories(db: Db, records: Osv[]): Promise<void> {
 
 export async function storeProject(db: Db, p: IngestedProject): Promise<void> {
   await db.query(
-    `INSERT INTO insights.projects (id, open_issues_count, stars_count, forks_count, license, description, homepage, scorecard, fetched_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json, now())
+    `INSERT INTO insights.projects (id, open_issues_count, stars_count, forks_count, license, description, homepage, scorecard,
+      oss_fuzz, fetched_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json, $9::json, now())
     ON CONFLICT (id) DO UPDATE SET open_issues_count = EXCLUDED.open_issues_count, stars_count = EXCLUDED.stars_count,
       forks_count = EXCLUDED.forks_count, license = EXCLUDED.license, description = EXCLUDED.description,
-      homepage = EXCLUDED.homepage, fetched_at = now(),
-      scorecard = CASE WHEN $9::boolean THEN insights.projects.scorecard ELSE EXCLUDED.scorecard END`,
+      homepage = EXCLUDED.homepage, oss_fuzz = EXCLUDED.oss_fuzz, fetched_at = now(),
+      scorecard = CASE WHEN $10::boolean THEN insights.projects.scorecard ELSE EXCLUDED.scorecard END`,
     [
       p.id,
       p.openIssuesCount,
@@ -214,6 +215,7 @@ export async function storeProject(db: Db, p: IngestedProject): Promise<void> {
       p.description,
       p.homepage,
       p.scorecard ? JSON.stringify(p.scorecard) : null,
+      p.ossFuzz ? JSON.stringify(p.ossFuzz) : null,
       p.scorecardError !== undefined, // a failed Scorecard read keeps the last good scorecard (stale-if-error)
     ],
   );

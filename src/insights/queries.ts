@@ -142,7 +142,8 @@ export async function getProjectPackageVersions(db: Queryable, id: string): Prom
       THEN json_build_object('versions', COALESCE(json_agg(json_build_object(
         'versionKey', json_build_object('system', m.system, 'name', m.name, 'version', m.version),
         'relationType', m.relation_type, 'relationProvenance', m.relation_provenance,
-        'slsaProvenances', m.slsa_provenances, 'attestations', m.attestations)
+        'slsaProvenances', insights.checked_attestations(m.system, m.name, m.version, m.slsa_provenances),
+        'attestations', insights.checked_attestations(m.system, m.name, m.version, m.attestations))
         ORDER BY m.from_attestation DESC, m.system, m.name COLLATE "C", m.ordinal, m.relation_type COLLATE "C") FILTER (WHERE m.project_id IS NOT NULL), '[]'::json))::text END AS body
     FROM (SELECT pv.*, v.ordinal FROM insights.project_versions pv JOIN insights.versions v USING (system, name, version)
           WHERE pv.project_id = $1 ORDER BY pv.from_attestation DESC, pv.system, pv.name COLLATE "C", v.ordinal LIMIT ${MAX_PROJECT_VERSIONS}) m`,

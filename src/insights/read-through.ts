@@ -32,6 +32,7 @@ import { claimAttempt, markRead, PROJECT_SYSTEM } from './queries-source-reads.t
 import { storeAdvisories, storePackage, storeProject } from './queries-write.ts';
 import { insightsConfig } from './config.ts';
 import { queueNpmPending } from './npm-pending.ts';
+import { queueAttestationChecks } from './attestation-queue.ts';
 
 /** An item found in the store; `fetchedAt` (packages) tells whether the stored copy is stale. */
 export interface Stored<T> {
@@ -142,6 +143,7 @@ export async function ingestPackage(
   }
   await storePackage(db, pkg);
   await markRead(db, 'registry', system, pkg.name, null);
+  if (pkg.versions.some((v) => v.attestations.length > 0)) await queueAttestationChecks(env as Env, system, pkg.name);
   await readAdvisories(env, db, system, pkg.name); // its outcome is recorded (advisory-reads.ts)
   return pkg.name;
 }

@@ -44,6 +44,17 @@ export type Env = {
   readonly GITLAB_API_URL?: string;
   readonly BITBUCKET_API_URL?: string;
   readonly SCORECARD_API_URL?: string;
+  readonly NPM_REPLICATE_URL?: string;
+  readonly GO_INDEX_URL?: string;
+  readonly NUGET_CATALOG_URL?: string;
+  readonly INSIGHTS_FEEDS?: string;
+  readonly INSIGHTS_FEED_RUN_SECONDS?: string;
+  readonly INSIGHTS_FEED_POLL_SECONDS?: string;
+  readonly INSIGHTS_FEED_PAGE?: string;
+  readonly INSIGHTS_FEED_NAMES_PER_RUN?: string;
+  readonly INSIGHTS_FEED_FETCH_LIMIT?: string;
+  readonly OSS_FUZZ_PROJECTS_URL?: string;
+  readonly OSS_FUZZ_COVERAGE_URL?: string;
   readonly INSIGHTS_URL?: string;
   readonly INSIGHTS_READ_THROUGH?: string;
   readonly INSIGHTS_REFRESH_AFTER_SECONDS?: string;

@@ -22,8 +22,10 @@
  * Publisher (`kind` GitHub/GitLab, `repository` "owner/name"). The commit is only in the Sigstore
  * certificate's extensions (not parsed), so it stays "".
  *
- * `verified` is always false: the Sigstore bundles (certificate chain to Fulcio, Rekor inclusion,
- * DSSE signature) are not checked here. `url` is the attestation document's public URL.
+ * `verified` is false here: the Sigstore bundles are verified later, off the request path
+ * (src/insights/attestation-checks.ts), and the answers show that check's verdict once it has run.
+ * An npm document is kept as read (`document`) for that check, so it is not fetched twice.
+ * `url` is the attestation document's public URL.
  */
 import type { UpstreamEnv } from './http.ts';
 import type { Attestation, SlsaProvenance } from './types.ts';
@@ -92,11 +94,13 @@ export function slsaSource(stmt: Statement): { type: string; sourceRepository: s
 export interface ReadAttestations {
   slsaProvenances: SlsaProvenance[];
   attestations: Attestation[];
+  /** The document as read, for its verification (attestation-checks.ts). */
+  document?: unknown;
 }
 
 /** The SLSA entries of an npm attestations document, `url` being where it was published. */
 export function npmAttestationsFromDocument(doc: unknown, url: string): ReadAttestations {
-  const out: ReadAttestations = { slsaProvenances: [], attestations: [] };
+  const out: ReadAttestations = { slsaProvenances: [], attestations: [], document: doc };
   const list: any[] = Array.isArray((doc as any)?.attestations) ? (doc as any).attestations : [];
   for (const a of list) {
     const stmt = decodeStatement(a?.bundle?.dsseEnvelope?.payload);

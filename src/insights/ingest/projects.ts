@@ -4,9 +4,11 @@
  * only from GitHub- and GitLab-style hosts, per the spec) plus the OpenSSF Scorecard API
  * (`GET {SCORECARD_API_URL}/projects/{host}/{o}/{r}`, optional: no scorecard when it has none (404); a
  * failing Scorecard API is `scorecardError`, unknown rather than none).
- * Scorecard dates become midnight-UTC RFC 3339 timestamps.
+ * Scorecard dates become midnight-UTC RFC 3339 timestamps. OSS-Fuzz details: oss-fuzz.ts (a failure to
+ * read them is logged and leaves them out).
  */
 import { fetchJson, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { fetchOssFuzz, type OssFuzzDetails } from './oss-fuzz.ts';
 import { UpstreamNotFound } from './types.ts';
 import { failureOf, isUpstreamFailure, warnUpstream } from './upstream-log.ts';
 
@@ -21,6 +23,7 @@ export interface IngestedProject {
   scorecard: Record<string, unknown> | null;
   /** The Scorecard read failed (what failed): the scorecard is unknown, not absent. */
   scorecardError?: string;
+  ossFuzz: OssFuzzDetails | null;
 }
 
 export function parseProjectId(id: string): { host: string; owner: string; repo: string } | null {
@@ -32,7 +35,7 @@ export async function fetchProject(env: UpstreamEnv, id: string): Promise<Ingest
   const p = parseProjectId(id);
   if (!p) throw new UpstreamNotFound(`not a project id: ${id}`);
   const key = `${p.host}/${p.owner}/${p.repo}`.toLowerCase();
-  let base: Omit<IngestedProject, 'scorecard' | 'id'>;
+  let base: Omit<IngestedProject, 'scorecard' | 'ossFuzz' | 'id'>;
   if (p.host === 'github.com') {
     const r = await fetchJson(
       `${upstreamUrl(env, 'GITHUB_API_URL')}/repos/${encodeURIComponent(p.owner)}/${encodeURIComponent(p.repo)}`,
@@ -72,6 +75,7 @@ export async function fetchProject(env: UpstreamEnv, id: string): Promise<Ingest
     };
   }
   let scorecard: Record<string, unknown> | null = null;
+  let scorecardError: string | undefined;
   try {
     scorecard = scorecardFromApi(
       await fetchJson(
@@ -79,12 +83,20 @@ export async function fetchProject(env: UpstreamEnv, id: string): Promise<Ingest
       ),
     );
   } catch (err) {
-    if (err instanceof UpstreamNotFound) return { id: key, ...base, scorecard: null }; // not every project is scored
     if (!isUpstreamFailure(err)) throw err;
-    warnUpstream('Scorecard', err, key);
-    return { id: key, ...base, scorecard: null, scorecardError: failureOf(err) };
+    if (!(err instanceof UpstreamNotFound)) {
+      // not every project is scored (404); any other failure leaves the scorecard unknown
+      warnUpstream('Scorecard', err, key);
+      scorecardError = failureOf(err);
+    }
   }
-  return { id: key, ...base, scorecard };
+  let ossFuzz: OssFuzzDetails | null = null;
+  try {
+    ossFuzz = await fetchOssFuzz(env, key);
+  } catch (err) {
+    warnUpstream('OSS-Fuzz', err as Error, key);
+  }
+  return { id: key, ...base, scorecard, ossFuzz, ...(scorecardError ? { scorecardError } : {}) };
 }
 
 function num(x: unknown): number {

@@ -40,6 +40,8 @@ beforeAll(async () => {
     'GITLAB_API_URL',
     'BITBUCKET_API_URL',
     'SCORECARD_API_URL',
+    'OSS_FUZZ_PROJECTS_URL',
+    'OSS_FUZZ_COVERAGE_URL',
   ];
   api = workerClient(
     insights,

@@ -142,6 +142,8 @@ const UPSTREAMS = [
   'GITLAB_API_URL',
   'BITBUCKET_API_URL',
   'SCORECARD_API_URL',
+  'OSS_FUZZ_PROJECTS_URL',
+  'OSS_FUZZ_COVERAGE_URL',
 ];
 let requests = 0;
 const statuses = new Map<number, number>();
