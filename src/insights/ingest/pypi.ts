@@ -15,7 +15,7 @@
  */
 import * as z from 'zod';
 import { normalizePypiName } from '../../versions/names/index.ts';
-import { pypiAttestationsFromProvenance } from './attestations.ts';
+import { ATTESTATIONS_ERROR, pypiAttestationsFromProvenance } from './attestations.ts';
 import { fetchJson, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { fetchDoc } from './upstream-doc.ts';
 import { licenseDetails, licenseFromClassifier, normalizeLicenses } from './licenses.ts';
@@ -30,7 +30,7 @@ import {
   type UpstreamIdentifier,
 } from './types.ts';
 import { insightsConfig } from '../config.ts';
-import { warnUpstream } from './upstream-log.ts';
+import { failureOf, warnUpstream } from './upstream-log.ts';
 
 export const PYPI_REGISTRY = 'https://pypi.org/simple';
 
@@ -81,7 +81,9 @@ export async function fetchPypiRelease(env: UpstreamEnv, name: string, version: 
   const vdoc = await fetchDoc(`${base}/pypi/${encodeURIComponent(name)}/${encodeURIComponent(version)}/json`, PypiDoc);
   const files = vdoc.urls ?? [];
   const v = pypiVersion(version, vdoc, files);
-  v.attestations = await pypiAttestations(env, base, name, version, files);
+  const read = await pypiAttestations(env, base, name, version, files);
+  v.attestations = read.attestations;
+  if (read.error) v.meta[ATTESTATIONS_ERROR] = read.error; // unknown, not none (queries-read-status.ts)
   return v;
 }
 
@@ -259,12 +261,13 @@ async function pypiAttestations(
   name: string,
   version: string,
   files: PypiFile[],
-): Promise<Attestation[]> {
-  if (!insightsConfig(env).INSIGHTS_PYPI_ATTESTATIONS) return [];
+): Promise<{ attestations: Attestation[]; error: string | null }> {
+  if (!insightsConfig(env).INSIGHTS_PYPI_ATTESTATIONS) return { attestations: [], error: null };
   const recent = files.filter(
     (f) =>
       typeof f.filename === 'string' && (isoTime(f.upload_time_iso_8601 ?? f.upload_time) ?? '') >= ATTESTATIONS_SINCE,
   );
+  let error: string | null = null;
   const found = await mapLimit(recent, 4, async (f) => {
     const path = `/integrity/${encodeURIComponent(name)}/${encodeURIComponent(version)}/${encodeURIComponent(f.filename ?? '')}/provenance`;
     try {
@@ -273,8 +276,9 @@ async function pypiAttestations(
       if (err instanceof UpstreamNotFound) return [];
       if (!(err instanceof UpstreamError)) throw err;
       warnUpstream('PyPI provenance', err, path);
+      error = failureOf(err);
       return [];
     }
   });
-  return found.flat();
+  return { attestations: found.flat(), error };
 }
