@@ -91,6 +91,8 @@ beforeAll(async () => {
 afterAll(async () => {
   vi.restoreAllMocks();
   await fake?.close();
+  // its packages are other suites' fixtures renamed (their repositories and hashes): gone, they cannot show there
+  await testDb().query(`DELETE FROM insights.packages WHERE name IN ($1, $2, $3)`, [ATT, REG, PY]);
 });
 
 async function get(path: string): Promise<{ status: number; warning: string | null; body: any }> {
