@@ -5,22 +5,19 @@
  * answers `{success: true, result: "<rendered html>", errors: [], messages: []}` (Cloudflare's envelope),
  * or `{success: false, errors: [{code, message}]}` with 400/401/422. One browser, a fresh context per
  * request. Local use only (it loads whatever URL it is given; the pipeline checks targets first).
- * It also serves the browser sessions the agent collectors drive (`/sessions`, tools/browser-sessions.ts).
+ * (The browser agents drive a Chromium of their own through its DevTools endpoint: tools/browser-cdp.ts.)
  *
  *   npm run browser-render -- [port] [token]   (defaults 8031, local-browser-token; CHROMIUM=/usr/bin/chromium)
  * then PIPELINE_BROWSER_RENDERING_URL=http://127.0.0.1:8031 PIPELINE_BROWSER_RENDERING_TOKEN=local-browser-token.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
-import { browserSessions } from './browser-sessions.ts';
 
 export interface BrowserRender {
   url: string;
   token: string;
   /** URLs rendered, in order. */
   rendered: string[];
-  /** Pages the agent sessions landed on, in order. */
-  opened: string[];
   close(): Promise<void>;
 }
 
@@ -47,14 +44,8 @@ export async function startBrowserRender(port = 0, token = 'local-browser-token'
     messages: [],
     result: null,
   });
-  const opened: string[] = [];
-  const sessions = browserSessions(browser, opened);
   const server: Server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path.startsWith('/sessions')) {
-      if (req.headers.authorization !== `Bearer ${token}`) return reply(res, 401, fail(10000, 'Authentication error'));
-      return sessionRoute(sessions, req, path, (status, body) => reply(res, status, body), fail);
-    }
     if (req.method !== 'POST' || path !== '/content') return reply(res, 404, fail(7003, 'Could not route'));
     if (req.headers.authorization !== `Bearer ${token}`) return reply(res, 401, fail(10000, 'Authentication error'));
     const chunks: Buffer[] = [];
@@ -94,53 +85,12 @@ export async function startBrowserRender(port = 0, token = 'local-browser-token'
     url: `http://127.0.0.1:${address.port}`,
     token,
     rendered,
-    opened,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
-      await sessions.closeAll();
       await browser.close();
     },
   };
-}
-
-/** The `/sessions` routes (tools/browser-sessions.ts). */
-async function sessionRoute(
-  sessions: ReturnType<typeof browserSessions>,
-  req: IncomingMessage,
-  path: string,
-  send: (status: number, body: unknown) => void,
-  fail: (code: number, message: string) => unknown,
-): Promise<void> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  let body: Record<string, unknown> = {};
-  try {
-    body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
-  } catch {
-    return send(400, fail(1001, 'Invalid JSON body'));
-  }
-  const m = /^\/sessions(?:\/([^/]+)(\/actions)?)?$/.exec(path);
-  if (!m) return send(404, fail(7003, 'Could not route'));
-  const [, id, actions] = m;
-  try {
-    if (req.method === 'POST' && !id) {
-      const ua = typeof body.userAgent === 'string' ? body.userAgent : undefined;
-      return send(200, { success: true, result: { session_id: await sessions.create(ua) }, errors: [], messages: [] });
-    }
-    if (req.method === 'POST' && id && actions) {
-      const state = await sessions.action(id, body);
-      if (!state) return send(404, fail(1003, 'session not found'));
-      return send(200, { success: true, result: state, errors: [], messages: [] });
-    }
-    if (req.method === 'DELETE' && id && !actions)
-      return (await sessions.close(id))
-        ? send(200, { success: true, errors: [], messages: [] })
-        : send(404, fail(1003, 'session not found'));
-    return send(404, fail(7003, 'Could not route'));
-  } catch (err) {
-    return send(422, fail(2001, `action failed: ${(err as Error).message.split('\n')[0]}`));
-  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -147,7 +147,8 @@ async function main() {
     fns.includes('pipeline') || fns.includes('delivery') ? await startLocalBrowser(process.env) : undefined;
   const vars = workerVars(
     stack.databaseUrl,
-    { ...passed, ...(typeof browser === 'object' ? browser.vars : {}) },
+    // wrangler dev's own BROWSER binding would download a browser: the local one is the DevTools endpoint
+    { PIPELINE_BROWSER_BINDING: 'off', ...passed, ...(typeof browser === 'object' ? browser.vars : {}) },
     LOCAL,
   );
   const children: ChildProcess[] = [];

@@ -23,10 +23,13 @@ import { storeAdvisories } from './queries-write.ts';
 import { claimAttempt, markRead, sourceReadOf, sourceReads, type SourceRead } from './queries-source-reads.ts';
 import type { Db } from '../platform/db.ts';
 import type { ReadContext } from './read-context.ts';
+import { joinWarnings, readNames, warningParts } from './warning-header.ts';
 
 /** At most this many packages are read inline for one answer; the rest wait for the queue. */
 const INLINE_READS = 100;
 const INLINE_CONCURRENCY = 6;
+/** At most this many packages are read after an answer (a batch page may name a thousand). */
+const BACKGROUND_READS = 20;
 
 export interface PackageRef {
   system: string;
@@ -62,7 +65,8 @@ interface AdvisoryState {
 }
 
 function distinct(keys: readonly PackageRef[]): PackageRef[] {
-  return [...new Map(keys.map((k) => [`${k.system}\u0000${k.name}`, k])).values()];
+  // packages only: a key carrying a version (a graph node) names its package's advisories
+  return [...new Map(keys.map((k) => [`${k.system}\u0000${k.name}`, { system: k.system, name: k.name }])).values()];
 }
 
 /** Classifies `keys`; with `inline`, missing packages whose attempt is due are read now, else in the background. */
@@ -79,7 +83,7 @@ async function advisoryState(ctx: ReadContext, keys: readonly PackageRef[], inli
     if (!r.attemptedAt || Date.now() - r.attemptedAt.getTime() >= retry * 1000) due.push(r);
   }
   const now = inline ? due.filter((r) => r.readAt === null).slice(0, INLINE_READS) : [];
-  const later = due.filter((r) => !now.includes(r));
+  const later = due.filter((r) => !now.includes(r)).slice(0, BACKGROUND_READS);
   const claimAndRead = async (r: SourceRead) =>
     (await claimAttempt(ctx.db, 'osv', r.system, r.name, retry)) &&
     (await readAdvisories(ctx.env as unknown as Record<string, unknown>, ctx.db, r.system, r.name));
@@ -94,37 +98,11 @@ async function advisoryState(ctx: ReadContext, keys: readonly PackageRef[], inli
   return state;
 }
 
-/** Header text: ASCII only, inside an HTTP quoted-string. */
-function quoted(text: string): string {
-  const ascii = text.replace(/[^\x20-\x7e]/g, (ch) => encodeURIComponent(ch)).replace(/["\\]/g, '\\$&');
-  return `"${ascii}"`;
-}
+const names = (rs: SourceRead[]) => readNames(rs);
 
-const names = (rs: SourceRead[]) =>
-  rs.length === 1 ? `${rs[0]!.system} ${rs[0]!.name}` : `${rs.length} packages (e.g. ${rs[0]!.system} ${rs[0]!.name})`;
-
-/**
- * The `Warning` header of an answer built from `state` (RFC 9111's form: `code agent "text"`), or null
- * when every package's advisories are known: 199 for advisories never read, 110 for stale ones, with
- * the time of the last good read.
- */
+/** The `Warning` header of an answer built from `state` (warning-header.ts), or null when every package's advisories are known. */
 function warningOf(state: AdvisoryState): string | null {
-  const parts: string[] = [];
-  if (state.missing.length) {
-    const last = state.missing[0]!;
-    const why = last.failedAt ? `: ${last.error} at ${last.failedAt.toISOString()}` : ': not read yet';
-    parts.push(`199 insights ${quoted(`advisories unknown for ${names(state.missing)} (OSV${why})`)}`);
-  }
-  if (state.stale.length) {
-    const oldest = state.stale.reduce((a, b) => (a.readAt! <= b.readAt! ? a : b));
-    const age = Math.round((Date.now() - oldest.readAt!.getTime()) / 1000);
-    parts.push(
-      `110 insights ${quoted(
-        `advisories of ${names(state.stale)} as of ${oldest.readAt!.toISOString()} (${age} s old; OSV: ${oldest.error} at ${oldest.failedAt!.toISOString()})`,
-      )}`,
-    );
-  }
-  return parts.length ? parts.join(', ') : null;
+  return joinWarnings(warningParts({ what: 'advisories', source: 'OSV', ...state }));
 }
 
 /** For answers that show advisories but are not a security decision: the Warning header, or null. */

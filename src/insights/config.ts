@@ -128,7 +128,8 @@ export const INSIGHTS = {
   INSIGHTS_SOURCE_RETRY_SECONDS: variable({
     schema: nonNegative,
     default: '30',
-    meaning: 'a failed advisory (OSV) read is tried again after this long; answers waiting on it say Retry-After',
+    meaning:
+      'a failed read of advisories (OSV), attestations, a project or its Scorecard is tried again after this long; answers waiting on it say Retry-After',
   }),
   INSIGHTS_OSV_TIMEOUT_MS: variable({
     schema: integer(1),

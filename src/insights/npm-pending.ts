@@ -15,7 +15,9 @@ import { publish } from '../platform/queue.ts';
 import { queueAttestationChecks } from './attestation-queue.ts';
 import { mapLimit } from './ingest/http.ts';
 import { readAttestations, readBundled } from './ingest/npm-pending.ts';
-import { warnUpstream } from './ingest/upstream-log.ts';
+import { failureOf, warnUpstream } from './ingest/upstream-log.ts';
+import { claimAttempt, markRead } from './queries-source-reads.ts';
+import { insightsConfig } from './config.ts';
 import { UpstreamError, UpstreamNotFound } from './ingest/types.ts';
 import {
   npmPendingOf,
@@ -42,18 +44,35 @@ function upstreamFailure(err: unknown): err is UpstreamError | UpstreamNotFound 
   return err instanceof UpstreamError || err instanceof UpstreamNotFound;
 }
 
-/** Reads and stores one version's pending `what` before its answer is read; 502 when it cannot be read. */
+/**
+ * Reads and stores one version's pending `what` before its answer is read. A tarball that cannot be read
+ * is a 502; attestations that cannot be read are recorded (source_reads) and the answer says so in its
+ * Warning header (read-status.ts), one attempt per INSIGHTS_SOURCE_RETRY_SECONDS.
+ */
 export async function completeNpmVersion(env: Env, db: Db, name: string, version: string, what: NpmRead) {
   const p = await npmPendingOf(db, name, version);
   if (!p) return;
+  const attestations = what === 'attestations' && p.attestations;
+  if (attestations && !(await claimAttempt(db, 'attestations', 'NPM', name, retrySeconds(env), p.version))) return;
+  const tarball = what === 'tarball' && p.tarball;
   try {
     if (await readOne(env, db, name, p, what)) await queueAttestationChecks(env, 'NPM', name); // verified off the request path
   } catch (err) {
     if (!upstreamFailure(err)) throw err;
-    const part = what === 'tarball' ? 'bundled manifests (tarball)' : 'attestations';
-    throw new HttpError(502, `the ${part} of npm ${name}@${version} could not be read: ${(err as Error).message}`);
+    if (tarball) await markRead(db, 'tarball', 'NPM', name, failureOf(err as Error), p.version);
+    if (attestations) {
+      warnUpstream('npm attestations', err as Error, `npm ${name}@${version}`);
+      return markRead(db, 'attestations', 'NPM', name, failureOf(err as Error), p.version);
+    }
+    throw new HttpError(
+      502,
+      `the bundled manifests (tarball) of npm ${name}@${version} could not be read: ${(err as Error).message}`,
+    );
   }
+  if (attestations || tarball) await markRead(db, what, 'NPM', name, null, p.version);
 }
+
+const retrySeconds = (env: Env) => insightsConfig(env).INSIGHTS_SOURCE_RETRY_SECONDS;
 
 export const NPM_PENDING_TOP = 2 ** 31 - 1;
 const NAMES_PER_MESSAGE = 50;
@@ -88,7 +107,10 @@ export async function completeNpmBatch(env: Env, db: Db, name: string, before: n
       } catch (err) {
         if (!upstreamFailure(err)) throw err;
         warnUpstream(`npm ${what}`, err as Error, `npm ${name}@${p.version}`);
+        if (p[what]) await markRead(db, what, 'NPM', name, failureOf(err as Error), p.version);
+        continue;
       }
+      if (p[what]) await markRead(db, what, 'NPM', name, null, p.version); // when it was read (source_reads)
     }
   });
   if (attested) await queueAttestationChecks(env, 'NPM', name); // one message for the batch's documents

@@ -21,7 +21,7 @@ export async function firstPackageRead(
   key: PackageKey,
   alpha: boolean,
 ): Promise<Stored<string | null> | null> {
-  const pkg = await fetchIngested(ctx.env as unknown as Record<string, unknown>, key.system, key.name);
+  const pkg = await fetchIngested(ctx.env as unknown as Record<string, unknown>, ctx.db, key.system, key.name);
   if (pkg === null) return null;
   let answers: Promise<unknown> = Promise.resolve(); // the stored answers, written after the rows
   const store = storeIngested(ctx.env as unknown as Record<string, unknown>, ctx.db, pkg, (w) => {

@@ -42,6 +42,7 @@ import {
   type Prepared,
 } from './queries-write-package.ts';
 import { refreshPackageAnswers, refreshVersionAnswers } from './stored-answers.ts';
+import { recordAttestationReads } from './queries-read-status.ts';
 
 export function prepareVersions(pkg: IngestedPackage): Prepared[] {
   const seen = new Map<string, IngestedVersion>();
@@ -111,9 +112,12 @@ export async function storeNewPackages(db: Db, pkgs: readonly IngestedPackage[])
 
 /** One package's store (see header and queries-write-package.ts for the steps' rows). */
 async function storeInTransaction(tx: Queryable, pkg: IngestedPackage, onlyNew = false): Promise<boolean> {
-  const versions = prepareVersions(pkg);
   const { system, name } = pkg;
+  const record = (vs: Prepared[]) => recordAttestationReads(tx, system, name, vs);
+  // a failed attestation read keeps the stored copy's attestations, read before the rows are replaced
+  let versions = onlyNew ? prepareVersions(pkg) : await record(prepareVersions(pkg));
   if (!(await claimPackage(tx, pkg, onlyNew))) return false;
+  if (onlyNew) versions = await record(versions);
   await replaceVersionRows(tx, system, name, versions);
   await storeVersionDetailRows(tx, system, name, detailRows(versions.map((v) => ({ ...v, version: v.canonical }))));
   await storeRequirementRows(tx, system, name, versions);
@@ -236,7 +240,8 @@ export async function storeProject(db: Db, p: IngestedProject): Promise<void> {
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json, $9::json, now())
     ON CONFLICT (id) DO UPDATE SET open_issues_count = EXCLUDED.open_issues_count, stars_count = EXCLUDED.stars_count,
       forks_count = EXCLUDED.forks_count, license = EXCLUDED.license, description = EXCLUDED.description,
-      homepage = EXCLUDED.homepage, scorecard = EXCLUDED.scorecard, oss_fuzz = EXCLUDED.oss_fuzz, fetched_at = now()`,
+      homepage = EXCLUDED.homepage, oss_fuzz = EXCLUDED.oss_fuzz, fetched_at = now(),
+      scorecard = CASE WHEN $10::boolean THEN insights.projects.scorecard ELSE EXCLUDED.scorecard END`,
     [
       p.id,
       p.openIssuesCount,
@@ -247,6 +252,7 @@ export async function storeProject(db: Db, p: IngestedProject): Promise<void> {
       p.homepage,
       p.scorecard ? JSON.stringify(p.scorecard) : null,
       p.ossFuzz ? JSON.stringify(p.ossFuzz) : null,
+      p.scorecardError !== undefined, // a failed Scorecard read keeps the last good scorecard (stale-if-error)
     ],
   );
 }
@@ -306,6 +312,12 @@ export async function storeVersionDetails(
         [JSON.stringify(rows), system, name],
       );
     const canonical = versions.map((v) => ({ ...v, version: canon(system, v.version) ?? v.version }));
+    await recordAttestationReads(
+      tx,
+      system,
+      name,
+      canonical.map((v) => ({ ...v, canonical: v.version })),
+    );
     await storeVersionDetailRows(tx, system, name, detailRows(canonical));
     await rebuildResolveDoc(tx, system, name);
     await refreshPackageAnswers(tx, system, name); // publishedAt is in the Package answer too (none while partial)

@@ -27,8 +27,8 @@ import type { ReadContext } from './read-context.ts';
 import { fetchOsv, fetchOsvForPackage } from './ingest/osv.ts';
 import { fetchProject } from './ingest/projects.ts';
 import { UpstreamError, UpstreamNotFound, type IngestedPackage } from './ingest/types.ts';
-import { isUpstreamFailure, warnUpstream } from './ingest/upstream-log.ts';
-import { claimAttempt } from './queries-source-reads.ts';
+import { failureOf, isUpstreamFailure, warnUpstream } from './ingest/upstream-log.ts';
+import { claimAttempt, markRead, PROJECT_SYSTEM } from './queries-source-reads.ts';
 import {
   storeAdvisories,
   storePackageRows,
@@ -149,7 +149,7 @@ export async function ingestPackage(
   name: string,
   deferAnswers?: (work: Promise<unknown>) => void,
 ): Promise<string | null> {
-  const pkg = await fetchIngested(env, system, name);
+  const pkg = await fetchIngested(env, db, system, name);
   if (pkg === null) return null;
   await storeIngested(env, db, pkg, deferAnswers);
   return pkg.name;
@@ -158,6 +158,7 @@ export async function ingestPackage(
 /** A package from its registry; null when the registry has no such package. */
 export async function fetchIngested(
   env: Record<string, unknown>,
+  db: Db,
   system: System,
   name: string,
 ): Promise<IngestedPackage | null> {
@@ -166,6 +167,8 @@ export async function fetchIngested(
   } catch (err) {
     // a registry answering 403 for a name (npm does for names it cannot hold) does not have it either
     if (err instanceof UpstreamNotFound || (err instanceof UpstreamError && err.status === 403)) return null;
+    // recorded, so that answers of a stored copy say how old it is (read-status.ts)
+    if (isUpstreamFailure(err)) await markRead(db, 'registry', system, name, failureOf(err));
     throw err;
   }
 }
@@ -183,6 +186,7 @@ export async function storeIngested(
   const records = fetchOsvForPackage(env, pkg.system, pkg.name);
   records.catch(() => {}); // a failure is handled by readAdvisories (or the store failed first)
   await storePackageRows(db, pkg);
+  await markRead(db, 'registry', pkg.system, pkg.name, null);
   if (pkg.versions.some((v) => v.attestations.length > 0))
     await queueAttestationChecks(env as Env, pkg.system, pkg.name);
   await readAdvisories(env, db, pkg.system, pkg.name, records);
@@ -223,11 +227,38 @@ export const advisories: Upstream<string> = {
   },
 };
 
+/**
+ * Fetches and stores a project, recording both reads (source_reads `project` and `scorecard`): a failing
+ * host API throws (the stored copy, if any, stays as it was), a failing Scorecard keeps the stored one.
+ */
+async function ingestProject(ctx: ReadContext, id: string): Promise<void> {
+  let p: Awaited<ReturnType<typeof fetchProject>>;
+  try {
+    p = await fetchProject(ctx.env, id);
+  } catch (err) {
+    if (err instanceof UpstreamError) await markRead(ctx.db, 'project', PROJECT_SYSTEM, id, failureOf(err));
+    throw err;
+  }
+  await storeProject(ctx.db, p);
+  await markRead(ctx.db, 'project', PROJECT_SYSTEM, p.id, null);
+  await markRead(ctx.db, 'scorecard', PROJECT_SYSTEM, p.id, p.scorecardError ?? null);
+}
+
+/** A stored project read again in the background (read-status.ts): a failure is logged and recorded only. */
+export async function readProject(ctx: ReadContext, id: string): Promise<void> {
+  try {
+    await ingestProject(ctx, id);
+  } catch (err) {
+    if (!isUpstreamFailure(err)) throw err;
+    warnUpstream(id.split('/')[0]!, err);
+  }
+}
+
 /** One source repository (`<host>/<owner>/<repo>`), from its host's API and Scorecard. */
 export const projects: Upstream<string> = {
   label: (id) => id.split('/')[0]!,
   async ingest(ctx, id) {
-    await storeProject(ctx.db, await fetchProject(ctx.env, id));
+    await ingestProject(ctx, id);
     return id;
   },
 };

@@ -17,6 +17,7 @@ import { queryContainerImages } from './queries-batch.ts';
 import { packages, readThrough, storedFound, type PackageKey } from './read-through.ts';
 import { jsonText } from './views.ts';
 import { readContext } from './route-context.ts';
+import { packageWarning, versionWarning } from './read-status.ts';
 import { cooldownDays } from './cooldown.ts';
 import { alphaVersionText } from './version-alpha.ts';
 import { chainIdParam, check, purlParam } from './schemas.ts';
@@ -37,8 +38,14 @@ alphaRoutes.get('/v3alpha/purl/*', async (c) => {
         ? await getPackage(db, k.system, k.name, true)
         : await getVersion(db, k.system, k.name, version, true),
     );
-  const found = await readThrough(readContext(c), packages, { system, name }, read);
+  const ctx = readContext(c);
+  const found = await readThrough(ctx, packages, { system, name }, read);
   if (!found?.value) throw new HttpError(404, `${kind} for purl not found`);
+  const warning =
+    version === undefined
+      ? await packageWarning(ctx, [{ system, name }])
+      : await versionWarning(ctx, [{ system, name, version }]);
+  if (warning) c.header('Warning', warning);
   const body = kind === 'version' ? await alphaVersionText(db, found.value, cooldownDays(c.env)) : found.value;
   return jsonText(c, `{"${kind}":${body}}`);
 });

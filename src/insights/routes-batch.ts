@@ -26,6 +26,8 @@ import { batchVersions } from './queries.ts';
 import { batchProjects } from './queries-batch.ts';
 import { cooldownDays } from './cooldown.ts';
 import { withAlphaFields } from './version-alpha.ts';
+import { projectWarning, versionWarning } from './read-status.ts';
+import { readContext } from './route-context.ts';
 
 export const batchRoutes = new Hono<AppEnv>();
 
@@ -54,9 +56,17 @@ function keysOf<T>(requests: T[], key: (r: T) => { system: string; name: string;
 
 type Key = ReturnType<typeof keysOf>[number];
 
-/** v3alpha Versions (null: not stored) of the keys, in their order, with every v3alpha field (version-alpha.ts). */
+/**
+ * v3alpha Versions (null: not stored) of the keys, in their order, with every v3alpha field (version-alpha.ts);
+ * the batch answer's Warning header names what the stored ones show without a successful read (read-status.ts).
+ */
 async function alphaVersions(c: Context<AppEnv>, keys: { system: string; name: string; version: string }[]) {
   const versions = (await batchVersions(c.get('db'), keys, true)) as (Record<string, unknown> | null)[];
+  const warning = await versionWarning(
+    readContext(c),
+    keys.filter((_k, i) => versions[i]),
+  );
+  if (warning) c.header('Warning', warning);
   return withAlphaFields(c.get('db'), versions, cooldownDays(c.env));
 }
 
@@ -142,6 +152,11 @@ batchRoutes.post('/v3alpha/projectbatch', validate('json', projectBatchBody), as
     c.get('db'),
     page.items.map((p) => p.id),
   );
+  const warning = await projectWarning(
+    readContext(c),
+    page.items.map((p) => p.id),
+  );
+  if (warning) c.header('Warning', warning);
   return c.json({
     responses: page.items.map(({ request }, i) => (projects[i] ? { request, project: projects[i] } : { request })),
     nextPageToken: page.nextPageToken,

@@ -30,7 +30,7 @@ import { completeNpmVersion, type NpmRead } from './npm-pending.ts';
 import { readContext } from './route-context.ts';
 import { dependenciesQuery, dependentsQuery } from './schemas.ts';
 import { alphaVersionText } from './version-alpha.ts';
-import { advisoryWarning } from './advisory-reads.ts';
+import { packageWarning, versionWarning } from './read-status.ts';
 
 export const packageRoutes = new Hono<AppEnv>();
 
@@ -150,7 +150,10 @@ packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
   if (t.version === undefined) {
     const read = (n: string) => getPackage(db, t.system, n, t.alpha);
     const first = () => firstPackageRead(ctx, { system: t.system, name: t.name }, t.alpha); // answered, then stored
-    return jsonText(c, (await readPackage(ctx, t, read, first))!);
+    const body = (await readPackage(ctx, t, read, first))!;
+    const warning = await packageWarning(ctx, [{ system: t.system, name: t.name }]);
+    if (warning) c.header('Warning', warning);
+    return jsonText(c, body);
   }
   const version = t.version;
   const key = { system: t.system, name: t.name, version };
@@ -180,8 +183,8 @@ packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
     getVersion(db, t.system, n, version, t.alpha),
   );
   if (body === null) throw new HttpError(404, missing);
-  // advisoryKeys come from OSV: when they are unknown or stale the header says so (advisory-reads.ts)
-  const warning = await advisoryWarning(ctx, [{ system: t.system, name: t.name }]);
+  // advisoryKeys (OSV), attestations and the package's registry data: unknown or stale ones are named (read-status.ts)
+  const warning = await versionWarning(ctx, [key]);
   if (warning) c.header('Warning', warning);
   return jsonText(c, t.alpha ? await alphaVersionText(db, body, cooldownDays(c.env)) : body);
 });

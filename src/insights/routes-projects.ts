@@ -13,6 +13,7 @@ import { getProject, getProjectPackageVersions } from './queries.ts';
 import { projects, readThrough, storedIf } from './read-through.ts';
 import { jsonText } from './views.ts';
 import { readContext } from './route-context.ts';
+import { projectWarning } from './read-status.ts';
 import { check, projectIdParam } from './schemas.ts';
 
 export const projectRoutes = new Hono<AppEnv>();
@@ -29,5 +30,7 @@ projectRoutes.get('/:api{v3|v3alpha}/projects/*', async (c) => {
   const read = packageVersions ? getProjectPackageVersions : getProject;
   const found = await readThrough(ctx, projects, id, async (k) => storedIf(await read(ctx.db, k)));
   if (found === null) throw new HttpError(404, `project ${id} not found`);
+  const warning = packageVersions ? null : await projectWarning(ctx, [id]); // host or Scorecard data not read
+  if (warning) c.header('Warning', warning);
   return jsonText(c, found.value);
 });

@@ -18,6 +18,7 @@ import { packageExists, queryVersions, type QueryArgs } from './queries.ts';
 import { packages, readThrough, type PackageKey } from './read-through.ts';
 import { jsonText } from './views.ts';
 import { readContext } from './route-context.ts';
+import { versionWarning, type VersionRef } from './read-status.ts';
 import { cooldownDays } from './cooldown.ts';
 import { withAlphaFields } from './version-alpha.ts';
 import { HASH_TYPES, queryQuery } from './schemas.ts';
@@ -73,8 +74,11 @@ queryRoutes.get('/:api{v3|v3alpha}/query', validate('query', queryQuery), async 
   }
   const alpha = new URL(c.req.url).pathname.startsWith('/v3alpha/');
   const body = await queryVersions(ctx.db, args, alpha);
-  if (!alpha) return jsonText(c, body);
   const { results } = JSON.parse(body) as { results: { version: Record<string, unknown>; artifacts: unknown }[] };
+  const keys = results.map((r) => r.version.versionKey as VersionRef);
+  const warning = await versionWarning(ctx, keys); // what the results show without a successful read
+  if (warning) c.header('Warning', warning);
+  if (!alpha) return jsonText(c, body);
   const versions = await withAlphaFields(
     ctx.db,
     results.map((r) => r.version),

@@ -3,7 +3,7 @@
  * upstreams and credentials (docs/pipeline.md). Read with `pipelineConfig(env)`.
  */
 import { configReader, variable, type VariableGroup } from '../platform/config/define.ts';
-import { httpUrl, integer, nonNegative, positive, text } from '../platform/config/kinds.ts';
+import { devtoolsUrl, httpUrl, integer, onOff, nonNegative, positive, text } from '../platform/config/kinds.ts';
 import { DATABASE, ENCRYPTION, OUTBOUND, QUEUE } from '../platform/config/shared.ts';
 import { WEBHOOKS } from '../webhooks/config.ts';
 
@@ -83,6 +83,18 @@ export const PIPELINE = {
     optional: true,
     secret: true,
     meaning: 'its API token',
+  }),
+  PIPELINE_BROWSER_BINDING: variable({
+    schema: onOff,
+    default: 'on',
+    meaning:
+      "`off`: the `BROWSER` binding is not used (`npm start` sets it: `wrangler dev`'s local binding would download a browser)",
+  }),
+  PIPELINE_BROWSER_CDP_URL: variable({
+    schema: devtoolsUrl,
+    optional: true,
+    meaning:
+      "development: a local Chromium's DevTools endpoint (http(s) or the ws:// browser URL) for the browser agents, instead of the `BROWSER` binding (`npm start` sets it)",
   }),
 } satisfies VariableGroup;
 

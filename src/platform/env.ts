@@ -3,6 +3,7 @@
  * (`wrangler secret put`) or, locally, `--var` flags set by `npm start` and `.dev.vars`. There is no
  * process.env on Workers: everything arrives here.
  */
+import type { BrowserWorker } from '@cloudflare/puppeteer';
 import type { Db } from './db.ts';
 
 /**
@@ -98,6 +99,8 @@ export type Env = {
   readonly PIPELINE_SNAPLYTICS_KEY?: string;
   readonly PIPELINE_BROWSER_RENDERING_URL?: string;
   readonly PIPELINE_BROWSER_RENDERING_TOKEN?: string;
+  readonly PIPELINE_BROWSER_BINDING?: string;
+  readonly PIPELINE_BROWSER_CDP_URL?: string;
   // webhooks (src/webhooks/config.ts)
   readonly WEBHOOK_RETRY_BASE_SECONDS?: string;
   readonly WEBHOOK_RETRY_MAX_SECONDS?: string;
@@ -106,6 +109,15 @@ export type Env = {
   readonly AWS_REGION?: string;
   readonly WEBHOOK_REPLAY_DAYS?: string;
   readonly WEBHOOK_RETENTION_DAYS?: string;
+} & ObjectBindings;
+
+/**
+ * Bindings that are objects rather than variables, declared in wrangler.toml's own tables (not
+ * configuration: functions/config.ts checks the variables only).
+ */
+export type ObjectBindings = {
+  /** Cloudflare Browser Rendering (`[env.<function>.browser]`), for the pipeline's browser collectors. */
+  readonly BROWSER?: BrowserWorker;
 };
 
 /** The subset of the Workers ExecutionContext the code relies on. */

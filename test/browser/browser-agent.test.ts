@@ -1,19 +1,29 @@
 /**
  * The browser agents end to end: a scripted model (an OpenAI-compatible server answering with tool
- * calls as the real API sends them) drives the real headless Chromium (tools/browser-render.ts
- * sessions) over local pages: a paginated list, a page whose items appear only after a click, and a
- * page that tries to send the agent to the cloud metadata address. Items are extracted, the private
- * URL is refused before the browser is asked, budgets stop the loop, and every step is a task event.
+ * calls as the real API sends them) drives the real headless Chromium over local pages: a paginated
+ * list, a page whose items appear only after a click, and a page that tries to send the agent to the
+ * cloud metadata address. Items are extracted, the private URL is refused before the browser is asked
+ * (the browser's every non-loopback request goes to a recording proxy, which must see none), budgets
+ * stop the loop, and every step is a task event. The browser is the development one (a local
+ * Chromium's DevTools endpoint, as `npm start` runs it) and, in the last test, the production one
+ * through a fake `BROWSER` binding (test/support/fakes/browser-binding.ts).
  */
+import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowserRender, type BrowserRender } from '../../tools/browser-render.ts';
+import { type LocalCdp, startChromiumCdp } from '../../tools/browser-cdp.ts';
+import { cdpDriver } from '../../src/pipeline/collectors/puppeteer-browser.ts';
+import { type FakeBrowserBinding, fakeBrowserBinding } from '../support/fakes/browser-binding.ts';
 import { startFeedServer, type FeedServer } from '../support/fakes/feed-server.ts';
 import { json, startFake, type Fake } from '../support/fakes/http-fake.ts';
 import { testDb } from '../support/env.ts';
 import type { Served } from '../support/serve.ts';
 import { type adminClient, resetPipeline, waitForTask, withQueue } from '../http/pipeline/helpers.ts';
 
-let render: BrowserRender;
+let cdp: LocalCdp;
+let binding: FakeBrowserBinding;
+/** The browsers' proxy for every non-loopback URL: records what they asked for, answers 502. */
+let trap: Server;
+const trapped: string[] = [];
 let site: FeedServer;
 let model: Fake;
 let served: Served;
@@ -61,7 +71,18 @@ function nextMove(messages: Msg[]): unknown[] {
 
 beforeAll(async () => {
   await resetPipeline();
-  [render, site] = await Promise.all([startBrowserRender(), startFeedServer()]);
+  trap = createServer((req, res) => {
+    trapped.push(req.url ?? '');
+    res.writeHead(502).end();
+  });
+  await new Promise<void>((r) => trap.listen(0, '127.0.0.1', () => r()));
+  // Chromium bypasses proxies for loopback and link-local hosts unless told `<-loopback>`.
+  const proxy = [
+    `--proxy-server=http://127.0.0.1:${(trap.address() as { port: number }).port}`,
+    '--proxy-bypass-list=<-loopback>;127.0.0.1',
+  ];
+  binding = fakeBrowserBinding(proxy);
+  [cdp, site] = await Promise.all([startChromiumCdp(0, proxy), startFeedServer()]);
   site.route('/list/1', html('List 1', `${post(1)}${post(2)}<a href="/list/2">Next page</a>`));
   site.route('/list/2', html('List 2', `${post(3)}${post(4)}`));
   site.route(
@@ -70,6 +91,10 @@ beforeAll(async () => {
       'More',
       `<main id="m"></main><button onclick="document.getElementById('m').innerHTML='${post(5).replace(/"/g, '&quot;')}${post(6).replace(/"/g, '&quot;')}'; this.remove()">Show posts</button>`,
     ),
+  );
+  site.route(
+    '/scripted',
+    html('Scripted', `<main id="m"></main><script>document.getElementById('m').innerHTML = '${post(8)}';</script>`),
   );
   site.route(
     '/lure',
@@ -96,8 +121,7 @@ beforeAll(async () => {
     });
   });
   ({ served, api } = await withQueue({
-    PIPELINE_BROWSER_RENDERING_URL: render.url,
-    PIPELINE_BROWSER_RENDERING_TOKEN: render.token,
+    PIPELINE_BROWSER_CDP_URL: cdp.httpUrl,
     // One agent run per source and attempt, so each test reads one trace.
     PIPELINE_INRUN_RETRIES: '0',
   }));
@@ -108,10 +132,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await served.close();
-  await Promise.all([render.close(), site.close(), model.close()]);
+  await Promise.all([cdp.close(), binding.close(), site.close(), model.close()]);
+  await new Promise<void>((r) => trap.close(() => r()));
 });
 
-async function runAgent(path: string, extra: Record<string, unknown> = {}, method = 'browser_use') {
+async function runAgent(path: string, extra: Record<string, unknown> = {}, method = 'browser_use', client = api) {
+  const api = client;
   const created = await api.post('/api/v1/sources', {
     name: `agent ${path}`,
     category: 'blog',
@@ -162,7 +188,15 @@ describe('browser agents drive a real browser', () => {
     const refusal = 'refused http://169.254.169.254/latest/meta-data: link-local address is not allowed';
     expect(r.steps).toContainEqual(['open_url', refusal]);
     expect(r.events.find((e) => e.payload?.outcome === refusal).level).toBe('warning');
-    expect(render.opened.some((u) => u.includes('169.254'))).toBe(false);
+    expect(trapped.filter((u) => u.includes('169.254'))).toEqual([]);
+  });
+
+  it('(the recording proxy sees a metadata URL the browser itself is sent to)', async () => {
+    const session = await cdpDriver(cdp.httpUrl).session('test');
+    await session.act({ action: 'open', url: 'http://169.254.169.254/latest/meta-data' }).catch(() => undefined);
+    await session.close();
+    expect(trapped).toContain('http://169.254.169.254/latest/meta-data');
+    trapped.length = 0;
   });
 
   it('stops at the step budget and at the token budget', async () => {
@@ -183,5 +217,42 @@ describe('browser agents drive a real browser', () => {
     expect(tokens.task.error_message).toContain(
       'the browser agent stopped at its tokens budget after 1 step(s) without items',
     );
+  });
+
+  it('runs the same loop on the production browser, the BROWSER binding', async () => {
+    const queue = await withQueue({ PIPELINE_INRUN_RETRIES: '0' }, { BROWSER: binding });
+    try {
+      await queue.api.patch('/api/v1/providers/llm_alpha', {
+        enabled: true,
+        config: { base_url: `${model.url}/v1`, api_key: 'sk-agent', model: 'agent-model', max_retry: 0 },
+      });
+      const acquired = binding.acquired;
+      const r = await runAgent('/lure', {}, 'codex_playwright', queue.api);
+      expect(r.task.status).toBe('success');
+      expect(r.steps).toContainEqual([
+        'open_url',
+        'refused http://169.254.169.254/latest/meta-data: link-local address is not allowed',
+      ]);
+      expect(r.steps[0]).toEqual(['open_url', `page ${site.url}/lure "Lure"`]);
+      expect(binding.acquired).toBe(acquired + 1);
+      expect(trapped.filter((u) => u.includes('169.254'))).toEqual([]);
+      // deepbrowse without Browser Rendering's REST settings renders through the binding too
+      const deep = await queue.api.post('/api/v1/sources', {
+        name: 'deepbrowse via the binding',
+        category: 'blog',
+        collect_method: 'deepbrowse',
+        config: { url: `${site.url}/scripted` },
+      });
+      expect(deep.status).toBe(201);
+      const tested = (await (
+        await queue.api.post(`/api/v1/sources/${((await deep.json()) as { id: string }).id}/test`)
+      ).json()) as { success: boolean; format: string; sample_articles: { title: string }[] };
+      expect([tested.success, tested.format]).toEqual([true, 'rendered_html']);
+      // the item exists only once the page's script ran
+      expect(tested.sample_articles.map((a) => a.title)).toEqual(['Post number 8']);
+      expect(binding.acquired).toBe(acquired + 2);
+    } finally {
+      await queue.served.close();
+    }
   });
 });

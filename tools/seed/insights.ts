@@ -95,6 +95,12 @@ export async function seed(ctx: { databaseUrl: string; env: Record<string, strin
       WHERE p.system = d.system AND p.name = d.name`,
       [DEMO.map(([s]) => s), DEMO.map(([s, n]) => canonicalPackageName(s, n)), SEEDED_AT.toISOString()],
     );
+    // nor were they read from the registry: no registry read is recorded for them (source_reads)
+    await client.query(
+      `DELETE FROM insights.source_reads r USING unnest($1::text[], $2::text[]) AS d(system, name)
+      WHERE r.source = 'registry' AND r.system = d.system AND r.name = d.name`,
+      [DEMO.map(([s]) => s), DEMO.map(([s, n]) => canonicalPackageName(s, n))],
+    );
   } finally {
     await client.end();
     await upstream.close();

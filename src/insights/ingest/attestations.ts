@@ -31,6 +31,9 @@ import type { UpstreamEnv } from './http.ts';
 import type { Attestation, SlsaProvenance } from './types.ts';
 import { insightsConfig } from '../config.ts';
 
+/** meta key of a version whose attestations could not be read (the failure, as failureOf names it): unknown, not none. */
+export const ATTESTATIONS_ERROR = 'attestationsError';
+
 export const SLSA_TYPES = ['https://slsa.dev/provenance/v0.2', 'https://slsa.dev/provenance/v1'];
 export const PYPI_PUBLISH_V1 = 'https://docs.pypi.org/attestations/publish/v1';
 

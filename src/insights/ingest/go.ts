@@ -10,9 +10,14 @@
  * not, as the go command reads pseudo-versions); such modules are stored partial. The parsed go.mod
  * keeps its `go` directive (`goVersion`, '' when absent: graph pruning) and `retract` lines.
  */
+import * as z from 'zod';
 import { escapeModulePath } from '../../versions/names/index.ts';
-import { byName, fetchJson, fetchText, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { byName, fetchText, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { UpstreamNotFound, type IngestedPackage, type IngestedVersion } from './types.ts';
+import { fetchDoc } from './upstream-doc.ts';
+
+/** A version's `.info` from the module proxy (`{"Version": ..., "Time": ...}`; `Origin` and others ignored). */
+export const GoInfo = z.looseObject({ Version: z.string().nullish(), Time: z.string().nullish() });
 
 export async function fetchGo(env: UpstreamEnv, module: string): Promise<IngestedPackage> {
   const base = `${upstreamUrl(env, 'GO_PROXY_URL')}/${escapeModulePath(module)}/@v`;
@@ -22,8 +27,8 @@ export async function fetchGo(env: UpstreamEnv, module: string): Promise<Ingeste
     .filter(Boolean);
   if (list.length === 0) throw new UpstreamNotFound(`module ${module} has no tagged versions`);
   const versions = await mapLimit(list, 8, async (v) => {
-    const [info, mod] = await Promise.all([fetchJson(`${base}/${v}.info`), fetchText(`${base}/${v}.mod`)]);
-    return goVersion(module, String(info.Version ?? v), isoTime(info.Time), mod);
+    const [info, mod] = await Promise.all([fetchDoc(`${base}/${v}.info`, GoInfo), fetchText(`${base}/${v}.mod`)]);
+    return goVersion(module, info.Version ?? v, isoTime(info.Time), mod);
   });
   return { system: 'GO', name: module, versions };
 }
@@ -55,8 +60,8 @@ export async function fetchGoForResolve(env: UpstreamEnv, module: string): Promi
 /** One version's `.info` and `.mod` (listed or not); throws UpstreamNotFound when the proxy has no such version. */
 export async function fetchGoVersion(env: UpstreamEnv, module: string, version: string): Promise<IngestedVersion> {
   const base = `${upstreamUrl(env, 'GO_PROXY_URL')}/${escapeModulePath(module)}/@v/${escapeModulePath(version)}`;
-  const [info, mod] = await Promise.all([fetchJson(`${base}.info`), fetchText(`${base}.mod`)]);
-  return goVersion(module, String(info.Version ?? version), isoTime(info.Time), mod);
+  const [info, mod] = await Promise.all([fetchDoc(`${base}.info`, GoInfo), fetchText(`${base}.mod`)]);
+  return goVersion(module, info.Version ?? version, isoTime(info.Time), mod);
 }
 
 export function parseGoMod(text: string) {

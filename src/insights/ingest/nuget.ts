@@ -4,29 +4,60 @@
  * `catalogEntry` gives version, published (1900-01-01 = unlisted), licenseExpression, projectUrl,
  * deprecation and dependencyGroups. Names are lower-cased (NuGet ids are case-insensitive).
  */
+import * as z from 'zod';
 import { normalizeNugetId } from '../../versions/names/index.ts';
-import { byName, fetchJson, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { byName, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { licenseFields } from './licenses.ts';
 import { UpstreamError, type IngestedPackage, type IngestedVersion } from './types.ts';
+import { fetchDoc } from './upstream-doc.ts';
 
 export const NUGET_REGISTRY = 'https://api.nuget.org/v3/index.json';
 
+const text = z.string().nullish();
+/** The service index: its resources, by `@type`. */
+export const ServiceIndex = z.looseObject({
+  resources: z.array(z.looseObject({ '@id': z.string(), '@type': z.union([z.string(), z.array(z.string())]) })),
+});
+/** A registration leaf's `catalogEntry` (the nuspec as the registration shows it): the parts read here. */
+const CatalogEntry = z.looseObject({
+  version: z.string(),
+  published: text,
+  listed: z.boolean().nullish(),
+  licenseExpression: text,
+  projectUrl: text,
+  deprecation: z.looseObject({ message: text, reasons: z.array(z.string()).nullish() }).nullish(),
+  dependencyGroups: z
+    .array(
+      z.looseObject({
+        targetFramework: text,
+        dependencies: z.array(z.looseObject({ id: z.string(), range: text })).nullish(),
+      }),
+    )
+    .nullish(),
+});
+type CatalogEntry = z.output<typeof CatalogEntry>;
+const Leaf = z.looseObject({ catalogEntry: CatalogEntry });
+/** A registration page as fetched from its `@id`: its leaves. */
+export const PageDoc = z.looseObject({ items: z.array(Leaf).nullish() });
+/** The registration index: its pages, each with its leaves inline or only its `@id` (fetched then). */
+export const Registration = z.looseObject({ items: z.array(PageDoc.extend({ '@id': z.string() })).nullish() });
+
 export async function fetchNuget(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
-  const index = await fetchJson(upstreamUrl(env, 'NUGET_INDEX_URL'));
-  const res = (index.resources ?? []).find((r: any) => String(r['@type']).startsWith('RegistrationsBaseUrl'));
+  const index = await fetchDoc(upstreamUrl(env, 'NUGET_INDEX_URL'), ServiceIndex);
+  const res = index.resources.find((r) => String(r['@type']).startsWith('RegistrationsBaseUrl'));
   if (!res) throw new UpstreamError('NuGet service index has no RegistrationsBaseUrl');
   const id = normalizeNugetId(name);
-  const reg = await fetchJson(`${String(res['@id']).replace(/\/?$/, '/')}${encodeURIComponent(id)}/index.json`);
-  const pages = await mapLimit<any, any[]>(
+  const reg = await fetchDoc(`${res['@id'].replace(/\/?$/, '/')}${encodeURIComponent(id)}/index.json`, Registration);
+  const pages = await mapLimit(
     reg.items ?? [],
     4,
-    async (p) => p.items ?? (await fetchJson(p['@id'])).items ?? [],
+    async (p) => p.items ?? (await fetchDoc(p['@id'], PageDoc)).items ?? [],
   );
-  const versions = pages.flat().map((leaf) => nugetVersion(leaf.catalogEntry ?? {}));
+  const versions = pages.flat().map((leaf) => nugetVersion(leaf.catalogEntry));
   return { system: 'NUGET', name: id, versions };
 }
 
-function nugetVersion(e: any): IngestedVersion {
+function nugetVersion(e: CatalogEntry): IngestedVersion {
   const published = isoTime(e.published);
   const listed = e.listed !== false && !(published ?? '').startsWith('1900-');
   const deprecation = e.deprecation;
@@ -41,10 +72,10 @@ function nugetVersion(e: any): IngestedVersion {
     attestations: [],
     requirements: {
       nuget: {
-        dependencyGroups: (e.dependencyGroups ?? []).map((g: any) => ({
+        dependencyGroups: (e.dependencyGroups ?? []).map((g) => ({
           targetFramework: g.targetFramework ?? '',
           dependencies: (g.dependencies ?? [])
-            .map((d: any) => ({ name: String(d.id), requirement: d.range ?? '', include: '', exclude: '' }))
+            .map((d) => ({ name: d.id, requirement: d.range ?? '', include: '', exclude: '' }))
             .sort(byName),
         })),
         targetFrameworks: [],

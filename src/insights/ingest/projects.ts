@@ -2,14 +2,15 @@
  * Project adapter: the host API for `<host>/<owner>/<repo>` (GitHub `GET /repos/{o}/{r}`, GitLab
  * `GET /api/v4/projects/{o%2Fr}?license=true`, Bitbucket `GET /2.0/repositories/{o}/{r}`; counts
  * only from GitHub- and GitLab-style hosts, per the spec) plus the OpenSSF Scorecard API
- * (`GET {SCORECARD_API_URL}/projects/{host}/{o}/{r}`, optional: no scorecard when it has none).
+ * (`GET {SCORECARD_API_URL}/projects/{host}/{o}/{r}`, optional: no scorecard when it has none (404); a
+ * failing Scorecard API is `scorecardError`, unknown rather than none).
  * Scorecard dates become midnight-UTC RFC 3339 timestamps. OSS-Fuzz details: oss-fuzz.ts (a failure to
- * read them is logged and leaves them out, as Scorecard's).
+ * read them is logged and leaves them out).
  */
 import { fetchJson, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { fetchOssFuzz, type OssFuzzDetails } from './oss-fuzz.ts';
 import { UpstreamNotFound } from './types.ts';
-import { warnUpstream } from './upstream-log.ts';
+import { failureOf, isUpstreamFailure, warnUpstream } from './upstream-log.ts';
 
 export interface IngestedProject {
   id: string;
@@ -20,6 +21,8 @@ export interface IngestedProject {
   description: string;
   homepage: string;
   scorecard: Record<string, unknown> | null;
+  /** The Scorecard read failed (what failed): the scorecard is unknown, not absent. */
+  scorecardError?: string;
   ossFuzz: OssFuzzDetails | null;
 }
 
@@ -72,14 +75,20 @@ export async function fetchProject(env: UpstreamEnv, id: string): Promise<Ingest
     };
   }
   let scorecard: Record<string, unknown> | null = null;
+  let scorecardError: string | undefined;
   try {
     scorecard = scorecardFromApi(
       await fetchJson(
         `${upstreamUrl(env, 'SCORECARD_API_URL')}/projects/${p.host}/${encodeURIComponent(p.owner)}/${encodeURIComponent(p.repo)}`,
       ),
     );
-  } catch {
-    scorecard = null; // not every project is scored
+  } catch (err) {
+    if (!isUpstreamFailure(err)) throw err;
+    if (!(err instanceof UpstreamNotFound)) {
+      // not every project is scored (404); any other failure leaves the scorecard unknown
+      warnUpstream('Scorecard', err, key);
+      scorecardError = failureOf(err);
+    }
   }
   let ossFuzz: OssFuzzDetails | null = null;
   try {
@@ -87,7 +96,7 @@ export async function fetchProject(env: UpstreamEnv, id: string): Promise<Ingest
   } catch (err) {
     warnUpstream('OSS-Fuzz', err as Error, key);
   }
-  return { id: key, ...base, scorecard, ossFuzz };
+  return { id: key, ...base, scorecard, ossFuzz, ...(scorecardError ? { scorecardError } : {}) };
 }
 
 function num(x: unknown): number {

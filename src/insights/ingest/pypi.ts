@@ -13,9 +13,11 @@
  * `GET {PYPI_URL}/integrity/{name}/{version}/{filename}/provenance` (404 = none), read by
  * attestations.ts; `url` is that endpoint on pypi.org. INSIGHTS_PYPI_ATTESTATIONS=off skips them.
  */
+import * as z from 'zod';
 import { normalizePypiName } from '../../versions/names/index.ts';
-import { pypiAttestationsFromProvenance } from './attestations.ts';
+import { ATTESTATIONS_ERROR, pypiAttestationsFromProvenance } from './attestations.ts';
 import { fetchJson, isoTime, mapLimit, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { fetchDoc } from './upstream-doc.ts';
 import { licenseDetails, licenseFromClassifier, normalizeLicenses } from './licenses.ts';
 import {
   UpstreamError,
@@ -28,14 +30,47 @@ import {
   type UpstreamIdentifier,
 } from './types.ts';
 import { insightsConfig } from '../config.ts';
-import { warnUpstream } from './upstream-log.ts';
+import { failureOf, warnUpstream } from './upstream-log.ts';
 
 export const PYPI_REGISTRY = 'https://pypi.org/simple';
 
+/** The JSON API's parts read here (`/pypi/{name}/json` and `/pypi/{name}/{version}/json`); nulls where PyPI sends them. */
+const text = z.string().nullish();
+const PypiFile = z.looseObject({
+  filename: text,
+  url: text,
+  upload_time_iso_8601: text,
+  upload_time: text,
+  requires_python: text,
+  yanked: z.boolean().nullish(),
+  yanked_reason: text,
+  digests: z.looseObject({ md5: text, sha256: text }).nullish(),
+});
+type PypiFile = z.output<typeof PypiFile>;
+const PypiInfo = z.looseObject({
+  name: text,
+  version: text,
+  requires_dist: z.array(z.string()).nullish(),
+  provides_extra: z.array(z.string()).nullish(),
+  requires_python: text,
+  license: text,
+  license_expression: text,
+  classifiers: z.array(z.string()).nullish(),
+  project_urls: z.record(z.string(), z.string().nullable()).nullish(),
+  project_status: z.looseObject({ status: text, reason: text }).nullish(),
+});
+type PypiInfo = z.output<typeof PypiInfo>;
+export const PypiDoc = z.looseObject({
+  info: PypiInfo.nullish(),
+  releases: z.record(z.string(), z.array(PypiFile).nullable()).nullish(),
+  urls: z.array(PypiFile).nullish(),
+});
+type PypiDoc = z.output<typeof PypiDoc>;
+
 export async function fetchPypi(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
   const canonical = normalizePypiName(name);
-  const doc = await fetchJson(`${upstreamUrl(env, 'PYPI_URL')}/pypi/${encodeURIComponent(canonical)}/json`);
-  const releases: Record<string, any[]> = doc.releases ?? {};
+  const doc = await fetchDoc(`${upstreamUrl(env, 'PYPI_URL')}/pypi/${encodeURIComponent(canonical)}/json`, PypiDoc);
+  const releases = doc.releases ?? {};
   const versions = await mapLimit(Object.keys(releases), 8, (v) => fetchPypiRelease(env, canonical, v));
   return { system: 'PYPI', name: canonical, versions };
 }
@@ -43,10 +78,12 @@ export async function fetchPypi(env: UpstreamEnv, name: string): Promise<Ingeste
 /** One release with its own metadata (`/pypi/{name}/{version}/json`, files from its `urls`). */
 export async function fetchPypiRelease(env: UpstreamEnv, name: string, version: string): Promise<IngestedVersion> {
   const base = upstreamUrl(env, 'PYPI_URL');
-  const vdoc = await fetchJson(`${base}/pypi/${encodeURIComponent(name)}/${encodeURIComponent(version)}/json`);
-  const files: any[] = Array.isArray(vdoc.urls) ? vdoc.urls : [];
+  const vdoc = await fetchDoc(`${base}/pypi/${encodeURIComponent(name)}/${encodeURIComponent(version)}/json`, PypiDoc);
+  const files = vdoc.urls ?? [];
   const v = pypiVersion(version, vdoc, files);
-  v.attestations = await pypiAttestations(env, base, name, version, files);
+  const read = await pypiAttestations(env, base, name, version, files);
+  v.attestations = read.attestations;
+  if (read.error) v.meta[ATTESTATIONS_ERROR] = read.error; // unknown, not none (queries-read-status.ts)
   return v;
 }
 
@@ -58,16 +95,16 @@ export async function fetchPypiRelease(env: UpstreamEnv, name: string, version: 
  */
 export async function fetchPypiForResolve(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
   const canonical = normalizePypiName(name);
-  const doc = await fetchJson(`${upstreamUrl(env, 'PYPI_URL')}/pypi/${encodeURIComponent(canonical)}/json`);
-  const releases: Record<string, any[]> = doc.releases ?? {};
-  const described = typeof doc.info?.version === 'string' ? doc.info.version : '';
+  const doc = await fetchDoc(`${upstreamUrl(env, 'PYPI_URL')}/pypi/${encodeURIComponent(canonical)}/json`, PypiDoc);
+  const releases = doc.releases ?? {};
+  const described = doc.info?.version ?? '';
   const versions = Object.entries(releases).map(([v, files]) =>
     v === described ? pypiVersion(v, doc, files ?? []) : pendingVersion(v, files ?? []),
   );
   return { system: 'PYPI', name: canonical, versions, partial: versions.some((v) => v.meta.pending === true) };
 }
 
-function pendingVersion(version: string, files: any[]): IngestedVersion {
+function pendingVersion(version: string, files: PypiFile[]): IngestedVersion {
   const v = pypiVersion(version, { info: {} }, files);
   const requiresPython = files.map((f) => f.requires_python).find((r) => typeof r === 'string' && r.trim()) ?? '';
   v.requirements = null;
@@ -82,7 +119,7 @@ const LINK_KEYS: [RegExp, string][] = [
   [/^(issues|issue tracker|bug tracker|bugs|bug reports)$/i, 'ISSUE_TRACKER'],
 ];
 
-function pypiLinks(info: any): Link[] {
+function pypiLinks(info: PypiInfo): Link[] {
   const out: Link[] = [];
   for (const [key, url] of Object.entries<unknown>(info.project_urls ?? {})) {
     const label = LINK_KEYS.find(([re]) => re.test(key.trim()))?.[1];
@@ -110,9 +147,9 @@ export function parseRequiresDist(
   };
 }
 
-function pypiVersion(version: string, vdoc: any, files: any[]): IngestedVersion {
-  const info = vdoc.info ?? {};
-  const requires: string[] = Array.isArray(info.requires_dist) ? info.requires_dist : [];
+function pypiVersion(version: string, vdoc: PypiDoc, files: PypiFile[]): IngestedVersion {
+  const info: PypiInfo = vdoc.info ?? {};
+  const requires = info.requires_dist ?? [];
   const dependencies = requires.map(parseRequiresDist).filter((d): d is NonNullable<typeof d> => d !== null);
   const extras = new Set<string>(Array.isArray(info.provides_extra) ? info.provides_extra : []);
   if (!Array.isArray(info.provides_extra)) {
@@ -190,7 +227,7 @@ export function distributionName(filename: string): { name: string; version: str
  * (PYPI_RELEASE_FILENAME, one entry per distinct spelling, in file order), then the METADATA file's
  * `Name` and `Version` (PYPI_METADATA_FILE; the JSON API's `info`, which PyPI fills from it).
  */
-function pypiUpstreamIdentifiers(info: any, files: any[]): UpstreamIdentifier[] {
+function pypiUpstreamIdentifiers(info: PypiInfo, files: PypiFile[]): UpstreamIdentifier[] {
   const out: UpstreamIdentifier[] = [];
   const add = (packageName: string, versionString: string, source: string) => {
     if (!out.some((u) => u.packageName === packageName && u.versionString === versionString && u.source === source)) {
@@ -223,23 +260,25 @@ async function pypiAttestations(
   base: string,
   name: string,
   version: string,
-  files: any[],
-): Promise<Attestation[]> {
-  if (!insightsConfig(env).INSIGHTS_PYPI_ATTESTATIONS) return [];
+  files: PypiFile[],
+): Promise<{ attestations: Attestation[]; error: string | null }> {
+  if (!insightsConfig(env).INSIGHTS_PYPI_ATTESTATIONS) return { attestations: [], error: null };
   const recent = files.filter(
     (f) =>
       typeof f.filename === 'string' && (isoTime(f.upload_time_iso_8601 ?? f.upload_time) ?? '') >= ATTESTATIONS_SINCE,
   );
+  let error: string | null = null;
   const found = await mapLimit(recent, 4, async (f) => {
-    const path = `/integrity/${encodeURIComponent(name)}/${encodeURIComponent(version)}/${encodeURIComponent(f.filename)}/provenance`;
+    const path = `/integrity/${encodeURIComponent(name)}/${encodeURIComponent(version)}/${encodeURIComponent(f.filename ?? '')}/provenance`;
     try {
       return pypiAttestationsFromProvenance(await fetchJson(base + path), PYPI_PUBLIC + path);
     } catch (err) {
       if (err instanceof UpstreamNotFound) return [];
       if (!(err instanceof UpstreamError)) throw err;
       warnUpstream('PyPI provenance', err, path);
+      error = failureOf(err);
       return [];
     }
   });
-  return found.flat();
+  return { attestations: found.flat(), error };
 }

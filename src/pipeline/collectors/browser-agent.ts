@@ -2,8 +2,8 @@
  * The browser agents (`browser_use`, `codex_playwright`): a model-driven loop. The source's provider
  * (OpenAI-compatible chat completions with tool calls, chat-tools.ts) is shown the page and answers
  * with tool calls (open a URL, read the page, click or fill a numbered element, scroll, extract items,
- * finish); each call is carried out in a real browser session (browser-session.ts) and its result is
- * the next message. The loop ends when the model finishes (or answers without a tool call), or at the
+ * finish); each call is carried out in a real browser session (browser-driver.ts: the `BROWSER`
+ * binding in production, a local Chromium in development) and its result is the next message. The loop ends when the model finishes (or answers without a tool call), or at the
  * first budget reached: steps (tool calls), seconds, tokens (`usage.total_tokens`); a budget stop
  * with no items is a failure of the source, with items it is their answer, and the trace says which.
  *
@@ -16,8 +16,10 @@ import type { Env } from '../../platform/env.ts';
 import { checkOutboundUrl } from '../../platform/url-guard.ts';
 import type { ChatSettings } from '../chat-client.ts';
 import { chatWithTools, type ToolCall, type ToolMessage, type ToolSpec } from '../chat-tools.ts';
-import { act, closeSession, openSession, type PageState } from './browser-session.ts';
+import type { BrowserDriver, BrowserSession } from './browser-driver.ts';
+import type { PageState } from './page-snapshot.ts';
 import type { CollectedItem, CollectResult } from './types.ts';
+import { USER_AGENT } from './upstream.ts';
 
 export interface AgentBudget {
   steps: number;
@@ -84,7 +86,7 @@ function describe(state: PageState): string {
 
 interface Loop {
   env: Env;
-  session: string;
+  session: BrowserSession;
   state: PageState | undefined;
   items: Map<string, CollectedItem>;
   maxItems: number;
@@ -107,7 +109,7 @@ function refused(loop: Loop, raw: string): string | undefined {
 async function landed(loop: Loop, state: PageState): Promise<string> {
   const why = state.url === 'about:blank' ? undefined : refused(loop, state.url);
   if (why) {
-    loop.state = await act(loop.env, loop.session, { action: 'reset' });
+    loop.state = await loop.session.act({ action: 'reset' });
     return `${why} (the browser was sent there and left at once)`;
   }
   loop.state = state;
@@ -144,7 +146,7 @@ async function runTool(loop: Loop, call: ToolCall): Promise<{ args: Record<strin
   } catch {
     return { args, outcome: 'error: arguments are not JSON' };
   }
-  const { env, session } = loop;
+  const { session } = loop;
   const el = loop.state?.elements.find((e) => e.index === Number(args.element));
   try {
     switch (call.function.name) {
@@ -155,20 +157,20 @@ async function runTool(loop: Loop, call: ToolCall): Promise<{ args: Record<strin
           String(args.url),
           loop.state?.url === 'about:blank' ? undefined : loop.state?.url,
         ).toString();
-        return { args, outcome: await landed(loop, await act(env, session, { action: 'open', url: abs })) };
+        return { args, outcome: await landed(loop, await session.act({ action: 'open', url: abs })) };
       }
       case 'click': {
         if (!el) return { args, outcome: `error: no element ${args.element} on the page` };
         const why = el.href ? refused(loop, el.href) : undefined;
         if (why) return { args, outcome: why };
-        return { args, outcome: await landed(loop, await act(env, session, { action: 'click', element: el.index })) };
+        return { args, outcome: await landed(loop, await session.act({ action: 'click', element: el.index })) };
       }
       case 'fill': {
         if (!el) return { args, outcome: `error: no element ${args.element} on the page` };
         const value = String(args.value ?? '').slice(0, 500);
         return {
           args,
-          outcome: await landed(loop, await act(env, session, { action: 'fill', element: el.index, value })),
+          outcome: await landed(loop, await session.act({ action: 'fill', element: el.index, value })),
         };
       }
       case 'scroll':
@@ -177,7 +179,7 @@ async function runTool(loop: Loop, call: ToolCall): Promise<{ args: Record<strin
           args,
           outcome: await landed(
             loop,
-            await act(env, session, { action: call.function.name === 'scroll' ? 'scroll' : 'read' }),
+            await session.act({ action: call.function.name === 'scroll' ? 'scroll' : 'read' }),
           ),
         };
       case 'extract_items':
@@ -204,6 +206,7 @@ function traceOutcome(outcome: string): string {
 
 export async function runBrowserAgent(
   env: Env,
+  browser: BrowserDriver,
   chat: ChatSettings,
   start: { url: string; task: string; format: string },
   budget: AgentBudget,
@@ -215,7 +218,7 @@ export async function runBrowserAgent(
   if (!startRefused.ok) throw new Error(`refused to browse ${start.url}: ${startRefused.reason}`);
   const loop: Loop = {
     env,
-    session: await openSession(env),
+    session: await browser.session(USER_AGENT),
     state: undefined,
     items: new Map(),
     maxItems,
@@ -224,10 +227,7 @@ export async function runBrowserAgent(
   let tokens = 0;
   let stopped = 'finished';
   try {
-    const first = await landed(
-      loop,
-      await act(env, loop.session, { action: 'open', url: startRefused.url.toString() }),
-    );
+    const first = await landed(loop, await loop.session.act({ action: 'open', url: startRefused.url.toString() }));
     trace.push({ step: 0, tool: 'open_url', args: { url: start.url }, outcome: traceOutcome(first) });
     const messages: ToolMessage[] = [
       { role: 'system', content: SYSTEM },
@@ -264,7 +264,7 @@ export async function runBrowserAgent(
     // What the loop did is kept even when it fails (collect-step.ts records it).
     throw Object.assign(err as Error, { trace });
   } finally {
-    await closeSession(env, loop.session);
+    await loop.session.close().catch(() => undefined);
   }
   trace.push({
     step: trace.length,

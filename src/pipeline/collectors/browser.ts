@@ -1,20 +1,24 @@
 /**
  * `deepbrowse`: the page is loaded by a real browser and the rendered DOM is parsed like
- * `blog_scraper` (html.ts). The browser is Cloudflare Browser Rendering's `/content` quick action
+ * `blog_scraper` (html.ts). The browser is Cloudflare Browser Rendering's REST `/content` quick action
  * (`POST {PIPELINE_BROWSER_RENDERING_URL}/content` `{url, gotoOptions, rejectResourceTypes}` with
  * `Authorization: Bearer PIPELINE_BROWSER_RENDERING_TOKEN`, answer `{success, result: "<html>",
  * errors}`); locally `tools/browser-render.ts` serves the same contract from a headless Chromium of
  * Debian's packages. The target URL goes through the outbound-URL guard before it is handed to the
  * browser (which would otherwise load private addresses for us); the render call itself is guarded
- * too. Without both settings the method is refused (see index.ts `refusal`).
+ * too. Without both settings the page is rendered by the browser driver (browser-driver.ts: the
+ * `BROWSER` binding, or a local Chromium's DevTools endpoint); with neither the method is refused
+ * (see index.ts `refusal`).
  */
 import type { Env } from '../../platform/env.ts';
 import { checkOutboundUrl, guardedFetch } from '../../platform/url-guard.ts';
+import { browserDriver } from './browser-config.ts';
 import { parseHtml } from './html.ts';
 import type { CollectResult } from './types.ts';
 import { obj, setting, str, USER_AGENT } from './upstream.ts';
 
-export function browserConfigured(env: Env): boolean {
+/** The REST `/content` service is configured (URL and token). */
+export function renderServiceConfigured(env: Env): boolean {
   return !!setting(env, 'PIPELINE_BROWSER_RENDERING_URL') && !!setting(env, 'PIPELINE_BROWSER_RENDERING_TOKEN');
 }
 
@@ -22,6 +26,11 @@ export function browserConfigured(env: Env): boolean {
 export async function renderedHtml(env: Env, url: string): Promise<string> {
   const target = checkOutboundUrl(url, env);
   if (!target.ok) throw new Error(`refused to browse ${url}: ${target.reason}`);
+  if (!renderServiceConfigured(env)) {
+    const driver = browserDriver(env);
+    if (!driver) throw new Error('deepbrowse has no browser configured');
+    return driver.render(target.url.toString(), USER_AGENT);
+  }
   const base = setting(env, 'PIPELINE_BROWSER_RENDERING_URL')!.replace(/\/+$/, '');
   const body = JSON.stringify({
     url: target.url.toString(),

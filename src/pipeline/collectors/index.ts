@@ -14,7 +14,8 @@
 import type { Env } from '../../platform/env.ts';
 import { guardedFetch } from '../../platform/url-guard.ts';
 import { runBrowserAgent } from './browser-agent.ts';
-import { browserConfigured, collectDeepbrowse } from './browser.ts';
+import { browserDriver } from './browser-config.ts';
+import { collectDeepbrowse, renderServiceConfigured } from './browser.ts';
 import { collectEuropePmc } from './europe-pmc.ts';
 import { parseFeed } from './feed.ts';
 import { collectGithubTrending } from './github-trending.ts';
@@ -52,16 +53,16 @@ export interface SourceLike {
 
 /** Why a method cannot run in this deployment, or null when it can. */
 export function refusal(env: Env, method: string): string | null {
-  if (method === 'deepbrowse' && !browserConfigured(env)) {
+  if (method === 'deepbrowse' && !renderServiceConfigured(env) && !browserDriver(env)) {
     return (
-      'collect_method deepbrowse needs a browser: set PIPELINE_BROWSER_RENDERING_URL and ' +
-      'PIPELINE_BROWSER_RENDERING_TOKEN (Cloudflare Browser Rendering, or tools/browser-render.ts locally)'
+      'collect_method deepbrowse needs a browser: the BROWSER binding (Cloudflare Browser Rendering), or ' +
+      'PIPELINE_BROWSER_RENDERING_URL and PIPELINE_BROWSER_RENDERING_TOKEN, or PIPELINE_BROWSER_CDP_URL locally'
     );
   }
-  if ((method === 'browser_use' || method === 'codex_playwright') && !browserConfigured(env)) {
+  if ((method === 'browser_use' || method === 'codex_playwright') && !browserDriver(env)) {
     return (
-      `collect_method ${method} drives a browser with a model: set PIPELINE_BROWSER_RENDERING_URL and ` +
-      'PIPELINE_BROWSER_RENDERING_TOKEN (tools/browser-render.ts locally, started by npm start when Chromium is installed)'
+      `collect_method ${method} drives a browser with a model: it needs the BROWSER binding (Cloudflare ` +
+      'Browser Rendering), or PIPELINE_BROWSER_CDP_URL locally (npm start sets it when Chromium is installed)'
     );
   }
   if (method === 'twitter_snaplytics' && !snaplyticsConfigured(env)) {
@@ -122,7 +123,10 @@ async function collectWithAgent(env: Env, source: SourceLike, opts: CollectOptio
   };
   const configured = Number(c.max_items);
   const max = Math.min(opts.maxItems ?? (Number.isInteger(configured) && configured > 0 ? configured : 50), 200);
-  const result = await runBrowserAgent(env, opts.agentChat, { url, task, format: source.collect_method }, budget, max);
+  const browser = browserDriver(env);
+  if (!browser) throw new Error(refusal(env, source.collect_method) ?? 'no browser');
+  const start = { url, task, format: source.collect_method };
+  const result = await runBrowserAgent(env, browser, opts.agentChat, start, budget, max);
   return { ...result, items: byKeywords(result.items, opts.keywords) };
 }
 

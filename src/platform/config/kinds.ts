@@ -24,6 +24,15 @@ export const httpUrl = z
   }, 'must be an absolute http(s) URL')
   .transform((s) => s.replace(/\/+$/, ''));
 
+/** An absolute http(s) or ws(s) URL (a DevTools endpoint, or its browser WebSocket), kept as given. */
+export const devtoolsUrl = z.string().refine((s) => {
+  try {
+    return ['http:', 'https:', 'ws:', 'wss:'].includes(new URL(s).protocol);
+  } catch {
+    return false;
+  }
+}, 'must be an absolute http(s) or ws(s) URL');
+
 /** host:port (no scheme). */
 export const hostPort = z.string().regex(/^[^\s/:]+:\d{1,5}$/, 'must be host:port');
 

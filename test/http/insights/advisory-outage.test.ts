@@ -125,6 +125,19 @@ describe('OSV timing out', () => {
     expect(res.status).toBe(503);
     expect(((await res.json()) as { error: string }).error).toMatch(/OSV timeout/);
   });
+  it(':dependencies?include=advisories: 503 with Retry-After; GetVersion keeps its 199 Warning', async () => {
+    const graph = await api.get(GRAPH);
+    expect({ status: graph.status, retryAfter: graph.headers.get('retry-after') }).toEqual({
+      status: 503,
+      retryAfter: '1',
+    });
+    expect(((await graph.json()) as { error: string }).error).toMatch(/advisories of .* are unknown \(OSV timeout\)/);
+    const version = await api.get(VERSION);
+    expect(version.status).toBe(200);
+    expect(version.headers.get('warning')).toMatch(
+      /^199 insights "advisories unknown for NPM outage-pkg \(OSV: timeout at /,
+    );
+  });
 });
 
 describe('OSV recovered', () => {

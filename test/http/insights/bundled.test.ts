@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { json, upstream, useFixtureUpstream } from '../../fixtures/insights/harness.ts';
+import { testDb } from '../../support/env.ts';
 
 useFixtureUpstream();
 
@@ -91,5 +92,14 @@ describe('npm bundled requirements', () => {
     });
     expect(upstream.hits.get('/npm/bundle-demo/-/bundle-demo-1.2.0.tgz')).toBe(1);
     expect((await json('/v3/systems/npm/packages/bundle-demo/versions/1.1.0:requirements')).npm.bundled).toEqual([]);
+    // the service knows which tarballs it read and when, and which failed (insights.source_reads)
+    const reads = await testDb().query<{ version: string; read: boolean; error: string }>(
+      `SELECT version, read_at IS NOT NULL AS read, error FROM insights.source_reads
+      WHERE system = 'NPM' AND name = 'bundle-demo' AND source = 'tarball' ORDER BY version`,
+    );
+    expect(reads).toEqual([
+      { version: '1.0.0', read: true, error: '' },
+      { version: '1.2.0', read: false, error: 'not found (404)' },
+    ]);
   });
 });

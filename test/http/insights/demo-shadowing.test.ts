@@ -3,7 +3,8 @@
  * "real" npm registry that has `lodash` (a demo package) with versions the fixture lacks. What the seed
  * stores names that registry, never the fixture server that existed only while seeding; then the first
  * GetVersion of a version only the registry has answers it, and GetPackage lists exactly the registry's
- * versions.
+ * versions. A demo package the registry fails for is answered from the demo copy with a Warning saying
+ * it is data as of 1970 (the seed's time), never as if read from the registry.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import insights from '../../../functions/insights.ts';
@@ -17,14 +18,16 @@ let api: ReturnType<typeof workerClient>;
 let fixtureUrls: string[] = [];
 
 async function clear() {
-  await testDb().query(`DELETE FROM insights.packages WHERE (system, name) IN (('NPM', 'lodash'), ('NPM', 'pino'))`);
-  await testDb().query(`DELETE FROM insights.source_reads WHERE system = 'NPM' AND name IN ('lodash', 'pino')`);
+  const names = ['lodash', 'pino', '@colors/colors'];
+  await testDb().query(`DELETE FROM insights.packages WHERE system = 'NPM' AND name = ANY($1)`, [names]);
+  await testDb().query(`DELETE FROM insights.source_reads WHERE system = 'NPM' AND name = ANY($1)`, [names]);
 }
 
 beforeAll(async () => {
   await clear();
   registry = await startFake((r): FakeReply => {
     if (r.path === '/v1/query') return reply(200, {});
+    if (decodeURIComponent(r.path) === '/@colors/colors') return reply(503, {}); // the registry failing for it
     if (r.path !== '/lodash') return reply(404, {});
     const versions = Object.fromEntries(
       REAL_VERSIONS.map((v) => [v, { name: 'lodash', version: v, license: 'MIT', dist: {} }]),
@@ -81,5 +84,12 @@ describe('demo data', () => {
     const res = await api.get('/v3/systems/npm/packages/pino');
     expect(res.status).toBe(200);
     expect(((await res.json()) as { versions: unknown[] }).versions.length).toBeGreaterThan(0);
+  });
+  it('a demo package the registry fails for: the demo copy, with a 110 Warning naming its time', async () => {
+    const res = await api.get('/v3/systems/npm/packages/%40colors%2Fcolors');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('warning')).toMatch(
+      /^110 insights "package data of NPM @colors\/colors as of 1970-01-01T00:00:00\.000Z \(\d+ s old; registry: HTTP 503 at /,
+    );
   });
 });

@@ -2,7 +2,10 @@
  * Logs people can read: with every upstream unreachable (a closed loopback port), a fixed load of 300
  * reads across the seven systems (GetPackage, GetVersion, findings, an advisory, a project) prints one
  * line per upstream failure kind per minute at most, none with a stack trace, while every answer is a
- * 502/503 in the envelope (never a 500).
+ * 502/503 in the envelope (never a 500). Then ten minutes of load, made deterministic: a fixed number of
+ * requests per minute over more routes (requirements, graphs, Query, purl, batches, projects), the
+ * clock (Date.now, which the per-minute windows read) moved on by a minute between rounds: exactly one
+ * line per kind per minute, each after the first counting the failures it stood for.
  */
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -57,6 +60,19 @@ beforeAll(async () => {
 });
 afterAll(() => vi.restoreAllMocks());
 
+/** Answers by status; every request's body read. */
+async function load(paths: readonly string[]): Promise<Map<number, number>> {
+  const statuses = new Map<number, number>();
+  for (const path of paths) {
+    const res = path.startsWith('POST ')
+      ? await api.post(path.split(' ')[1]!, JSON.parse(path.split(' ').slice(2).join(' ')))
+      : await api.get(path);
+    await res.arrayBuffer();
+    statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+  }
+  return statuses;
+}
+
 const NAMES: [string, string][] = [
   ['npm', 'log-lines-pkg'],
   ['pypi', 'log-lines-pkg'],
@@ -91,5 +107,67 @@ describe('every upstream unreachable', () => {
     expect(lines.length).toBe(kinds.size);
     expect(lines.length).toBeLessThanOrEqual(12);
     expect(lines.every((l) => /^insights: upstream \S+ unreachable/.test(l))).toBe(true);
+  });
+});
+
+/** One minute of load: 70 requests over every kind of read a client makes. */
+function minuteOfLoad(minute: number): string[] {
+  const paths: string[] = [];
+  for (let i = 0; i < 70; i++) {
+    const [system, base] = NAMES[i % NAMES.length]!;
+    const name = encodeURIComponent(`${base}${(minute + i) % 3}`);
+    const upper = system.toUpperCase();
+    const purlType = ({ go: 'golang', rubygems: 'gem' } as Record<string, string>)[system] ?? system;
+    paths.push(
+      [
+        `/v3/systems/${system}/packages/${name}`,
+        `/v3/systems/${system}/packages/${name}/versions/1.0.0:requirements`,
+        `/v3/systems/${system}/packages/${name}/versions/1.0.0:dependencies`,
+        `/v3/query?versionKey.system=${upper}&versionKey.name=${name}&versionKey.version=1.0.0`,
+        `/v3alpha/purl/${encodeURIComponent(`pkg:${purlType}/${decodeURIComponent(name).replace(':', '/')}@1.0.0`)}`,
+        `/v3/advisories/GHSA-logl-ines-00${minute}${i % 3}`,
+        `/v3/projects/github.com%2Flog%2Fminute${i % 3}`,
+        `POST /v3alpha/versionbatch {"requests":[{"versionKey":{"system":"${upper}","name":"${decodeURIComponent(name)}","version":"1.0.0"}}]}`,
+        `POST /v3alpha/projectbatch {"requests":[{"projectKey":{"id":"github.com/log/minute${i % 3}"}}]}`,
+        `/v3alpha/systems/${system}/packages/${name}:findings`,
+      ][i % 10]!,
+    );
+  }
+  return paths;
+}
+
+describe('ten minutes of load with every upstream unreachable', () => {
+  it('700 requests over ten minutes print exactly one line per failure kind per minute, no stack trace', async () => {
+    lines.length = 0;
+    resetWarnWindows();
+    const start = Date.now();
+    let minute = 0;
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => start + minute * 61_000);
+    const statuses = new Map<number, number>();
+    try {
+      for (; minute < 10; minute++)
+        for (const [status, n] of await load(minuteOfLoad(minute)))
+          statuses.set(status, (statuses.get(status) ?? 0) + n);
+    } finally {
+      clock.mockRestore();
+    }
+    // batches answer what is stored (200, nothing here), every read through is a 502/503, never a 500
+    expect([...statuses.keys()].sort()).toEqual([200, 502, 503]);
+    expect(lines.filter((l) => /^\s+at /.test(l))).toEqual([]);
+    expect(lines.every((l) => /^insights: upstream \S+ unreachable/.test(l))).toBe(true);
+    const perKind = new Map<string, number>();
+    for (const l of lines) {
+      const kind = l
+        .split(':')
+        .slice(0, 2)
+        .join(':')
+        .replace(/ \(\d+ more in the minute before\)$/, '');
+      perKind.set(kind, (perKind.get(kind) ?? 0) + 1);
+    }
+    expect([...perKind.values()].every((n) => n === 10)).toBe(true); // one per minute, every minute
+    expect(lines.length).toBe(perKind.size * 10);
+    expect(lines.length).toBeLessThanOrEqual(200); // "a few hundred lines in ten minutes" at most
+    // after the first minute each line counts the failures of the minute before
+    expect(lines.filter((l) => / \(\d+ more in the minute before\):/.test(l)).length).toBeGreaterThan(0);
   });
 });

@@ -94,6 +94,29 @@ describe('names that cannot exist: 400 before any upstream request', () => {
     }
     expect(fake.requests.slice(before).map((r) => r.path)).toEqual([]);
   });
+  it.each(REJECTED)(
+    '%s %j (%s) through Query, the purl lookup and VersionBatch: 400, no upstream request',
+    async (system, name) => {
+      const before = fake.requests.length;
+      const upper = system.toUpperCase();
+      const query = await api.get(`/v3/query?versionKey.system=${upper}&versionKey.name=${enc(name)}`);
+      expect({ status: query.status, body: await query.json() }).toMatchObject({
+        status: 400,
+        body: { error: expect.stringMatching(/^invalid /) },
+      });
+      const batch = await api.post('/v3alpha/versionbatch', {
+        requests: [{ versionKey: { system: upper, name, version: '1.0.0' } }],
+      });
+      expect({ status: batch.status, body: await batch.json() }).toMatchObject({
+        status: 400,
+        body: { error: expect.stringMatching(/^requests\[0\]: invalid /) },
+      });
+      const type = ({ go: 'golang', rubygems: 'gem' } as Record<string, string>)[system] ?? system;
+      const purl = await api.get(`/v3alpha/purl/${enc(`pkg:${type}/${enc(name).replace('%3A', '/')}@1.0.0`)}`);
+      expect([400, 404]).toContain(purl.status); // a purl that cannot name the package may also fail as a purl
+      expect(fake.requests.slice(before).map((r) => r.path)).toEqual([]);
+    },
+  );
 });
 
 /** Names that can exist (legacy spellings included) but the registry does not have: 404, never 5xx. */

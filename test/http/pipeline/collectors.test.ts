@@ -255,12 +255,12 @@ describe('methods and configs that are refused', () => {
     [
       'deepbrowse',
       { collect_method: 'deepbrowse', config: { url: 'https://example.org/' } },
-      /deepbrowse needs a browser: set PIPELINE_BROWSER_RENDERING_URL and PIPELINE_BROWSER_RENDERING_TOKEN/,
+      /deepbrowse needs a browser: the BROWSER binding \(Cloudflare Browser Rendering\), or PIPELINE_BROWSER_RENDERING_URL and PIPELINE_BROWSER_RENDERING_TOKEN, or PIPELINE_BROWSER_CDP_URL locally/,
     ],
     [
       'browser_use without a browser',
       { collect_method: 'browser_use', config: { url: 'https://example.org/' } },
-      /browser_use drives a browser with a model: set PIPELINE_BROWSER_RENDERING_URL and PIPELINE_BROWSER_RENDERING_TOKEN/,
+      /browser_use drives a browser with a model: it needs the BROWSER binding \(Cloudflare Browser Rendering\), or PIPELINE_BROWSER_CDP_URL locally/,
     ],
     [
       'codex_playwright without a browser',

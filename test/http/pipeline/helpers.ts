@@ -2,6 +2,7 @@
 import delivery from '../../../functions/delivery.ts';
 import pipeline from '../../../functions/pipeline.ts';
 import { readFileSync } from 'node:fs';
+import type { ObjectBindings } from '../../../src/platform/env.ts';
 import { QSTASH_DEV } from '../../../tools/stack/config.ts';
 import { stackInfo, testDb, testEnv, workerClient } from '../../support/env.ts';
 import { serveWorker, type Served } from '../../support/serve.ts';
@@ -28,11 +29,12 @@ export function adminClient(env = testEnv()) {
 /** Serves the delivery function so the QStash test server can call it back; both workers share the env. */
 export async function withQueue(
   extra: Record<string, string> = {},
+  bindings: ObjectBindings = {},
 ): Promise<{ served: Served; api: ReturnType<typeof adminClient> }> {
   let env = testEnv();
   const served = await serveWorker(
     delivery,
-    (url) => (env = testEnv({ DELIVERY_URL: url, PIPELINE_URL: 'http://pipeline.test', ...extra })),
+    (url) => (env = { ...testEnv({ DELIVERY_URL: url, PIPELINE_URL: 'http://pipeline.test', ...extra }), ...bindings }),
   );
   return { served, api: adminClient(env) };
 }

@@ -1,0 +1,108 @@
+/**
+ * Upstream documents are parsed at the boundary (src/insights/ingest/upstream-doc.ts): a document of
+ * each non-npm kind that does not fit its adapter's schema fails with an UpstreamError naming the
+ * document and the field; real documents' extra fields and the nulls registries send pass.
+ */
+import { describe, expect, it } from 'vitest';
+import type * as z from 'zod';
+import { ApiCrate, IndexLine } from '../../../src/insights/ingest/cargo.ts';
+import { GoInfo } from '../../../src/insights/ingest/go.ts';
+import { PageDoc, Registration, ServiceIndex } from '../../../src/insights/ingest/nuget.ts';
+import { PypiDoc } from '../../../src/insights/ingest/pypi.ts';
+import { GemSpec, GemVersion } from '../../../src/insights/ingest/rubygems.ts';
+import { UpstreamError } from '../../../src/insights/ingest/types.ts';
+import { parseUpstream } from '../../../src/insights/ingest/upstream-doc.ts';
+
+const pypiFile = { filename: 'x-1.0.tar.gz', url: 'https://f/x', upload_time_iso_8601: '2024-01-01T00:00:00Z' };
+const cargoLine = { name: 'serde', vers: '1.0.0', deps: [], cksum: 'ab', features: {}, yanked: false };
+const gemSpec = { name: 'rack', dependencies: { runtime: [{ name: 'x', requirements: '>= 0' }], development: [] } };
+const leaf = { catalogEntry: { version: '1.0.0', dependencyGroups: [{ targetFramework: 'net8.0' }] } };
+
+const MALFORMED: [string, z.ZodType, unknown, string][] = [
+  [
+    'PyPI project: yanked is a string',
+    PypiDoc,
+    { info: {}, releases: { '1.0': [{ ...pypiFile, yanked: 'no' }] } },
+    'releases.1.0[0].yanked',
+  ],
+  ['PyPI project: requires_dist is a string', PypiDoc, { info: { requires_dist: 'x>=1' } }, 'info.requires_dist'],
+  ['PyPI release: urls is an object', PypiDoc, { info: {}, urls: { a: pypiFile } }, 'urls'],
+  ['PyPI: not an object', PypiDoc, ['x'], '(the document)'],
+  ['crate index line: no vers', IndexLine, { name: 'serde', deps: [] }, 'vers'],
+  ['crate index line: a dependency without a name', IndexLine, { ...cargoLine, deps: [{ req: '^1' }] }, 'deps[0].name'],
+  ['crate index line: features of a string', IndexLine, { ...cargoLine, features: { std: 'alloc' } }, 'features.std'],
+  ['crates.io API: versions is an object', ApiCrate, { crate: {}, versions: {} }, 'versions'],
+  ['gem versions: number is a number', GemVersion, { number: 3, platform: 'ruby' }, 'number'],
+  [
+    'gem spec: runtime dependencies an object',
+    GemSpec,
+    { ...gemSpec, dependencies: { runtime: {} } },
+    'dependencies.runtime',
+  ],
+  ['gem spec: licenses a string', GemSpec, { ...gemSpec, licenses: 'MIT' }, 'licenses'],
+  ['NuGet service index: no resources', ServiceIndex, { version: '3.0.0' }, 'resources'],
+  ['NuGet registration: a page without @id', Registration, { items: [{ items: [leaf] }] }, 'items[0].@id'],
+  ['NuGet page: a leaf without catalogEntry', PageDoc, { items: [{}] }, 'items[0].catalogEntry'],
+  [
+    'NuGet page: a dependency id a number',
+    PageDoc,
+    { items: [{ catalogEntry: { version: '1.0.0', dependencyGroups: [{ dependencies: [{ id: 7 }] }] } }] },
+    'items[0].catalogEntry.dependencyGroups[0].dependencies[0].id',
+  ],
+  ['Go .info: Time a number', GoInfo, { Version: 'v1.0.0', Time: 1700000000 }, 'Time'],
+];
+
+describe('a malformed upstream document fails at the boundary, naming document and field', () => {
+  it.each(MALFORMED)('%s', (_what, schema, doc, field) => {
+    let caught: unknown;
+    try {
+      parseUpstream(schema, doc, 'https://registry.test/doc.json');
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(UpstreamError);
+    expect((caught as Error).message).toMatch(
+      new RegExp(`^https://registry\\.test/doc\\.json: malformed document: ${field.replace(/[.[\]()@]/g, '\\$&')}: `),
+    );
+  });
+});
+
+describe('real documents pass: extra fields kept, nulls where registries send them', () => {
+  it.each([
+    [
+      'PyPI',
+      PypiDoc,
+      {
+        info: { requires_dist: null, project_urls: null, license: null, extra: 1 },
+        releases: { '1.0': [{ ...pypiFile, yanked_reason: null, digests: { md5: 'a', blake2b_256: 'b' } }] },
+        urls: [],
+        vulnerabilities: [],
+      },
+    ],
+    [
+      'crate index line',
+      IndexLine,
+      { ...cargoLine, v: 2, features2: { x: ['dep:y'] }, rust_version: null, links: null },
+    ],
+    [
+      'crates.io API',
+      ApiCrate,
+      { crate: { homepage: null, repository: 'https://r' }, versions: [{ num: '1.0.0', license: null }], keywords: [] },
+    ],
+    [
+      'gem versions entry',
+      GemVersion,
+      { number: '3.0.0', platform: 'ruby', licenses: null, sha: 'ab', downloads_count: 5 },
+    ],
+    ['gem spec', GemSpec, { ...gemSpec, metadata: {}, homepage_uri: null }],
+    ['NuGet registration', Registration, { count: 1, items: [{ '@id': 'https://n/page/1.json', lower: '1.0.0' }] }],
+    [
+      'NuGet page',
+      PageDoc,
+      { items: [leaf, { catalogEntry: { version: '2.0.0', listed: false, deprecation: { reasons: ['Legacy'] } } }] },
+    ],
+    ['Go .info', GoInfo, { Version: 'v1.0.0', Time: '2024-01-01T00:00:00Z', Origin: { VCS: 'git' } }],
+  ] as [string, z.ZodType, Record<string, unknown>][])('%s', (_what, schema, doc) => {
+    expect(parseUpstream(schema, doc, 'https://registry.test/doc.json')).toEqual(doc);
+  });
+});
