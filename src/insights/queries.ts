@@ -1,7 +1,7 @@
 /**
  * Reads. Each API read is ONE statement that builds the response JSON in Postgres (json, not
  * jsonb, so keys keep proto order) and returns it as text, compact (a builder's outermost call is
- * json_strip_nulls, which re-emits without json_build_object's spaces: migrations/0187), together with the package's
+ * json_strip_nulls, which re-emits without json_build_object's spaces: migrations/0191), together with the package's
  * `fetched_at` so the caller can decide on read-through and background refresh without a second
  * round trip. A null `fetched` means the package has never been ingested.
  */

@@ -162,7 +162,7 @@ async function storedTexts(): Promise<string[]> {
   return rows.map((r) => r.t).sort();
 }
 
-describe('stored answers in one JSON spelling (migrations/0187_compact_answers.sql)', () => {
+describe('stored answers in one JSON spelling (migrations/0191_compact_answers.sql)', () => {
   it('are stored compact, as JSON.stringify prints them', async () => {
     await refreshPackageAnswers(db, 'NPM', NAME); // the suite above ends with nothing stored
     const stored = await storedTexts();
@@ -185,7 +185,7 @@ describe('stored answers in one JSON spelling (migrations/0187_compact_answers.s
     );
     const spaced = await storedTexts();
     expect(spaced.filter((t) => t !== JSON.stringify(JSON.parse(t)))).toHaveLength(5);
-    const sql = readFileSync(new URL('../../../migrations/0187_compact_answers.sql', import.meta.url), 'utf8');
+    const sql = readFileSync(new URL('../../../migrations/0191_compact_answers.sql', import.meta.url), 'utf8');
     const rewrites = sql.split(';').filter((s) => /^\s*(--.*\n\s*)*UPDATE /.test(s));
     expect(rewrites).toHaveLength(2);
     for (const statement of rewrites) await db.query(statement);
