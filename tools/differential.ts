@@ -2,7 +2,7 @@
  * `npm run differential -- --system S --universes N --seed K`: N seeded random universes of system S
  * (seeds K..K+N-1), each resolved by the real tool and by the insights worker through its
  * GetDependencies endpoint on an emptied schema, with the universe served from loopback. It runs the
- * system's end-to-end suite (test/http/insights/dependencies/e2e-<S>.test.ts, the http vitest
+ * system's end-to-end suite (test/http/insights/dependencies/e2e-<S>.test.ts, the e2e vitest
  * project: PGlite, the Neon-compatible proxy, the local QStash) with DIFFERENTIAL_UNIVERSES and
  * DIFFERENTIAL_SEED set (tools/universes/differential-seeds.ts), so the comparison is the suite's own.
  * Prints one line per universe that differs (`differential: S <universe>: <first line of the failure>`)
@@ -59,7 +59,7 @@ async function runSuite(file: string, universes: number, seed: number): Promise<
           'vitest',
           'run',
           '--project',
-          'http',
+          'e2e',
           `test/http/insights/dependencies/${file}`,
           '--reporter=json',
           `--outputFile=${out}`,

@@ -22,7 +22,7 @@ import { GraphIncomplete, GraphReadThrough } from './graph-read-through.ts';
 import { goGraphFromMemory, graphKey } from './graph-from-memory.ts';
 import { goModMemory } from './go-mod-memory.ts';
 import { cachedGraphOrVersion, packageStored, putCachedGraph } from './queries-dependencies.ts';
-import { PgResolveClient } from './resolve-client.ts';
+import { PgResolveClient } from './resolve-client/index.ts';
 import { resolveOptions, resolveTarget, targetKey } from './resolve-target.ts';
 
 export interface GraphKey {

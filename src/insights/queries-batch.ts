@@ -22,14 +22,14 @@ export const MAX_CONTAINER_RESULTS = 1000;
  */
 export async function queryContainerImages(db: Queryable, chainId: string): Promise<string> {
   const rows = await db.query<{ body: string }>(
-    `SELECT json_build_object('results', COALESCE(json_agg(
-      json_strip_nulls(json_build_object('repository', i.repository, 'registry', i.registry,
+    `SELECT json_strip_nulls(json_build_object('results', COALESCE(json_agg(
+      json_build_object('repository', i.repository, 'registry', i.registry,
         'dockerMetadata', CASE WHEN num_nonnulls(i.date_registered, i.last_updated, i.star_count, i.pull_count,
           i.is_official) > 0 THEN json_build_object(
           'dateRegistered', insights.rfc3339(i.date_registered), 'lastUpdated', insights.rfc3339(i.last_updated),
           'starCount', COALESCE(i.star_count, 0)::text, 'pullCount', COALESCE(i.pull_count, 0)::text,
-          'isOfficial', COALESCE(i.is_official, false)) END))
-      ORDER BY i.repository COLLATE "C"), '[]'::json))::text AS body
+          'isOfficial', COALESCE(i.is_official, false)) END)
+      ORDER BY i.repository COLLATE "C"), '[]'::json)))::text AS body
     FROM (SELECT * FROM insights.container_images WHERE chain_id = $1
           ORDER BY repository COLLATE "C" LIMIT ${MAX_CONTAINER_RESULTS}) i`,
     [chainId],

@@ -1,6 +1,7 @@
 /**
  * Reads. Each API read is ONE statement that builds the response JSON in Postgres (json, not
- * jsonb, so keys keep proto order) and returns it as text, together with the package's
+ * jsonb, so keys keep proto order) and returns it as text, compact (a builder's outermost call is
+ * json_strip_nulls, which re-emits without json_build_object's spaces: migrations/0191), together with the package's
  * `fetched_at` so the caller can decide on read-through and background refresh without a second
  * round trip. A null `fetched` means the package has never been ingested.
  */
@@ -84,7 +85,7 @@ const goDependency = (text: string) =>
  * (`registry`), which the message does not have.
  */
 const REQUIREMENTS_TEXT = `CASE WHEN r.system = 'GO' AND r.requirements->'go' IS NOT NULL
-    THEN json_build_object('go', json_build_object('directDependencies', r.requirements->'go'->'directDependencies',
+    THEN json_strip_nulls(json_build_object('go', json_build_object('directDependencies', r.requirements->'go'->'directDependencies',
       'indirectDependencies', r.requirements->'go'->'indirectDependencies',
       'replaces', (SELECT COALESCE(json_agg(json_strip_nulls(json_build_object('src', ${goDependency("x->>'src'")},
           'replacement', CASE WHEN x->>'replacement' <> '' THEN ${goDependency("x->>'replacement'")} END,
@@ -92,9 +93,9 @@ const REQUIREMENTS_TEXT = `CASE WHEN r.system = 'GO' AND r.requirements->'go' IS
         FROM json_array_elements(COALESCE(r.requirements->'go'->'replaces', '[]'::json)) WITH ORDINALITY AS e(x, n)),
       'excludes', (SELECT COALESCE(json_agg(${goDependency('x')} ORDER BY n), '[]'::json)
         FROM json_array_elements_text(COALESCE(r.requirements->'go'->'excludes', '[]'::json)) WITH ORDINALITY AS e(x, n))
-    ))::text
+    )))::text
     WHEN r.system = 'MAVEN' AND r.requirements->'maven' IS NOT NULL
-    THEN (SELECT json_build_object('maven', json_object_agg(k, v ORDER BY n))::text
+    THEN (SELECT json_strip_nulls(json_build_object('maven', json_object_agg(k, v ORDER BY n)))::text
       FROM json_each(r.requirements->'maven') WITH ORDINALITY AS e(k, v, n) WHERE k <> 'registry')
     ELSE r.requirements::text END`;
 
@@ -110,8 +111,8 @@ export function getRequirements(db: Queryable, system: string, name: string, ver
 
 export async function getAdvisory(db: Queryable, id: string): Promise<string | null> {
   const rows = await db.query<{ body: string }>(
-    `SELECT json_build_object('advisoryKey', json_build_object('id', a.id),
-      'url', a.url, 'title', a.title, 'aliases', a.aliases, 'cvss3Score', a.cvss3_score, 'cvss3Vector', a.cvss3_vector)::text AS body
+    `SELECT json_strip_nulls(json_build_object('advisoryKey', json_build_object('id', a.id),
+      'url', a.url, 'title', a.title, 'aliases', a.aliases, 'cvss3Score', a.cvss3_score, 'cvss3Vector', a.cvss3_vector))::text AS body
     FROM insights.advisories a WHERE a.id = $1`,
     [id],
   );
@@ -139,12 +140,12 @@ export const MAX_PROJECT_VERSIONS = 1500;
 export async function getProjectPackageVersions(db: Queryable, id: string): Promise<string | null> {
   const rows = await db.query<{ body: string | null }>(
     `SELECT CASE WHEN EXISTS (SELECT 1 FROM insights.projects WHERE id = $1) OR count(m.*) > 0
-      THEN json_build_object('versions', COALESCE(json_agg(json_build_object(
+      THEN json_strip_nulls(json_build_object('versions', COALESCE(json_agg(json_build_object(
         'versionKey', json_build_object('system', m.system, 'name', m.name, 'version', m.version),
         'relationType', m.relation_type, 'relationProvenance', m.relation_provenance,
         'slsaProvenances', insights.checked_attestations(m.system, m.name, m.version, m.slsa_provenances),
         'attestations', insights.checked_attestations(m.system, m.name, m.version, m.attestations))
-        ORDER BY m.from_attestation DESC, m.system, m.name COLLATE "C", m.ordinal, m.relation_type COLLATE "C") FILTER (WHERE m.project_id IS NOT NULL), '[]'::json))::text END AS body
+        ORDER BY m.from_attestation DESC, m.system, m.name COLLATE "C", m.ordinal, m.relation_type COLLATE "C") FILTER (WHERE m.project_id IS NOT NULL), '[]'::json)))::text END AS body
     FROM (SELECT pv.*, v.ordinal FROM insights.project_versions pv JOIN insights.versions v USING (system, name, version)
           WHERE pv.project_id = $1 ORDER BY pv.from_attestation DESC, pv.system, pv.name COLLATE "C", v.ordinal LIMIT ${MAX_PROJECT_VERSIONS}) m`,
     [id],
@@ -179,13 +180,13 @@ export async function queryVersions(db: Queryable, a: QueryArgs, alpha = false):
          SELECT h.system, h.name, h.version FROM insights.artifacts h WHERE h.hash_type = $5 AND h.hash_value = decode($6, 'base64'))`
     : 'SELECT v.* FROM insights.versions v WHERE true';
   const rows = await db.query<{ body: string }>(
-    `SELECT json_build_object('results', COALESCE(json_agg(
+    `SELECT json_strip_nulls(json_build_object('results', COALESCE(json_agg(
       ${
         alpha
           ? `json_build_object('version', insights.version_json_alpha(q), 'artifacts', ${artifactsJson(byHash)})`
           : "json_build_object('version', insights.version_json(q))"
       }
-      ORDER BY q.system, q.name COLLATE "C", q.ordinal), '[]'::json))::text AS body
+      ORDER BY q.system, q.name COLLATE "C", q.ordinal), '[]'::json)))::text AS body
     FROM (SELECT * FROM (${source}
       AND ($1::text IS NULL OR v.system = $1) AND ($2::text IS NULL OR v.name = $2) AND ($3::text IS NULL OR v.version = $3 OR v.upstream_version = $4)
       AND NOT (v.meta ? 'pending')) s

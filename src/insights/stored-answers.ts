@@ -12,7 +12,8 @@
  *
  * The bodies: insights.version_json (v3) and insights.version_json_alpha (v3alpha) make a Version,
  * insights.package_json / insights.package_json_alpha a Package; `VERSION_ANSWER_COLUMNS` is the one
- * place that names what is stored of a version row `v`. A field that depends on the clock (a cooldown)
+ * place that names what is stored of a version row `v`. Each builder returns compact text (0193), so the
+ * stored text is served as read. A field that depends on the clock (a cooldown)
  * is not stored: it is added to the text where the answer is served.
  */
 import type { Queryable } from '../platform/db.ts';

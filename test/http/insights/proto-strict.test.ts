@@ -101,8 +101,10 @@ function calls(): [string, 'GET' | 'POST', string, unknown][] {
 describe('every operation, every system that has it, parsed strictly into its proto message', () => {
   it.each(calls())('%s: %s %s', async (op, method, url, body) => {
     const res = method === 'GET' ? await api.get(url) : await api.post(url, body);
-    const answer = await res.json();
+    const text = await res.text();
+    const answer = JSON.parse(text);
     expect({ url, status: res.status }).toEqual({ url, status: 200 });
+    expect(text).toBe(JSON.stringify(answer)); // one spelling: compact, as JSON.stringify prints
     const reached = operationOf(method, url);
     expect(reached && `${reached.version}.${reached.rpc}`).toBe(op);
     expect(answerErrors(method, url, answer)).toEqual([]);
@@ -132,8 +134,10 @@ describe('the documented examples (docs/insights.md) parse strictly', () => {
   it('are found', () => expect(examples.length).toBeGreaterThan(20));
   it.each(examples)('%s %s', async (method, path, body) => {
     const res = method === 'GET' ? await api.get(path) : await api.post(path, body);
-    const answer = await res.json();
+    const text = await res.text();
+    const answer = JSON.parse(text);
     expect({ path, status: res.status }).toEqual({ path, status: 200 });
+    expect(text).toBe(JSON.stringify(answer));
     expect(answerErrors(method, path, answer)).toEqual([]);
   });
 });

@@ -4,9 +4,11 @@
  * text is byte for byte what the service builds on read when nothing is stored. A refresh through the
  * queue that brings a new version (a new default) and an advisory rewrites them: the next reads show both.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import delivery from '../../../functions/delivery.ts';
 import insights from '../../../functions/insights.ts';
+import { refreshPackageAnswers } from '../../../src/insights/stored-answers.ts';
 import { testDb, testEnv, workerClient } from '../../support/env.ts';
 import { startRegistry, type RegistryServer } from '../../../tools/registries/registry-server.ts';
 import { serveWorker, type Served } from '../../support/serve.ts';
@@ -183,5 +185,48 @@ describe('stored GetPackage and GetVersion answers', () => {
     ).toHaveLength(4);
     await db.query('DELETE FROM insights.packages WHERE system = $1 AND name = $2', ['NPM', NAME]);
     expect((await packageRows()).filter((r) => r.n > 0)).toEqual([]);
+  });
+});
+
+/** Every stored answer text of the package, as the database holds it (served without a parse). */
+async function storedTexts(): Promise<string[]> {
+  const rows = await db.query<{ t: string }>(
+    `SELECT t FROM (SELECT answer_v3::text AS a, answer_alpha::text AS b FROM insights.packages
+        WHERE system = 'NPM' AND name = $1) p, LATERAL (VALUES (p.a), (p.b)) x(t)
+     UNION ALL SELECT t FROM insights.version_answers a, LATERAL (VALUES (a.v3::text), (a.alpha::text)) x(t)
+        WHERE a.system = 'NPM' AND a.name = $1`,
+    [NAME],
+  );
+  return rows.map((r) => r.t).sort();
+}
+
+describe('stored answers in one JSON spelling (migrations/0193_compact_answers.sql)', () => {
+  it('are stored compact, as JSON.stringify prints them', async () => {
+    await refreshPackageAnswers(db, 'NPM', NAME); // the suite above ends with nothing stored
+    const stored = await storedTexts();
+    expect(stored).toHaveLength(8); // v3 and v3alpha of the package and of its three versions
+    for (const t of stored) expect(t).toBe(JSON.stringify(JSON.parse(t)));
+  });
+
+  it("the migration's rewrite makes answers stored in the earlier spelling compact, same documents", async () => {
+    const before = await storedTexts();
+    // The spelling of 0175's builders: json_build_object/json_agg/json_object_agg text, spaces around `:`.
+    await db.query(
+      `UPDATE insights.packages SET answer_v3 = replace(replace(answer_v3::text, '":', '" : '), ',"', ', "')::json,
+        answer_alpha = replace(answer_alpha::text, '{"', '{ "')::json WHERE system = 'NPM' AND name = $1`,
+      [NAME],
+    );
+    await db.query(
+      `UPDATE insights.version_answers SET alpha = replace(alpha::text, '":', '" : ')::json
+        WHERE system = 'NPM' AND name = $1`,
+      [NAME],
+    );
+    const spaced = await storedTexts();
+    expect(spaced.filter((t) => t !== JSON.stringify(JSON.parse(t)))).toHaveLength(5);
+    const sql = readFileSync(new URL('../../../migrations/0193_compact_answers.sql', import.meta.url), 'utf8');
+    const rewrites = sql.split(';').filter((s) => /^\s*(--.*\n\s*)*UPDATE /.test(s));
+    expect(rewrites).toHaveLength(2);
+    for (const statement of rewrites) await db.query(statement);
+    expect(await storedTexts()).toEqual(before);
   });
 });

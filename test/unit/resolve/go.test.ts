@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { parseGoMod } from '../../../src/insights/ingest/go.ts';
-import { toDependencies } from '../../../src/insights/resolve-client.ts';
+import { goDependencies } from '../../../src/insights/resolve-client/go.ts';
 import { prunes, resolveGo } from '../../../src/resolve/go.ts';
 import { canon } from '../../../src/resolve/graph.ts';
 import { MemoryClient } from '../../../src/resolve/memory-client.ts';
@@ -20,7 +20,7 @@ function client(u: U): MemoryClient {
     for (const [version, s] of Object.entries(versions)) {
       const reqs = (s.req ?? []).map(([p, v, ind]) => `require ${p} ${v}${ind ? ' // indirect' : ''}`);
       const mod = [`module ${name}`, s.go ? `go ${s.go}` : '', ...reqs];
-      c.addVersion({ name, version, attrs: {} }, toDependencies('GO', { go: parseGoMod(mod.join('\n')) }));
+      c.addVersion({ name, version, attrs: {} }, goDependencies({ go: parseGoMod(mod.join('\n')) }));
     }
   }
   return c;

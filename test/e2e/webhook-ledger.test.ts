@@ -4,8 +4,8 @@
  * its own stack (embedded PGlite), so nothing here depends on the suite's shared one.
  */
 import { describe, expect, it } from 'vitest';
-import { runLedger } from '../../../tools/ledger/run.ts';
-import { balanced } from '../../../tools/ledger/tally.ts';
+import { runLedger } from '../../tools/ledger/run.ts';
+import { balanced } from '../../tools/ledger/tally.ts';
 
 describe('webhook ledger under faults (small)', () => {
   it('accounts for every published event across a crash of the delivery process', async () => {
