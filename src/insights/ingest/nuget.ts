@@ -40,7 +40,11 @@ const Leaf = z.looseObject({ catalogEntry: CatalogEntry });
 /** A registration page as fetched from its `@id`: its leaves. */
 export const PageDoc = z.looseObject({ items: z.array(Leaf).nullish() });
 /** The registration index: its pages, each with its leaves inline or only its `@id` (fetched then). */
-export const Registration = z.looseObject({ items: z.array(PageDoc.extend({ '@id': z.string() })).nullish() });
+const IndexPage = PageDoc.extend({ '@id': z.string().optional() }).refine((p) => p.items || p['@id'], {
+  message: 'a page without its items needs an @id',
+  path: ['@id'],
+});
+export const Registration = z.looseObject({ items: z.array(IndexPage).nullish() });
 
 export async function fetchNuget(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
   const index = await fetchDoc(upstreamUrl(env, 'NUGET_INDEX_URL'), ServiceIndex);
@@ -51,7 +55,7 @@ export async function fetchNuget(env: UpstreamEnv, name: string): Promise<Ingest
   const pages = await mapLimit(
     reg.items ?? [],
     4,
-    async (p) => p.items ?? (await fetchDoc(p['@id'], PageDoc)).items ?? [],
+    async (p) => p.items ?? (await fetchDoc(p['@id']!, PageDoc)).items ?? [], // one of them, by the schema
   );
   const versions = pages.flat().map((leaf) => nugetVersion(leaf.catalogEntry));
   return { system: 'NUGET', name: id, versions };
