@@ -74,12 +74,40 @@ export async function buildCargoGraph(
     }
   }
   for (const e of edges.values()) addEdge(g, e.from, e.to, e.requirement, e.attrs);
+  await reportUnbuilt(g, s, index, errors, registry);
   const cyclic = firstOnCycle(g);
   if (cyclic !== null) {
     const n = g.nodes[cyclic]!;
     g.error = `cyclic package dependency: package \`${n.name} v${n.version}\` depends on itself`;
   }
   return g;
+}
+
+/**
+ * A requirement no version matches fails cargo's resolution (and Cargo.lock) even where the platform
+ * graph does not build it (another target's dependency, or an optional one named only weakly,
+ * `dep?/feat`, which the dependency resolver still resolves): it stays a node error of its dependent,
+ * or the graph's error when the dependent is not in this graph.
+ */
+async function reportUnbuilt(
+  g: Graph,
+  s: State,
+  index: ReadonlyMap<string, number>,
+  reported: ReadonlySet<string>,
+  registry: CargoRegistry,
+): Promise<void> {
+  const unplaced: string[] = [];
+  for (const [slot, act] of s.acts) {
+    for (const decl of await registry.declsOf(act.pkg)) {
+      const key = declKey(slot, decl);
+      const miss = s.missing.get(key);
+      if (miss === undefined || reported.has(key)) continue;
+      const from = index.get(slot);
+      if (from !== undefined) addError(g, from, decl.name, decl.requirement, miss);
+      else unplaced.push(`${act.pkg.name} ${act.pkg.version}: ${miss}`);
+    }
+  }
+  if (unplaced.length) g.error = unplaced.sort().join(',');
 }
 
 /** Cargo's check_cycles: normal and build edges may not form a cycle; the least (name, version) node on one. */

@@ -22,7 +22,7 @@ import {
   type TreeEdge,
   type TreeNode,
 } from './npm-tree.ts';
-import type { Client } from './types.ts';
+import type { Client, Dependency, VersionInfo } from './types.ts';
 
 interface Task {
   edge: TreeEdge;
@@ -39,11 +39,14 @@ class IdealTree {
   private readonly placer: Placer;
   /** per dependent, the last dependency fetched for it with its peer set (its virtual root) */
   private readonly lastSet = new Map<TreeNode, TreeNode[]>();
+  /** the version the project's one edge installs, when the root is installed as a dependency */
+  private readonly installed: VersionInfo | null;
 
-  constructor(b: TreeBuilder, env: NpmEnv) {
+  constructor(b: TreeBuilder, env: NpmEnv, installed: VersionInfo | null = null) {
     this.b = b;
     this.root = b.root;
     this.env = env;
+    this.installed = installed;
     this.queue = [b.root];
     this.placer = new Placer(b, b.root, (n) => this.queue.push(n));
   }
@@ -89,7 +92,7 @@ class IdealTree {
         tasks.push(await this.fromVirtualRoot(edge, held, vr!));
         continue;
       }
-      const info = await this.pick(edge);
+      const info = node === this.root && this.installed ? this.installed : await this.pick(edge);
       if (!info) {
         this.reportUnsatisfiable(node, edge);
         continue;
@@ -182,18 +185,47 @@ class IdealTree {
   }
 }
 
-/** The node_modules tree npm would install for `name@version`, or null when there is no such version. */
+/**
+ * The node_modules tree npm would install for `name@version`, or null when there is no such version.
+ * By default the root is the project (its manifest is the project's package.json, as the corpus
+ * lockfiles were made). `installed`: the root installed as `npm install name@version` installs it
+ * in an empty project: the returned node is that project, with one edge on the root, whose folder
+ * is `node_modules/<name>`; the root's own dependencies can then be nested in its folder when
+ * another version holds the top (arborist places them like any dependency's, and the root's
+ * conflicts are not the project's: npm overrides them instead of failing).
+ */
 export async function buildNpmTree(
   client: Client,
   name: string,
   version: string,
   env: NpmEnv,
   maxNodes = 20_000,
+  installed = false,
 ): Promise<TreeNode | null> {
   const info = (await client.versions(name)).find((v) => v.version === version);
   if (!info) return null;
+  if (installed) {
+    const project = installingProject(name, version);
+    return new IdealTree(new TreeBuilder(client, env, project), env, info).build(maxNodes, `${name}@${version}`);
+  }
   // the root's own tarball brings its bundle too (deps.dev's derivedFromBasicAtRoot)
   const root = await new TreeBuilder(client, env, null as unknown as TreeNode).makeNode(name, info);
   root.top = true;
   return new IdealTree(new TreeBuilder(client, env, root), env).build(maxNodes, `${name}@${version}`);
+}
+
+/** An empty project whose package.json depends on `name` at exactly `version`. */
+function installingProject(name: string, version: string): TreeNode {
+  const dep: Dependency = { name, requirement: version, attrs: {} };
+  return {
+    name: '',
+    pkg: '',
+    version: '',
+    info: { name: '', version: '', attrs: {} },
+    parent: null,
+    children: new Map(),
+    edges: new Map([[name, { name, pkg: name, spec: version, type: 'prod', dep }]]),
+    bundle: null,
+    errors: [],
+  };
 }

@@ -222,14 +222,27 @@ export class Placer {
     this.placedNow.push({ dep, edge });
   }
 
-  /** Deeper copies the new one can serve are removed with what only they needed (PlaceDep.pruneDedupable). */
+  /**
+   * Copies of the name at or below the target that the one above them can serve are removed with what
+   * only they needed, and so are the direct children of each copy that stays (PlaceDep.pruneDedupable
+   * over the inventory's copies of the name, then over the kept ones' children: a copy the new one
+   * adopted from the version it replaced goes when a newer one above serves its dependents).
+   */
   private pruneDedupable(dep: TreeNode, target: TreeNode): void {
-    for (const n of duplicatesBelow(target, dep)) {
-      if (n.removed || !this.canDedupe(n)) continue;
-      for (const x of this.b.depSet([n], (_f, e, t) => t !== n && satisfiesEdge(t, e))) {
-        if (!x.removed && !inBundle(x)) dropSubtree(x);
-      }
+    for (const n of [dep, ...duplicatesBelow(target, dep)]) {
+      if (n.removed) continue;
+      if (this.dedupe(n)) continue;
+      for (const kid of [...n.children.values()]) if (!kid.removed) this.dedupe(kid);
     }
+  }
+
+  /** Removes `n` and what only it needed when the copy above can stand in for it. */
+  private dedupe(n: TreeNode): boolean {
+    if (!this.canDedupe(n)) return false;
+    for (const x of this.b.depSet([n], (_f, e, t) => t !== n && satisfiesEdge(t, e))) {
+      if (!x.removed && !inBundle(x)) dropSubtree(x);
+    }
+    return true;
   }
 
   /** Node.canDedupe: a copy the one above it can stand in for (never inside a bundle). */

@@ -309,7 +309,9 @@ export class TreeBuilder {
     if (!current && targetEdge && targetEdge !== edge && !satisfiesEdge(dep, targetEdge)) return 'CONFLICT';
     if (current) {
       if (current.bundle !== null) return satisfiesEdge(current, edge) ? 'KEEP' : 'CONFLICT';
-      if (current.pkg === dep.pkg && current.version === dep.version && satisfiesEdge(current, edge)) return 'KEEP';
+      // the same version is kept whether or not it meets the edge: a set member that does not meet
+      // it was already overridden while the set was loaded (CanPlaceDep's edgeOverride)
+      if (current.pkg === dep.pkg && current.version === dep.version) return 'KEEP';
       const tryReplace = current.pkg === dep.pkg && cmpVersion(dep.version, current.version) >= 0;
       const canReplace = () =>
         current.pkg === dep.pkg && this.dependents(current).every((d) => satisfiesEdge(dep, d.edge));

@@ -68,19 +68,20 @@ export function optionalFailures(root: TreeNode, env: NpmEnv): Set<TreeNode> {
 export async function resolveNpm(client: Client, name: string, version: string, opts: NpmOptions = {}): Promise<Graph> {
   const env: NpmEnv = { ...DEFAULT_NPM_ENV, ...opts };
   const g = newGraph(name, version);
-  let root: TreeNode | null;
+  let project: TreeNode | null;
   try {
-    root = await buildNpmTree(client, name, version, env, opts.maxNodes);
+    project = await buildNpmTree(client, name, version, env, opts.maxNodes, true);
   } catch (e) {
     if (!(e instanceof NpmTreeError)) throw e;
     g.error = e.message;
     return g;
   }
-  if (!root) {
+  const root = project?.children.get(name);
+  if (!project || !root) {
     g.error = `version ${version} of ${name} not found`;
     return g;
   }
-  const dropped = optionalFailures(root, env);
+  const dropped = optionalFailures(project, env);
   // bundled copies no edge reaches (extraneous folders of a tarball) are left out of the graph and
   // reported as its error, as deps.dev does ("unused bundled version <name> <version>")
   const reached = new Set<TreeNode>([root]);
@@ -103,11 +104,11 @@ export async function resolveNpm(client: Client, name: string, version: string, 
         unused.push(`unused bundled version ${c.pkg} ${c.version}`);
         continue;
       }
-      ids.set(c, addNode(g, c.bundle ?? c.pkg, c.version, c.bundle !== null));
+      if (c !== root) ids.set(c, addNode(g, c.bundle ?? c.pkg, c.version, c.bundle !== null));
       add(c);
     }
   };
-  add(root);
+  add(project);
   g.error = unused.sort().join(',');
   for (const [n, id] of ids) {
     for (const err of n.errors) addError(g, id, err.edge.pkg, err.edge.spec, err.message);

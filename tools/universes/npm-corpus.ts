@@ -69,6 +69,29 @@ export function lockResolve(lock: Record<string, LockEntry>, from: string, dep: 
   }
 }
 
+/**
+ * The recorded (trimmed) packuments as a registry must serve them to npm itself: every version with
+ * its name, version and a tarball address (never read: the oracle runs with --package-lock-only).
+ */
+export function servablePackuments(packuments: Readonly<Record<string, Packument>>): Record<string, object> {
+  const out: Record<string, object> = {};
+  for (const [name, doc] of Object.entries(packuments)) {
+    const versions = Object.fromEntries(
+      Object.entries(doc.versions).map(([v, m]) => [
+        v,
+        {
+          name,
+          version: v,
+          ...m,
+          dist: { tarball: `http://127.0.0.1:9/${name}/-/${name.replace(/^@[^/]+\//, '')}-${v}.tgz` },
+        },
+      ]),
+    );
+    out[name] = { name, 'dist-tags': doc['dist-tags'], versions };
+  }
+  return out;
+}
+
 /** A lockfile entry as a resolver VersionInfo (name, version, os/cpu/engines attrs). */
 export function lockInfo(p: string, e: LockEntry) {
   return {
@@ -87,7 +110,8 @@ const info = lockInfo;
 /**
  * What npm installs for a root, from its own lockfile: the packages (`name@version`, bundled copies
  * left out) and the package-to-package edges (`a@1 -> b@2`) of the tree left after the optional
- * sets npm drops (lockDropped).
+ * sets npm drops (lockDropped). `root` is the root's lockfile path: '' when the root was the project,
+ * `node_modules/<name>` for the lockfile of `npm install <name>@<version>` in an empty project.
  */
 export async function lockInstalled(
   client: Client,
@@ -95,10 +119,12 @@ export async function lockInstalled(
   lock: Record<string, LockEntry>,
   name: string,
   version: string,
+  root = '',
 ) {
-  const dropped = new Set(await lockDropped(client, env, lock, name, version));
+  const dropped = new Set(await lockDropped(client, env, lock, name, version, root));
   const id = (p: string) => (p === '' ? `${name}@${version}` : `${info(p, lock[p]!).name}@${lock[p]!.version}`);
-  const paths = ['', ...Object.keys(lock).filter((p) => p !== '' && !lock[p]!.inBundle && !dropped.has(p))];
+  const others = Object.keys(lock).filter((p) => p !== '' && p !== root && !lock[p]!.inBundle && !dropped.has(p));
+  const paths = [root, ...others];
   const nodes = new Set(paths.map(id));
   const edges = new Set<string>();
   for (const p of paths) {
@@ -121,6 +147,7 @@ export async function lockDropped(
   lock: Record<string, LockEntry>,
   name: string,
   version: string,
+  root = '',
 ): Promise<string[]> {
   const resolve = (from: string, dep: string) => lockResolve(lock, from, dep) ?? (dep === name ? '' : null);
   const failing = new Set(
@@ -128,8 +155,8 @@ export async function lockDropped(
       .filter(([p, e]) => p !== '' && e.optional && !(platformOk(info(p, e), env) && engineOk(info(p, e), env)))
       .map(([p]) => p),
   );
-  const reached = new Set<string>(['']);
-  for (const q = ['']; q.length > 0; ) {
+  const reached = new Set<string>([root]);
+  for (const q = [root]; q.length > 0; ) {
     const p = q.shift()!;
     const i = p === '' ? { name, version } : info(p, lock[p]!);
     for (const e of buildEdges((await client.requirements(i.name, i.version)) ?? []).values()) {

@@ -16,8 +16,10 @@ import { lockSets, npmInstallLock, type NpmAnswer } from '../../../../tools/regi
 import { randomNpmUniverse } from '../../../../tools/universes/npm-random.ts';
 import { differentialSeeds } from '../../../../tools/universes/differential-seeds.ts';
 
-const { seeds } = differentialSeeds(3000, 12);
-const UNIVERSES = seeds.map(randomNpmUniverse);
+// beside the fixed seeds, the ones the differential found (test/unit/resolve/npm-installed.test.ts):
+// 4013 (a root dependency nested in the root's folder), 4041 (an overridden set member kept), 4388
+const { seeds, withHand } = differentialSeeds(3000, 12);
+const UNIVERSES = (withHand ? [...seeds, 4013, 4041, 4388] : seeds).map(randomNpmUniverse);
 const PACKUMENTS = Object.assign({}, ...UNIVERSES.map((u) => u.packuments));
 const answers = new Map<number, NpmAnswer>();
 let registry: RegistryServer;

@@ -12,7 +12,8 @@ import { DEFAULT_NPM_ENV } from '../../../../src/resolve/npm-pick.ts';
 import { testDb, testEnv, workerClient } from '../../../support/env.ts';
 import { emptyInsights, graphSets } from '../../../../tools/universes/graphs.ts';
 import { npmRoute, startRegistry, type RegistryServer } from '../../../../tools/registries/registry-server.ts';
-import { loadCorpus, lockInstalled } from '../../../../tools/universes/npm-corpus.ts';
+import { npmInstallLock } from '../../../../tools/registries/npm-oracle.ts';
+import { loadCorpus, lockInstalled, servablePackuments } from '../../../../tools/universes/npm-corpus.ts';
 
 const { meta, client, lockfiles, packuments } = loadCorpus();
 const nodeVersion = meta.nodeVersion.replace(/^v/, '');
@@ -41,6 +42,24 @@ afterAll(async () => {
   await emptyInsights(testDb()); // the corpus packages are trimmed: leave no trace for other suites
 });
 
+// Roots whose tree as a dependency (`npm install react-scripts@5.0.1` in an empty project) differs from
+// the recorded one with the root as the project: npm 11.19.1 places typescript 4.9.5 at the top for
+// the first (react-scripts' optional peer on typescript is then a dependency's, which npm loads with its
+// set) and typescript 7.0.2 only nested for the second. Their expectation is npm's own lockfile of the
+// install, made in the test by npm over a loopback registry serving the same recorded packuments.
+const AS_DEPENDENCY = new Set(['react-scripts']);
+
+async function installedByNpm(name: string, version: string) {
+  const full = await startRegistry(npmRoute(servablePackuments(packuments)));
+  try {
+    const answer = await npmInstallLock(full.url, name, version);
+    if (!answer.ok) throw new Error(`npm install ${name}@${version}: ${answer.error}`);
+    return await lockInstalled(client, env, answer.lock, name, version, `node_modules/${name}`);
+  } finally {
+    await full.close();
+  }
+}
+
 const path = (name: string, version: string) =>
   `/v3/systems/npm/packages/${encodeURIComponent(name)}/versions/${version}:dependencies`;
 
@@ -49,11 +68,18 @@ describe('npm graphs through the endpoint on a cold service equal what npm insta
     '%s',
     async (_n, r) => {
       const { name, version } = r.manifest;
-      const res = await api.get(path(name, version));
+      // a graph slower than the answer budget (a loaded machine) is a 503 with Retry-After, then complete
+      let res = await api.get(path(name, version));
+      for (let i = 0; i < 20 && res.status === 503 && res.headers.get('retry-after'); i++) {
+        await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after')) * 1000));
+        res = await api.get(path(name, version));
+      }
       const body = (await res.json()) as any;
       expect(res.status, JSON.stringify(body).slice(0, 300)).toBe(200);
       expect(body.error).toBe('');
-      const want = await lockInstalled(client, env, lockfiles[name]!, name, version);
+      const want = AS_DEPENDENCY.has(name)
+        ? await installedByNpm(name, version)
+        : await lockInstalled(client, env, lockfiles[name]!, name, version);
       expect(graphSets(body)).toEqual(want);
     },
     240_000,
