@@ -41,7 +41,7 @@ const MALFORMED: [string, z.ZodType, unknown, string][] = [
   ],
   ['gem spec: licenses a string', GemSpec, { ...gemSpec, licenses: 'MIT' }, 'licenses'],
   ['NuGet service index: no resources', ServiceIndex, { version: '3.0.0' }, 'resources'],
-  ['NuGet registration: a page without @id', Registration, { items: [{ items: [leaf] }] }, 'items[0].@id'],
+  ['NuGet registration: a page with neither its items nor an @id', Registration, { items: [{}] }, 'items[0].@id'],
   ['NuGet page: a leaf without catalogEntry', PageDoc, { items: [{}] }, 'items[0].catalogEntry'],
   [
     'NuGet page: a dependency id a number',
