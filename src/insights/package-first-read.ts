@@ -9,11 +9,9 @@
  */
 import { warnLimited } from '../platform/log-limit.ts';
 import type { Stored } from './read-through.ts';
-import { fetchIngested, storeIngested, type PackageKey } from './read-through.ts';
+import { ingestShared, type PackageKey } from './read-through.ts';
 import type { ReadContext } from './read-context.ts';
 import { packageAnswer } from './package-answer.ts';
-import { queueNpmPending } from './npm-pending.ts';
-import { trackStore } from './stores-in-flight.ts';
 import { getPackage } from './queries.ts';
 
 export async function firstPackageRead(
@@ -21,27 +19,19 @@ export async function firstPackageRead(
   key: PackageKey,
   alpha: boolean,
 ): Promise<Stored<string | null> | null> {
-  const pkg = await fetchIngested(ctx.env as unknown as Record<string, unknown>, ctx.db, key.system, key.name);
+  const { pkg, rows, done } = await ingestShared(ctx, key.system, key.name);
   if (pkg === null) return null;
-  let answers: Promise<unknown> = Promise.resolve(); // the stored answers, written after the rows
-  const store = storeIngested(ctx.env as unknown as Record<string, unknown>, ctx.db, pkg, (w) => {
-    answers = w;
-  });
-  trackStore(key.system, [key.name, pkg.name], store);
   if (pkg.partial) {
-    await store;
-    await answers;
+    await done;
     const found = await getPackage(ctx.db, key.system, pkg.name, alpha);
     return found.fetched === null ? null : { value: found.body };
   }
   ctx.defer(
-    store.then(
-      () => Promise.all([answers, key.system === 'NPM' ? queueNpmPending(ctx.env, [pkg.name]) : undefined]),
-      (err) =>
-        warnLimited(
-          'insights: package not stored after its first read',
-          `${key.system} ${pkg.name}: ${(err as Error).message}`,
-        ),
+    rows.catch((err) =>
+      warnLimited(
+        'insights: package not stored after its first read',
+        `${key.system} ${pkg.name}: ${(err as Error).message}`,
+      ),
     ),
   );
   return { value: packageAnswer(pkg, alpha) };

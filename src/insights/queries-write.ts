@@ -26,7 +26,7 @@
  *    checks were most of a large package's store);
  *  - 0162 `packages_name_keys`: a new package's similar-name keys (tested: similar-names.test.ts).
  */
-import type { Db, Queryable } from '../platform/db.ts';
+import { retryDeadlock, type Db, type Queryable } from '../platform/db.ts';
 import { warnLimited } from '../platform/log-limit.ts';
 import { canon, isPrerelease, sort, type System } from '../versions/index.ts';
 import { advisoryFromOsv, isAffected, osvPackages, type Osv } from './ingest/osv.ts';
@@ -76,16 +76,18 @@ export async function storePackage(db: Db, pkg: IngestedPackage): Promise<void> 
  * `writePackageAnswers` has run (a read-through answers first and writes them after the answer).
  */
 export async function storePackageRows(db: Db, pkg: IngestedPackage): Promise<void> {
-  await db.transaction((tx) => storeInTransaction(tx, pkg));
+  await retryDeadlock(() => db.transaction((tx) => storeInTransaction(tx, pkg)));
 }
 
 /** Writes a package's stored answers from its rows (until then reads build them from the rows). */
 export function writePackageAnswers(db: Db, system: string, name: string): Promise<void> {
-  return db.transaction(async (tx) => {
-    // the package row first, as a store takes it (claimPackage): the two cannot deadlock on the answer rows
-    await tx.query('SELECT 1 FROM insights.packages WHERE system = $1 AND name = $2 FOR UPDATE', [system, name]);
-    await refreshPackageAnswers(tx, system, name);
-  });
+  return retryDeadlock(() =>
+    db.transaction(async (tx) => {
+      // the package row first, as a store takes it (claimPackage): the two cannot deadlock on the answer rows
+      await tx.query('SELECT 1 FROM insights.packages WHERE system = $1 AND name = $2 FOR UPDATE', [system, name]);
+      await refreshPackageAnswers(tx, system, name);
+    }),
+  );
 }
 
 /** `writePackageAnswers` after an answer was sent: a failure is logged (reads keep building the answers). */
@@ -184,53 +186,55 @@ async function replaceAffected(
 export async function storeAdvisories(db: Db, records: Osv[]): Promise<void> {
   if (!records.length) return;
   const rows = records.map(advisoryFromOsv);
-  await db.transaction(async (tx) => {
-    await tx.query(
-      `INSERT INTO insights.advisories (id, url, title, aliases, cvss3_score, cvss3_vector, modified, osv, fetched_at)
+  await retryDeadlock(() =>
+    db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO insights.advisories (id, url, title, aliases, cvss3_score, cvss3_vector, modified, osv, fetched_at)
       SELECT x.id, x.url, x.title, x.aliases, x."cvss3Score", x."cvss3Vector", x.modified, x.osv, now()
       FROM json_to_recordset($1::json) AS x(id text, url text, title text, aliases json, "cvss3Score" float8, "cvss3Vector" text, modified timestamptz, osv jsonb)
       ON CONFLICT (id) DO UPDATE SET url = EXCLUDED.url, title = EXCLUDED.title, aliases = EXCLUDED.aliases,
         cvss3_score = EXCLUDED.cvss3_score, cvss3_vector = EXCLUDED.cvss3_vector, modified = EXCLUDED.modified, osv = EXCLUDED.osv, fetched_at = now()`,
-      [JSON.stringify(rows)],
-    );
-    const links = records.flatMap((r) =>
-      osvPackages(r).map((p) => ({ advisory_id: String(r.id), system: p.system, name: p.name })),
-    );
-    await tx.query('DELETE FROM insights.advisory_packages WHERE advisory_id = ANY($1::text[])', [
-      rows.map((r) => r.id),
-    ]);
-    if (links.length) {
-      await tx.query(
-        `INSERT INTO insights.advisory_packages (advisory_id, system, name)
+        [JSON.stringify(rows)],
+      );
+      const links = records.flatMap((r) =>
+        osvPackages(r).map((p) => ({ advisory_id: String(r.id), system: p.system, name: p.name })),
+      );
+      await tx.query('DELETE FROM insights.advisory_packages WHERE advisory_id = ANY($1::text[])', [
+        rows.map((r) => r.id),
+      ]);
+      if (links.length) {
+        await tx.query(
+          `INSERT INTO insights.advisory_packages (advisory_id, system, name)
         SELECT x.advisory_id, x.system, x.name FROM json_to_recordset($1::json) AS x(advisory_id text, system text, name text)
         ON CONFLICT DO NOTHING`,
-        [JSON.stringify(links)],
-      );
-    }
-    const pkgs = new Map<string, { system: System; name: string; recs: { id: string; osv: Osv }[] }>();
-    for (const r of records)
-      for (const p of osvPackages(r)) {
-        const k = `${p.system}\u0000${p.name}`;
-        const e = pkgs.get(k) ?? { ...p, recs: [] };
-        e.recs.push({ id: String(r.id), osv: r });
-        pkgs.set(k, e);
+          [JSON.stringify(links)],
+        );
       }
-    for (const p of pkgs.values()) {
-      const vs = await tx.query<{ version: string }>(
-        'SELECT version FROM insights.versions WHERE system = $1 AND name = $2',
-        [p.system, p.name],
-      );
-      if (!vs.length) continue;
-      const touched = await replaceAffected(
-        tx,
-        p.system,
-        p.name,
-        vs.map((v) => v.version),
-        p.recs,
-      );
-      await refreshVersionAnswers(tx, p.system, p.name, touched); // their advisoryKeys
-    }
-  });
+      const pkgs = new Map<string, { system: System; name: string; recs: { id: string; osv: Osv }[] }>();
+      for (const r of records)
+        for (const p of osvPackages(r)) {
+          const k = `${p.system}\u0000${p.name}`;
+          const e = pkgs.get(k) ?? { ...p, recs: [] };
+          e.recs.push({ id: String(r.id), osv: r });
+          pkgs.set(k, e);
+        }
+      for (const p of pkgs.values()) {
+        const vs = await tx.query<{ version: string }>(
+          'SELECT version FROM insights.versions WHERE system = $1 AND name = $2',
+          [p.system, p.name],
+        );
+        if (!vs.length) continue;
+        const touched = await replaceAffected(
+          tx,
+          p.system,
+          p.name,
+          vs.map((v) => v.version),
+          p.recs,
+        );
+        await refreshVersionAnswers(tx, p.system, p.name, touched); // their advisoryKeys
+      }
+    }),
+  );
 }
 
 export async function storeProject(db: Db, p: IngestedProject): Promise<void> {

@@ -38,7 +38,7 @@ import {
 } from './queries-write.ts';
 import { insightsConfig } from './config.ts';
 import { queueNpmPending } from './npm-pending.ts';
-import { storeInFlight } from './stores-in-flight.ts';
+import { sharedFlight, storeInFlight, type Flight } from './stores-in-flight.ts';
 import { queueAttestationChecks } from './attestation-queue.ts';
 
 /** An item found in the store; `fetchedAt` (packages) tells whether the stored copy is stale. */
@@ -195,6 +195,31 @@ export async function storeIngested(
   else await writePackageAnswers(db, pkg.system, pkg.name);
 }
 
+/**
+ * Fetches and stores a package, shared with every read of it in this isolate meanwhile (stores-in-flight.ts):
+ * the rows are awaited by whoever needs them, the rest (stored answers, npm's other versions' reads) is the
+ * starting request's deferred work.
+ */
+export function ingestShared(ctx: ReadContext, system: System, name: string): Promise<Flight<IngestedPackage>> {
+  const env = ctx.env as unknown as Record<string, unknown>;
+  const start = async (): Promise<Flight<IngestedPackage>> => {
+    const pkg = await fetchIngested(env, ctx.db, system, name);
+    if (pkg === null) return { pkg, rows: Promise.resolve(), done: Promise.resolve() };
+    let answers: Promise<unknown> = Promise.resolve();
+    const rows = storeIngested(env, ctx.db, pkg, (w) => {
+      answers = w;
+    });
+    const done = rows.then(async () => {
+      await answers;
+      if (system === 'NPM') await queueNpmPending(ctx.env, [pkg.name]); // other versions' reads
+    });
+    rows.catch(() => {}); // awaited by the readers
+    ctx.defer(done.catch(() => {})); // a failed store is the readers' error (or logged by a first read)
+    return { pkg, rows, done };
+  };
+  return sharedFlight(system, name, start, (p) => p.name);
+}
+
 /** A package of a registry (and the OSV records that name it). */
 export const packages: Upstream<PackageKey> = {
   label: (key) => key.system,
@@ -202,9 +227,10 @@ export const packages: Upstream<PackageKey> = {
   claim: (ctx, key) =>
     claimAttempt(ctx.db, 'registry', key.system, key.name, insightsConfig(ctx.env).INSIGHTS_SOURCE_RETRY_SECONDS),
   async ingest(ctx, key) {
-    const name = await ingestPackage(ctx.env, ctx.db, key.system, key.name, (work) => ctx.defer(work));
-    if (name !== null && key.system === 'NPM') ctx.defer(queueNpmPending(ctx.env, [name])); // other versions' reads
-    return name === null ? null : { system: key.system, name };
+    const flight = await ingestShared(ctx, key.system, key.name);
+    if (flight.pkg === null) return null;
+    await flight.rows; // the answer is read from them; the stored answers follow
+    return { system: key.system, name: flight.pkg.name };
   },
   refresh(ctx, { system, name }, fetchedAt) {
     if (!(Date.now() - fetchedAt.getTime() > ctx.refreshAfterSeconds * 1000)) return;

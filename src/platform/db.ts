@@ -128,3 +128,18 @@ export function createDb(env: DbVariables): Db {
     },
   };
 }
+
+/**
+ * Runs `run` (one transaction) again when PostgreSQL chose it as a deadlock's victim (40P01), as its
+ * documentation advises: at most `attempts` times. For transactions whose only effects are in the database
+ * (concurrent stores of one package from two isolates take row locks in different orders).
+ */
+export async function retryDeadlock<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await run();
+    } catch (err) {
+      if ((err as { code?: string }).code !== '40P01' || i >= attempts) throw err;
+    }
+  }
+}

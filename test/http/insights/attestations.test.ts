@@ -12,6 +12,7 @@ beforeAll(async () => {
   // Other files (osv-bulk) may have ingested gundam-visor from their own fixture server already;
   // start from a database that has never seen it, so this file observes its first ingestion.
   await testDb().query("DELETE FROM insights.packages WHERE system = 'NPM' AND name = 'gundam-visor'");
+  await testDb().query("DELETE FROM insights.source_reads WHERE system = 'NPM' AND name = 'gundam-visor'");
 });
 useFixtureUpstream();
 
