@@ -8,27 +8,10 @@
 import type { Queryable } from '../platform/db.ts';
 import { ATTESTATIONS_ERROR } from './ingest/attestations.ts';
 import { NPM_ATTESTATIONS } from './ingest/npm-pending.ts';
-import { PROJECT_SYSTEM, type SourceRead } from './queries-source-reads.ts';
+import { PROJECT_SYSTEM, sourceReadFromRow, type SourceRead, type SourceReadRow } from './queries-source-reads.ts';
 
-type Row = {
-  system: string;
-  name: string;
-  version: string;
-  read_at: Date | string | null;
-  attempted_at: Date | string | null;
-  failed_at: Date | string | null;
-  error: string | null;
-};
-const date = (d: Date | string | null) => (d === null ? null : new Date(d));
-const readOf = (r: Row): SourceRead => ({
-  system: r.system,
-  name: r.name,
-  version: r.version,
-  readAt: date(r.read_at),
-  attemptedAt: date(r.attempted_at),
-  failedAt: date(r.failed_at),
-  error: r.error ?? '',
-});
+type Row = SourceReadRow;
+const readOf = sourceReadFromRow;
 
 /** Stored packages whose registry read failed after the stored copy was read, with that copy's time. */
 export async function registryFailures(

@@ -38,6 +38,31 @@ export interface SourceRead {
 
 const keyOf = (system: string, name: string, version = '') => `${system}\u0000${name}\u0000${version}`;
 
+/** A row of insights.source_reads as read (dates as the driver gives them; `error` null where not selected). */
+export interface SourceReadRow {
+  system: string;
+  name: string;
+  version: string;
+  read_at: Date | string | null;
+  attempted_at: Date | string | null;
+  failed_at: Date | string | null;
+  error: string | null;
+}
+
+const date = (d: Date | string | null) => (d === null ? null : new Date(d));
+
+export function sourceReadFromRow(r: SourceReadRow): SourceRead {
+  return {
+    system: r.system,
+    name: r.name,
+    version: r.version,
+    readAt: date(r.read_at),
+    attemptedAt: date(r.attempted_at),
+    failedAt: date(r.failed_at),
+    error: r.error ?? '',
+  };
+}
+
 /** The status of each key (a key without a row is never read: every date null). */
 export async function sourceReads(
   db: Queryable,
@@ -56,32 +81,14 @@ export async function sourceReads(
       error: '',
     });
   if (keys.length === 0) return out;
-  const rows = await db.query<{
-    system: string;
-    name: string;
-    version: string;
-    read_at: Date | string | null;
-    attempted_at: Date | string | null;
-    failed_at: Date | string | null;
-    error: string;
-  }>(
+  const rows = await db.query<SourceReadRow>(
     `SELECT r.system, r.name, r.version, r.read_at, r.attempted_at, r.failed_at, r.error
     FROM insights.source_reads r JOIN unnest($2::text[], $3::text[], $4::text[]) AS k(system, name, version)
       ON r.system = k.system AND r.name = k.name AND r.version = k.version
     WHERE r.source = $1`,
     [source, keys.map((k) => k.system), keys.map((k) => k.name), keys.map((k) => k.version ?? '')],
   );
-  const date = (d: Date | string | null) => (d === null ? null : new Date(d));
-  for (const r of rows)
-    out.set(keyOf(r.system, r.name, r.version), {
-      system: r.system,
-      name: r.name,
-      version: r.version,
-      readAt: date(r.read_at),
-      attemptedAt: date(r.attempted_at),
-      failedAt: date(r.failed_at),
-      error: r.error,
-    });
+  for (const r of rows) out.set(keyOf(r.system, r.name, r.version), sourceReadFromRow(r));
   return out;
 }
 
