@@ -19,10 +19,10 @@ export async function firstPackageRead(
   key: PackageKey,
   alpha: boolean,
 ): Promise<Stored<string | null> | null> {
-  const { pkg, rows, done } = await ingestShared(ctx, key.system, key.name);
+  const { pkg, rows } = await ingestShared(ctx, key.system, key.name);
   if (pkg === null) return null;
   if (pkg.partial) {
-    await done;
+    await rows; // a partial package is stored as such (and not served, as before)
     const found = await getPackage(ctx.db, key.system, pkg.name, alpha);
     return found.fetched === null ? null : { value: found.body };
   }

@@ -204,7 +204,7 @@ export function ingestShared(ctx: ReadContext, system: System, name: string): Pr
   const env = ctx.env as unknown as Record<string, unknown>;
   const start = async (): Promise<Flight<IngestedPackage>> => {
     const pkg = await fetchIngested(env, ctx.db, system, name);
-    if (pkg === null) return { pkg, rows: Promise.resolve(), done: Promise.resolve() };
+    if (pkg === null) return { pkg, rows: Promise.resolve() };
     let answers: Promise<unknown> = Promise.resolve();
     const rows = storeIngested(env, ctx.db, pkg, (w) => {
       answers = w;
@@ -215,7 +215,7 @@ export function ingestShared(ctx: ReadContext, system: System, name: string): Pr
     });
     rows.catch(() => {}); // awaited by the readers
     ctx.defer(done.catch(() => {})); // a failed store is the readers' error (or logged by a first read)
-    return { pkg, rows, done };
+    return { pkg, rows };
   };
   return sharedFlight(system, name, start, (p) => p.name);
 }

@@ -5,50 +5,80 @@
  * PostgreSQL two of them could deadlock on its advisory rows. A read of the store waits for the rows of a
  * store under way first (read-through.ts `settled`). Keyed by system and name, the name asked for and the
  * canonical one; an entry lasts until the package's rows are written (a reader then reads the store).
+ *
+ * As in graph-flight.ts, joiners poll the flight's plain fields rather than awaiting the owner's promises
+ * (a Worker must not carry I/O from one request's context into another's).
  */
 export interface Flight<P> {
   /** The fetched package; null when the registry has none. */
   pkg: P | null;
   /** The package's rows (and its advisories) stored. */
   rows: Promise<void>;
-  /** Everything stored, the stored answers included. */
-  done: Promise<void>;
 }
 
-const inFlight = new Map<string, Promise<Flight<unknown>>>();
+interface Shared<P> {
+  fetched?: { pkg: P | null };
+  rowsStored: boolean;
+  failed?: { error: unknown };
+}
 
+const POLL_MS = 5;
+const inFlight = new Map<string, Shared<unknown>>();
 const keyOf = (system: string, name: string) => `${system}\u0000${name}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The flight of this package under way, or `start`'s, registered before it fetches anything. */
-export function sharedFlight<P>(
+export async function sharedFlight<P>(
   system: string,
   name: string,
   start: () => Promise<Flight<P>>,
   canonical: (pkg: P) => string,
 ): Promise<Flight<P>> {
   const key = keyOf(system, name);
-  const running = inFlight.get(key);
-  if (running) return running as Promise<Flight<P>>;
-  const flight = start();
-  inFlight.set(key, flight);
-  const forget = (keys: string[]) => {
-    for (const k of keys) if (inFlight.get(k) === flight) inFlight.delete(k);
+  const running = inFlight.get(key) as Shared<P> | undefined;
+  if (running) return join(running);
+  const shared: Shared<P> = { rowsStored: false };
+  inFlight.set(key, shared);
+  const keys = [key];
+  const end = (failed?: { error: unknown }) => {
+    shared.failed = failed;
+    shared.rowsStored = !failed;
+    for (const k of keys) if (inFlight.get(k) === shared) inFlight.delete(k);
   };
-  flight.then(
-    (f) => {
-      const keys = f.pkg === null ? [key] : [key, keyOf(system, canonical(f.pkg))];
-      if (keys[1] && !inFlight.has(keys[1])) inFlight.set(keys[1], flight);
-      void f.rows.catch(() => {}).then(() => forget(keys)); // then reads find the rows (the rest may take long)
-    },
-    () => forget([key]),
+  let flight: Flight<P>;
+  try {
+    flight = await start();
+  } catch (error) {
+    end({ error });
+    throw error;
+  }
+  shared.fetched = { pkg: flight.pkg };
+  const alias = flight.pkg === null ? null : keyOf(system, canonical(flight.pkg));
+  if (alias && !inFlight.has(alias)) {
+    inFlight.set(alias, shared);
+    keys.push(alias);
+  }
+  flight.rows.then(
+    () => end(),
+    (error: unknown) => end({ error }),
   );
   return flight;
 }
 
-/** Resolves when the rows of this package's store under way in this isolate (if any) are written. */
+/** A joiner's view of a flight: its package once fetched, and its rows as a promise of this request's own. */
+async function join<P>(shared: Shared<P>): Promise<Flight<P>> {
+  while (!shared.fetched && !shared.failed) await sleep(POLL_MS);
+  if (!shared.fetched) throw shared.failed!.error;
+  return { pkg: shared.fetched.pkg, rows: rowsOf(shared) };
+}
+
+async function rowsOf(shared: Shared<unknown>): Promise<void> {
+  while (!shared.rowsStored && !shared.failed) await sleep(POLL_MS);
+  if (shared.failed) throw shared.failed.error;
+}
+
+/** Resolves when the rows of this package's store under way in this isolate (if any) are written (or failed). */
 export function storeInFlight(system: string, name: string): Promise<unknown> | undefined {
-  return inFlight.get(keyOf(system, name))?.then(
-    (f) => f.rows.catch(() => {}),
-    () => {},
-  );
+  const shared = inFlight.get(keyOf(system, name));
+  return shared && rowsOf(shared).catch(() => {});
 }
