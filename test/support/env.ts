@@ -37,13 +37,25 @@ export interface Worker {
   fetch(req: Request, env: any, ctx: any): Response | Promise<Response>;
 }
 
-/** Calls a worker's fetch like the runtime does, then waits for its waitUntil work. */
-export async function callWorker(worker: Worker, req: Request, env: Env = testEnv()): Promise<Response> {
+/**
+ * A Worker's execution context for calls made by hand: `pending` is its waitUntil work, `settle()` waits for
+ * that work and for the work it deferred in turn.
+ */
+export function executionContext() {
   const pending: Promise<unknown>[] = [];
   const ctx = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException: () => {} };
+  const settle = async () => {
+    for (let done = 0; done < pending.length; done = pending.length) await Promise.allSettled(pending.slice(done));
+  };
+  return { ctx, pending, settle };
+}
+
+/** Calls a worker's fetch like the runtime does, then waits for its waitUntil work. */
+export async function callWorker(worker: Worker, req: Request, env: Env = testEnv()): Promise<Response> {
+  const { ctx, settle } = executionContext();
   const res = await worker.fetch(req, env, ctx);
   const body = await res.arrayBuffer();
-  for (let done = 0; done < pending.length; done = pending.length) await Promise.allSettled(pending.slice(done)); // and work it deferred
+  await settle();
   const nullBody = [101, 204, 205, 304].includes(res.status);
   return new Response(nullBody ? null : body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }

@@ -11,7 +11,7 @@ import { createGzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import delivery from '../../../functions/delivery.ts';
 import insights from '../../../functions/insights.ts';
-import { testDb, testEnv, workerClient } from '../../support/env.ts';
+import { executionContext, testDb, testEnv, workerClient } from '../../support/env.ts';
 import { serveWorker, type Served } from '../../support/serve.ts';
 import { waitFor } from '../../support/wait.ts';
 import { emptyInsights } from '../../../tools/universes/graphs.ts';
@@ -135,8 +135,7 @@ describe('first reads of a package with hundreds of bundling, attested versions'
   });
 
   it('a GetVersion sent while the first GetPackage is still storing waits for that store: one packument read', async () => {
-    const pending: Promise<unknown>[] = [];
-    const ctx = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {} };
+    const { ctx, settle } = executionContext();
     const env = testEnv({ NPM_REGISTRY_URL: url, OSV_API_URL: url });
     const get = (path: string) => insights.fetch(new Request(`http://localhost${path}`), env as never, ctx as never);
     const pkg = await get('/v3/systems/npm/packages/cr-three'); // answered from the packument, stored after
@@ -144,7 +143,7 @@ describe('first reads of a package with hundreds of bundling, attested versions'
     expect([pkg.status, version.status]).toEqual([200, 200]);
     expect(((await pkg.json()) as { versions: unknown[] }).versions).toHaveLength(VERSIONS + 1);
     expect(((await version.json()) as { versionKey: { version: string } }).versionKey.version).toBe('1.0.5');
-    await Promise.all(pending);
+    await settle();
     expect(hits.get('/cr-three')).toBe(1);
   });
 
@@ -186,8 +185,7 @@ describe('first reads of a package with hundreds of bundling, attested versions'
 describe('the other versions', () => {
   it('are read in the background, each tarball and attestations document once', async () => {
     const api = workerClient(insights, testEnv({ NPM_REGISTRY_URL: url, OSV_API_URL: url, DELIVERY_URL: served.url }));
-    const pending: Promise<unknown>[] = [];
-    const ctx = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {} };
+    const { ctx, settle } = executionContext();
     const first = await insights.fetch(
       new Request('http://localhost/v3/systems/npm/packages/cr-two'),
       api.env as never,
@@ -195,7 +193,7 @@ describe('the other versions', () => {
     );
     expect(first.status).toBe(200);
     expect(count(/^\/cr-two\/-\//)).toBe(0); // the answer read no tarball; the queue reads them after it
-    for (let done = 0; done < pending.length; done = pending.length) await Promise.allSettled(pending.slice(done));
+    await settle();
     await waitFor(
       'every pending read of cr-two',
       async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import delivery from '../../../functions/delivery.ts';
 import insights from '../../../functions/insights.ts';
 import { refreshPackageAnswers } from '../../../src/insights/stored-answers.ts';
-import { testDb, testEnv, workerClient } from '../../support/env.ts';
+import { executionContext, testDb, testEnv, workerClient } from '../../support/env.ts';
 import { startRegistry, type RegistryServer } from '../../../tools/registries/registry-server.ts';
 import { serveWorker, type Served } from '../../support/serve.ts';
 import { waitFor } from '../../support/wait.ts';
@@ -168,14 +168,13 @@ describe('stored GetPackage and GetVersion answers', () => {
 
   it('a first read answers the text that is stored after it, and a package deleted takes every row of it along', async () => {
     await db.query('DELETE FROM insights.packages WHERE system = $1 AND name = $2', ['NPM', NAME]);
-    const pending: Promise<unknown>[] = [];
-    const ctx = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {} };
+    const { ctx, pending, settle } = executionContext();
     const first = await insights.fetch(new Request(`http://localhost${PATHS[0]}`), api.env as never, ctx as never);
     const text = await first.text();
     expect(first.status).toBe(200);
     expect(pending.length).toBeGreaterThan(0); // the package is stored after the answer
     expect(await storedCount()).toBe(0);
-    await Promise.all(pending);
+    await settle();
     expect(await storedCount()).toBe(4);
     expect((await texts())[0]).toBe(text);
 
