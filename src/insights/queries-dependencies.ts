@@ -38,7 +38,8 @@ export async function cachedGraphOrVersion(
  * Caches a graph. With `startedAt` (when its resolution began), not when one of its packages was replaced or
  * removed since then (insights.feed_refreshes, 0191; 5 s of margin for the clocks of Worker and database):
  * the resolution may have read that package before the refresh and the 0150 trigger, which would have
- * dropped the cached graph, ran before it was stored.
+ * dropped the cached graph, ran before it was stored. Nor when its root version is no longer stored (the
+ * resolution stored it, so it was removed meanwhile, and no trigger is left to drop the entry).
  */
 export async function putCachedGraph(
   db: Queryable,
@@ -53,8 +54,9 @@ export async function putCachedGraph(
   await db.query(
     `INSERT INTO insights.dependency_graphs (system, name, version, target, packages, body)
      SELECT $1, $2, $3, $4, $5, $6::json
-     WHERE $7::timestamptz IS NULL OR NOT EXISTS (SELECT 1 FROM insights.feed_refreshes r
+     WHERE $7::timestamptz IS NULL OR (NOT EXISTS (SELECT 1 FROM insights.feed_refreshes r
        WHERE r.system = $1 AND r.name = ANY($5::text[]) AND r.refreshed_at > $7::timestamptz - interval '5 seconds')
+       AND EXISTS (SELECT 1 FROM insights.versions v WHERE v.system = $1 AND v.name = $2 AND v.version = $3))
      ON CONFLICT (system, name, version) DO UPDATE SET target = EXCLUDED.target, packages = EXCLUDED.packages, body = EXCLUDED.body,
        computed_at = now()`,
     [system, name, version, target, packages, body, startedAt ?? null],
