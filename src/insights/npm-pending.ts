@@ -15,6 +15,7 @@ import { publish } from '../platform/queue.ts';
 import { queueAttestationChecks } from './attestation-queue.ts';
 import { mapLimit } from './ingest/http.ts';
 import { readAttestations, readBundled } from './ingest/npm-pending.ts';
+import type { ReadAttestations } from './ingest/attestations.ts';
 import { failureOf, warnUpstream } from './ingest/upstream-log.ts';
 import { claimAttempt, markRead } from './queries-source-reads.ts';
 import { insightsConfig } from './config.ts';
@@ -70,6 +71,16 @@ export async function completeNpmVersion(env: Env, db: Db, name: string, version
     );
   }
   if (attestations || tarball) await markRead(db, what, 'NPM', name, null, p.version);
+}
+
+/**
+ * Stores the attestations a first read read for its answer (version-first-read.ts), once the package's rows
+ * are: what completeNpmVersion stores and records after its own read.
+ */
+export async function keepAttestations(env: Env, db: Db, name: string, version: string, read: ReadAttestations) {
+  await storeNpmAttestations(db, name, version, read);
+  await markRead(db, 'attestations', 'NPM', name, null, version);
+  if (read.attestations.length) await queueAttestationChecks(env, 'NPM', name); // verified off the request path
 }
 
 const retrySeconds = (env: Env) => insightsConfig(env).INSIGHTS_SOURCE_RETRY_SECONDS;

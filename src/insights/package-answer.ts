@@ -36,7 +36,7 @@ export function purlOf(system: string, name: string, version?: string): string {
 }
 
 /** insights.rfc3339: whole seconds, UTC. */
-function rfc3339(t: string | null): string | undefined {
+export function rfc3339(t: string | null): string | undefined {
   if (t === null) return undefined;
   const d = new Date(t);
   return Number.isNaN(d.getTime()) ? undefined : `${d.toISOString().slice(0, 19)}Z`;

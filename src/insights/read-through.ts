@@ -24,7 +24,7 @@ import type { System } from '../versions/index.ts';
 import { fetchPackage } from './ingest/index.ts';
 import { readAdvisories } from './advisory-reads.ts';
 import type { ReadContext } from './read-context.ts';
-import { fetchOsv, fetchOsvForPackage } from './ingest/osv.ts';
+import { fetchOsv, fetchOsvForPackage, type Osv } from './ingest/osv.ts';
 import { fetchProject } from './ingest/projects.ts';
 import { UpstreamError, UpstreamNotFound, type IngestedPackage } from './ingest/types.ts';
 import { failureOf, isUpstreamFailure, warnUpstream } from './ingest/upstream-log.ts';
@@ -38,7 +38,7 @@ import {
 } from './queries-write.ts';
 import { insightsConfig } from './config.ts';
 import { queueNpmPending } from './npm-pending.ts';
-import { sharedFlight, storeInFlight, type Flight } from './stores-in-flight.ts';
+import { sharedFlight, storeInFlight, type AdvisoryRead, type Flight } from './stores-in-flight.ts';
 import { queueAttestationChecks } from './attestation-queue.ts';
 
 /** An item found in the store; `fetchedAt` (packages) tells whether the stored copy is stale. */
@@ -182,8 +182,8 @@ export async function storeIngested(
   db: Db,
   pkg: IngestedPackage,
   deferAnswers?: (work: Promise<unknown>) => void,
+  records: Promise<Osv[]> = fetchOsvForPackage(env, pkg.system, pkg.name),
 ): Promise<void> {
-  const records = fetchOsvForPackage(env, pkg.system, pkg.name);
   records.catch(() => {}); // a failure is handled by readAdvisories (or the store failed first)
   await storePackageRows(db, pkg);
   await markRead(db, 'registry', pkg.system, pkg.name, null);
@@ -203,19 +203,38 @@ export async function storeIngested(
 export function ingestShared(ctx: ReadContext, system: System, name: string): Promise<Flight<IngestedPackage>> {
   const env = ctx.env as unknown as Record<string, unknown>;
   const start = async (): Promise<Flight<IngestedPackage>> => {
+    // the OSV records are asked for beside the package: a first read that shows them waits for neither in turn
+    const early = fetchOsvForPackage(env, system, name);
+    early.catch(() => {}); // a failure is recorded by the store (readAdvisories), or the package does not exist
     const pkg = await fetchIngested(env, ctx.db, system, name);
     if (pkg === null) return { pkg, rows: Promise.resolve() };
+    const records = pkg.name === name ? early : fetchOsvForPackage(env, system, pkg.name);
+    const advisories: AdvisoryRead = {};
+    records.then(
+      (r) => {
+        advisories.records = r;
+      },
+      () => {
+        advisories.failed = true;
+      },
+    );
     let answers: Promise<unknown> = Promise.resolve();
-    const rows = storeIngested(env, ctx.db, pkg, (w) => {
-      answers = w;
-    });
+    const rows = storeIngested(
+      env,
+      ctx.db,
+      pkg,
+      (w) => {
+        answers = w;
+      },
+      records,
+    );
     const done = rows.then(async () => {
       await answers;
       if (system === 'NPM') await queueNpmPending(ctx.env, [pkg.name]); // other versions' reads
     });
     rows.catch(() => {}); // awaited by the readers
     ctx.defer(done.catch(() => {})); // a failed store is the readers' error (or logged by a first read)
-    return { pkg, rows };
+    return { pkg, rows, advisories };
   };
   return sharedFlight(system, name, start, (p) => p.name);
 }

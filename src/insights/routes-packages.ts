@@ -24,6 +24,7 @@ import { canonicalName, canonicalVersion, decodeSegment, parseSystem, rawSegment
 import { getPackage, getRequirements, getVersion, type Found } from './queries.ts';
 import { packages, readThrough, storedFound, type PackageKey, type Stored } from './read-through.ts';
 import { firstPackageRead } from './package-first-read.ts';
+import { firstVersionRead } from './version-first-read.ts';
 import type { ReadContext } from './read-context.ts';
 import { jsonText } from './views.ts';
 import { completeNpmVersion, type NpmRead } from './npm-pending.ts';
@@ -125,13 +126,15 @@ async function readNpmPending(
   version: string,
   what: NpmRead,
   read: (name: string) => Promise<Found>,
+  onMiss?: (read: (name: string) => Promise<Found>) => Promise<Stored<string | null> | null>,
 ) {
   let pending = false;
-  const body = await readPackage(ctx, t, async (n) => {
+  const tracked = async (n: string) => {
     const found = await read(n);
     pending = !!found.pending;
     return found;
-  });
+  };
+  const body = await readPackage(ctx, t, tracked, onMiss && (() => onMiss(tracked)));
   if (!pending) return body;
   await completeNpmVersion(ctx.env, ctx.db, t.name, version, what);
   return (await read(t.name)).body;
@@ -179,12 +182,25 @@ packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
     if (body === null) throw new HttpError(404, `requirements of ${t.system} ${t.name}@${version} not found`);
     return jsonText(c, body);
   }
-  const body = await readNpmPending(ctx, t, version, 'attestations', (n) =>
-    getVersion(db, t.system, n, version, t.alpha),
+  const days = cooldownDays(c.env);
+  let whole = false; // a first read answered from the fetched document (version-first-read.ts)
+  const first = async (read: (name: string) => Promise<Found>) => {
+    const r = await firstVersionRead(ctx, key, t.alpha, days, async (n) => storedFound(await read(n)));
+    whole = r.whole;
+    return r.found;
+  };
+  const body = await readNpmPending(
+    ctx,
+    t,
+    version,
+    'attestations',
+    (n) => getVersion(db, t.system, n, version, t.alpha),
+    first,
   );
   if (body === null) throw new HttpError(404, missing);
+  if (whole) return jsonText(c, body); // every source it shows was read: no Warning, v3alpha fields included
   // advisoryKeys (OSV), attestations and the package's registry data: unknown or stale ones are named (read-status.ts)
   const warning = await versionWarning(ctx, [key]);
   if (warning) c.header('Warning', warning);
-  return jsonText(c, t.alpha ? await alphaVersionText(db, body, cooldownDays(c.env)) : body);
+  return jsonText(c, t.alpha ? await alphaVersionText(db, body, days) : body);
 });

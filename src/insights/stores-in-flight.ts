@@ -14,10 +14,18 @@ export interface Flight<P> {
   pkg: P | null;
   /** The package's rows (and its advisories) stored. */
   rows: Promise<void>;
+  /** The package's OSV records, fetched beside the package: plain fields, filled when OSV has answered. */
+  advisories?: AdvisoryRead;
+}
+
+/** An OSV read under way, as plain fields a joiner may poll (`records` or `failed` once it has ended). */
+export interface AdvisoryRead {
+  records?: readonly unknown[];
+  failed?: boolean;
 }
 
 interface Shared<P> {
-  fetched?: { pkg: P | null };
+  fetched?: { pkg: P | null; advisories?: AdvisoryRead };
   rowsStored: boolean;
   failed?: { error: unknown };
 }
@@ -52,7 +60,7 @@ export async function sharedFlight<P>(
     end({ error });
     throw error;
   }
-  shared.fetched = { pkg: flight.pkg };
+  shared.fetched = { pkg: flight.pkg, advisories: flight.advisories };
   const alias = flight.pkg === null ? null : keyOf(system, canonical(flight.pkg));
   if (alias && !inFlight.has(alias)) {
     inFlight.set(alias, shared);
@@ -69,12 +77,18 @@ export async function sharedFlight<P>(
 async function join<P>(shared: Shared<P>): Promise<Flight<P>> {
   while (!shared.fetched && !shared.failed) await sleep(POLL_MS);
   if (!shared.fetched) throw shared.failed!.error;
-  return { pkg: shared.fetched.pkg, rows: rowsOf(shared) };
+  return { pkg: shared.fetched.pkg, rows: rowsOf(shared), advisories: shared.fetched.advisories };
 }
 
 async function rowsOf(shared: Shared<unknown>): Promise<void> {
   while (!shared.rowsStored && !shared.failed) await sleep(POLL_MS);
   if (shared.failed) throw shared.failed.error;
+}
+
+/** The records of an OSV read once it has ended; null when it failed. */
+export async function advisoriesOf(read: AdvisoryRead): Promise<readonly unknown[] | null> {
+  while (!read.records && !read.failed) await sleep(POLL_MS);
+  return read.records ?? null;
 }
 
 /** Resolves when the rows of this package's store under way in this isolate (if any) are written (or failed). */

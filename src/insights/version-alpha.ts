@@ -38,6 +38,11 @@ export async function alphaVersionText(db: Queryable, body: string, days: number
   return JSON.stringify(v);
 }
 
+/** One Version completed from details at hand (a first read's, before they are stored). */
+export function completeAlphaVersion(v: VersionJson, d: VersionDetails | undefined, days: number, now = new Date()) {
+  return complete(v, d, now, days);
+}
+
 function complete(v: VersionJson, d: VersionDetails | undefined, now: Date, days: number): VersionJson {
   const cooldown = cooldownOf(typeof v.publishedAt === 'string' ? v.publishedAt : null, now, days);
   const out: VersionJson = {};
