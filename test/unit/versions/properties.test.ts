@@ -144,21 +144,34 @@ describe.each(V.SYSTEMS.map((s) => [s]))('%s properties', (system: System) => {
     );
   });
 
-  test('compare totally orders mixed valid and invalid input', () => {
-    // Every non-empty string is a Maven version, and ComparableVersion is not transitive on
-    // letter-first ones (`0.alpha` > ` ` > `0` > `0.alpha`, a property of Maven itself): keep
-    // Maven's arbitrary texts number-first (or empty, the one invalid Maven version).
-    const text = system === 'MAVEN' ? anyText.filter((t) => t === '' || /^[0-9]/.test(t)) : anyText;
-    fc.assert(
-      fc.property(fc.array(fc.oneof(gen, text), { minLength: 3, maxLength: 3 }), (vs) => {
-        const [a, b, c] = V.sort(system, vs) as [string, string, string];
-        expect(V.compare(system, a, b)).toBeLessThanOrEqual(0);
-        expect(V.compare(system, b, c)).toBeLessThanOrEqual(0);
-        expect(V.compare(system, a, c)).toBeLessThanOrEqual(0);
-      }),
-      RUNS,
-    );
-  });
+  // Every string is a Maven version (the empty one too, which ComparableVersion reads as `0`), so for MAVEN this
+  // is the transitivity above again, which Maven itself does not have: fast-check found
+  // `"" > 0-0.alpha0 > 0.a > ""`, and Maven 3.8.7 answers the same (`java -cp
+  // /usr/share/maven/lib/maven-artifact-3.x.jar org.apache.maven.artifact.versioning.ComparableVersion 0-0.alpha0
+  // 0.a ""`, then `"" 0-0.alpha0`): that cycle is pinned instead.
+  test(
+    system === 'MAVEN'
+      ? 'compare answers Maven\'s own cycle "" > 0-0.alpha0 > 0.a > ""'
+      : 'compare totally orders mixed valid and invalid input',
+    () => {
+      if (system === 'MAVEN') {
+        expect(V.isValid(system, '')).toBe(true);
+        expect(V.compare(system, '', '0-0.alpha0')).toBe(1);
+        expect(V.compare(system, '0-0.alpha0', '0.a')).toBe(1);
+        expect(V.compare(system, '0.a', '')).toBe(1);
+        return;
+      }
+      fc.assert(
+        fc.property(fc.array(fc.oneof(gen, anyText), { minLength: 3, maxLength: 3 }), (vs) => {
+          const [a, b, c] = V.sort(system, vs) as [string, string, string];
+          expect(V.compare(system, a, b)).toBeLessThanOrEqual(0);
+          expect(V.compare(system, b, c)).toBeLessThanOrEqual(0);
+          expect(V.compare(system, a, c)).toBeLessThanOrEqual(0);
+        }),
+        RUNS,
+      );
+    },
+  );
 });
 
 describe('API examples', () => {
