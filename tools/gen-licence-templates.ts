@@ -67,6 +67,9 @@ export const GENERATED = [
   'ZPL-2.1',
 ];
 
+/** Where a text in spdx-license-list goes on with another licence (LGPL-3.0's is followed by all of GPL-3.0). */
+const CUT: Record<string, RegExp> = { 'LGPL-3.0-only': /\n\s*GNU GENERAL PUBLIC LICENSE\s*\n\s*Version 3/ };
+
 const VAR = (chars: number) => `<<var;name="v";original="";match=".{0,${chars}}">>`;
 const COPYRIGHT_LINE = /^\s*(?:copyright\b|\(c\)|©).{0,200}$/i;
 const TRAILER = /^\s*(?:END OF TERMS AND CONDITIONS|APPENDIX|How to Apply These Terms|Exhibit A\b)/i;
@@ -112,8 +115,10 @@ export async function licencePrograms(): Promise<{ programs: Record<string, stri
   };
   const programs: Record<string, string> = {};
   for (const id of GENERATED) {
-    const text = full[id]?.licenseText;
-    if (!text) throw new Error(`spdx-license-list has no text for ${id}`);
+    const whole = full[id]?.licenseText;
+    if (!whole) throw new Error(`spdx-license-list has no text for ${id}`);
+    const cut = CUT[id]?.exec(whole)?.index;
+    const text = cut === undefined ? whole : whole.slice(0, cut);
     programs[id] = encodeProgram(parseTemplate(markUp(text)));
   }
   const dir = `${ROOT}tools/licence-templates/`;
