@@ -7,7 +7,8 @@
  * is not mostly known licence text), `[]` when the module has no licence file; v3alpha's `licenseDetails`
  * is one `{license, spdx}` per id.
  *
- * Read once per version, when a GetVersion answer shows it first (or when its capabilities read the zip):
+ * Read once per version, when a GetVersion or PurlLookup answer shows it first (or when its capabilities
+ * read the zip; batch and Query answers show what was read, they fetch no zips):
  * kept in insights.go_licenses (migration 0194) and written into the version row, its details and its
  * stored answers; a re-ingestion of the module copies them back (restoreGoLicences). A zip over
  * MAX_ZIP_BYTES, a zip the proxy does not have, or one that is not a readable zip is kept as `[]`

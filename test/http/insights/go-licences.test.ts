@@ -1,7 +1,7 @@
 /**
  * issue 34: Go licences from the module's source. GetVersion of a Go module version read through from the
  * fixture Go proxy answers `licenses` (v3) and `licenseDetails` (v3alpha) detected in the root licence
- * files of its source zip (example.com/licdemo: v1.0.0 has MIT in LICENSE and BSD-3-Clause in COPYING.md,
+ * files of its source zip, as does PurlLookup (example.com/licdemo: v1.0.0 has MIT in LICENSE and BSD-3-Clause in COPYING.md,
  * an Apache notice in sub/ that is not the module's, v1.1.0 an unknown text, v1.2.0 no zip, v1.3.0 a zip
  * the proxy fails on); read once per version, kept through a re-ingestion of the module, and read by
  * GetCapabilities when it fetched the zip first.
@@ -47,8 +47,9 @@ describe('Go licences (GetVersion)', () => {
     expect(keys.indexOf('licenseDetails')).toBe(keys.indexOf('licenses') + 1);
   });
 
-  it('an unknown licence text is non-standard', async () => {
-    const body = await json(version('v3alpha', 'v1.1.0'));
+  it('an unknown licence text is non-standard (first shown by a purl lookup)', async () => {
+    const body = (await json(`/v3alpha/purl/${encodeURIComponent(`pkg:golang/${MODULE}@v1.1.0`)}`)).version;
+    expect(upstream.hits.get(zip('v1.1.0'))).toBe(1);
     expect(body.licenses).toEqual(['non-standard']);
     expect(body.licenseDetails).toEqual([{ license: 'non-standard', spdx: 'non-standard' }]);
   });
