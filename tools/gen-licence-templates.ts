@@ -7,8 +7,8 @@
  *    their variable and optional parts, for the short licences where those parts decide the match
  *    (MIT, ISC, 0BSD, BSD-2/3-Clause, MIT-0, Zlib, Unlicense);
  *  - the full texts of the npm package `spdx-license-list` (a devDependency) for the other licences of
- *    GENERATED, marked up here the way SPDX's templates mark theirs: a copyright line and a `<...>` or
- *    `[...]` placeholder become variables, the title lines before the first sentence and the trailer
+ *    GENERATED, marked up here the way SPDX's templates mark theirs: a copyright line, a `<...>` or
+ *    `[...]` placeholder and the years a notice quotes become variables, the title lines before the first sentence and the trailer
  *    from "END OF TERMS AND CONDITIONS" / "How to apply" / "Exhibit A" on become optional.
  * The output is committed (the Workers bundle carries the compact programs, not the texts);
  * test/unit/insights/licences.test.ts fails when it drifts from what this would write.
@@ -72,6 +72,8 @@ const CUT: Record<string, RegExp> = { 'LGPL-3.0-only': /\n\s*GNU GENERAL PUBLIC 
 
 const VAR = (chars: number) => `<<var;name="v";original="";match=".{0,${chars}}">>`;
 const COPYRIGHT_LINE = /^\s*(?:copyright\b|\(c\)|©).{0,200}$/i;
+/** A year or a list or range of years (`2001, 2002, 2003`, `2001-2024`): the copyright years a notice quotes. */
+const YEARS = /\b(?:19|20)\d\d\b(?:\s*[-,–]\s*(?:19|20)\d\d\b)*/g;
 const TRAILER = /^\s*(?:END OF TERMS AND CONDITIONS|APPENDIX|How to Apply These Terms|Exhibit A\b)/i;
 
 /** SPDX template markup for a plain licence text. */
@@ -97,7 +99,7 @@ export function markUp(text: string): string {
       out.push('<<beginOptional>>');
     }
     if (COPYRIGHT_LINE.test(line)) out.push(VAR(300));
-    else out.push(line.replace(/<[^<>\n]{1,80}>|\[[^[\]\n]{1,80}\]/g, VAR(60)));
+    else out.push(line.replace(/<[^<>\n]{1,80}>|\[[^[\]\n]{1,80}\]/g, VAR(60)).replace(YEARS, VAR(150)));
   }
   if (!body && title.length) out.push(title.join('\n'));
   if (trailer) out.push('<<endOptional>>');

@@ -94,8 +94,9 @@ function matchAt(c: Compiled, text: string[], start: number): number {
             const dp = d - dt;
             if (dp > RESYNC) continue;
             const want = literalsAt(toks, i + dt, RESYNC);
-            // a variable or optional part next: only at the end of this part, for the continuation to judge
-            if (want === null ? i + dt < toks.length || p + dp > text.length : !follows(want, p + dp)) continue;
+            // a variable or optional part (or the end) next: only one word replaced or left out, for what
+            // follows to judge
+            if (want === null ? dt !== 1 || dp > 1 || p + dp > text.length : !follows(want, p + dp)) continue;
             errors++;
             const r = m(toks, i + dt, p + dp, k);
             if (r >= 0) return r;
