@@ -9,7 +9,8 @@
  * without, a variable of width N takes 0..N words (only gap lengths after which the next literal word
  * follows). A literal word that differs costs one from the template's error budget (1 per 40 of its
  * words, at least 2): the match resynchronises on the nearest place, at most 3 words on in the
- * template or the text, from which the next 3 template words follow. So a stray word passes, but a
+ * template or the text, from which the next 3 template words follow (before a variable or optional part,
+ * where no 3 words follow, only one word replaced or left out). So a stray word passes, but a
  * missing or extra clause (ISC vs 0BSD, BSD-2 vs BSD-3, MIT vs MIT-0 or X11) does not.
  *
  * Choosing: found spans that overlap keep the one covering more words (X11's text holds MIT's words
