@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_TRUST } from '../../../src/insights/attestations/trust.ts';
 import { currentTrust, refreshSigstoreTrust } from '../../../src/insights/attestations/tuf-refresh.ts';
 import { verifyNpmDocument } from '../../../src/insights/attestations/verify-npm.ts';
-import { testDb } from '../../support/env.ts';
+import { testDb, testEnv } from '../../support/env.ts';
+import delivery from '../../../functions/delivery.ts';
 import sigstoreDoc from '../../fixtures/attestations/sigstore-1.0.0.att.json' with { type: 'json' };
 
 interface TestKey {
@@ -229,5 +230,23 @@ describe('Sigstore trust refresh from a TUF repository', () => {
     const after = await row();
     expect(after.trusted_root).toEqual(before.trusted_root);
     expect(after.root).toBe('2');
+  });
+
+  it("the delivery function's cron runs it with SIGSTORE_TUF_URL, once per INSIGHTS_TRUST_REFRESH_SECONDS", async () => {
+    publish({ ts: 6 });
+    const env = testEnv({ SIGSTORE_TUF_URL: base, INSIGHTS_TRUST_REFRESH_SECONDS: '3600' });
+    await testDb().query(
+      `UPDATE insights.sigstore_trust SET attempted_at = now() - interval '2 hours' WHERE repository = 'public-good'`,
+    );
+    const cron = async () => {
+      const work: Promise<unknown>[] = [];
+      await delivery.scheduled({ cron: '* * * * *' }, env, { waitUntil: (p) => void work.push(p) });
+      await Promise.all(work);
+    };
+    await cron();
+    expect((await row()).timestamp_version).toBe(6);
+    publish({ ts: 7 });
+    await cron(); // within the hour: not read
+    expect((await row()).timestamp_version).toBe(6);
   });
 });
