@@ -89,7 +89,7 @@ describe('Go licences (GetVersion)', () => {
     await json(`${capdemo}:capabilities`);
     const hits = upstream.hits.get('/go/example.com/capdemo/@v/v1.0.0.zip');
     const body = await json(capdemo);
-    expect(body.licenses).toEqual(['non-standard']); // its LICENSE is one line, "MIT License (fixture)"
+    expect(body.licenses).toEqual(['MIT']);
     expect(upstream.hits.get('/go/example.com/capdemo/@v/v1.0.0.zip')).toBe(hits);
   });
 });
