@@ -12,6 +12,7 @@ import { marketplaceJobs } from '../src/marketplace/jobs.ts';
 import { pipelineJobs } from '../src/pipeline/jobs.ts';
 import { webhooksJobs } from '../src/webhooks/jobs.ts';
 import { sweepWebhooks } from '../src/webhooks/deliver.ts';
+import { refreshTrustScheduled } from '../src/insights/attestations/trust-scheduled.ts';
 import './event-catalog.ts';
 import type { Env, ExecutionContextLike } from '../src/platform/env.ts';
 
@@ -28,10 +29,12 @@ export default {
   fetch: app.fetch,
   /**
    * Every minute: drain webhook events a lost notification left in the outbox, restart stalled
-   * deliveries, prune delivered rows past retention.
+   * deliveries, prune delivered rows past retention; once a day (INSIGHTS_TRUST_REFRESH_SECONDS), refresh
+   * the Sigstore trust data attestations are verified against from Sigstore's TUF repository.
    */
   async scheduled(_event: { cron: string }, env: Env, ctx: ExecutionContextLike): Promise<void> {
     config.delivery(env); // a misconfigured function fails here, naming the variable
+    ctx.waitUntil(refreshTrustScheduled(env).catch((err) => console.error('insights: sigstore trust refresh', err)));
     ctx.waitUntil(
       sweepWebhooks(env).then((r) => {
         if (r.drained || r.restarted)

@@ -6,6 +6,8 @@
  * PYPI_URL's integrity API, one file's provenance at a time), verifies it (attestations/verify-npm.ts,
  * verify-pypi.ts) against the artifact digests and the declared repository the store holds, and records
  * the verdict (queries-attestation-checks.ts); answers show `verified` from then on, false until then.
+ * The trust data is the one the delivery cron last refreshed from Sigstore's TUF repository, else the
+ * repository's (attestations/tuf-refresh.ts).
  * A document is checked once; an upstream failure leaves it unchecked and the message is retried.
  */
 import type { Db } from '../platform/db.ts';
@@ -15,6 +17,8 @@ import { tarballUrl } from './ingest/npm-tarball.ts';
 import { githubMoves } from './attestations/moved-repository.ts';
 import { verifyNpmDocument, type Verdict } from './attestations/verify-npm.ts';
 import { verifyPypiProvenance } from './attestations/verify-pypi.ts';
+import { BUILTIN_TRUST, type TrustData } from './attestations/trust.ts';
+import { currentTrust } from './attestations/tuf-refresh.ts';
 import {
   artifactDigests,
   keptAttestationDocument,
@@ -26,23 +30,23 @@ import {
 export const CHECKS_PER_MESSAGE = 16;
 const PYPI_PUBLIC = 'https://pypi.org';
 
-async function checkNpm(env: UpstreamEnv, db: Db, name: string, u: Unchecked): Promise<Verdict> {
+async function checkNpm(env: UpstreamEnv, db: Db, name: string, u: Unchecked, trust: TrustData): Promise<Verdict> {
   const digests = await artifactDigests(db, 'NPM', name, u.version);
   const sha512 = digests.find((d) => d.hash_type === 'SHA512')?.hex ?? '';
   const key = { system: 'NPM', name, version: u.version, url: u.url };
   const doc = (await keptAttestationDocument(db, key)) ?? (await fetchJson(tarballUrl(env, u.url)));
   const artifact = { name, version: u.version, sha512Hex: sha512, declaredRepository: u.repository };
-  return verifyNpmDocument(doc, artifact, githubMoves(env));
+  return verifyNpmDocument(doc, artifact, githubMoves(env), trust);
 }
 
-async function checkPypi(env: UpstreamEnv, db: Db, name: string, u: Unchecked): Promise<Verdict> {
+async function checkPypi(env: UpstreamEnv, db: Db, name: string, u: Unchecked, trust: TrustData): Promise<Verdict> {
   const m = /^https:\/\/pypi\.org\/integrity\/[^/]+\/[^/]+\/([^/]+)\/provenance$/.exec(u.url);
   if (!m) return { verified: false, reason: `not a PyPI integrity API URL: ${u.url}` };
   const filename = decodeURIComponent(m[1]!);
   const digests = await artifactDigests(db, 'PYPI', name, u.version);
   const file = digests.find((d) => d.hash_type === 'SHA256' && d.url.split('/').pop() === filename);
   const doc = await fetchJson(upstreamUrl(env, 'PYPI_URL') + u.url.slice(PYPI_PUBLIC.length));
-  return verifyPypiProvenance(doc, { filename, sha256Hex: file?.hex ?? '' });
+  return verifyPypiProvenance(doc, { filename, sha256Hex: file?.hex ?? '' }, trust);
 }
 
 /** Checks up to CHECKS_PER_MESSAGE unchecked documents of a package; whether some are left. */
@@ -50,8 +54,10 @@ export async function checkAttestations(env: Env, db: Db, system: string, name: 
   if (system !== 'NPM' && system !== 'PYPI') return false;
   const todo = await uncheckedAttestations(db, system, name, CHECKS_PER_MESSAGE);
   const uenv = env as unknown as UpstreamEnv;
+  const trust = todo.length ? await currentTrust(db) : BUILTIN_TRUST; // refreshed from TUF when it was (tuf-refresh.ts)
   for (const u of todo) {
-    const verdict = system === 'NPM' ? await checkNpm(uenv, db, name, u) : await checkPypi(uenv, db, name, u);
+    const verdict =
+      system === 'NPM' ? await checkNpm(uenv, db, name, u, trust) : await checkPypi(uenv, db, name, u, trust);
     await storeAttestationCheck(db, { system, name, version: u.version, url: u.url }, verdict);
   }
   return todo.length === CHECKS_PER_MESSAGE;

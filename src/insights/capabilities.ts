@@ -5,23 +5,26 @@
  * by go-capabilities.ts (an import-and-reference analysis of the module's own files; how it differs from
  * Capslock is said there), once per version (insights.go_capabilities). Go only, as deps.dev (another
  * system is a 404). A zip larger than MAX_ZIP_BYTES, or not a readable zip, is not analysed: the answer is
- * CAPABILITY_UNANALYZED. A zip the proxy does not have is a 404, a failing proxy a 502.
+ * CAPABILITY_UNANALYZED. A zip the proxy does not have is a 404, a failing proxy a 502. The zip's licences are
+ * kept as well when no GetVersion has read them yet (go-licenses.ts).
  */
-import type { Queryable } from '../platform/db.ts';
+import type { Db } from '../platform/db.ts';
 import { HttpError } from '../platform/errors.ts';
-import { escapeModulePath } from '../versions/names/index.ts';
-import { fetchUpstream, upstreamUrl } from './ingest/http.ts';
 import { UpstreamError, UpstreamNotFound } from './ingest/types.ts';
 import { zipCapabilities, type CapabilityCount } from './go-capabilities.ts';
+import { fetchGoZip, goLicencesRead, storeGoLicences, zipLicences } from './go-licenses.ts';
 
-export const MAX_ZIP_BYTES = 32 * 1024 * 1024;
 const UNANALYZED: CapabilityCount = { capability: 'CAPABILITY_UNANALYZED', directCount: 1, indirectCount: 0 };
 
-async function compute(env: Record<string, unknown>, module: string, version: string): Promise<CapabilityCount[]> {
-  const url = `${upstreamUrl(env, 'GO_PROXY_URL')}/${escapeModulePath(module)}/@v/${escapeModulePath(version)}.zip`;
-  let res: Response;
+async function compute(
+  env: Record<string, unknown>,
+  db: Db,
+  module: string,
+  version: string,
+): Promise<CapabilityCount[]> {
+  let zip: Uint8Array | null;
   try {
-    res = await fetchUpstream(url);
+    zip = await fetchGoZip(env, module, version);
   } catch (err) {
     if (err instanceof UpstreamNotFound) {
       throw new HttpError(404, `source of GO ${module}@${version} not found on the Go proxy`);
@@ -29,13 +32,12 @@ async function compute(env: Record<string, unknown>, module: string, version: st
     if (err instanceof UpstreamError) throw new HttpError(502, `Go proxy failed: ${err.message}`);
     throw err;
   }
-  const declared = Number(res.headers.get('content-length') ?? 0);
-  if (declared > MAX_ZIP_BYTES) {
-    await res.body?.cancel();
-    return [UNANALYZED];
+  if (!zip) return [UNANALYZED];
+  // the zip is here: its licences too, when no GetVersion has read them yet (go-licenses.ts)
+  if (!(await goLicencesRead(db, module, version))) {
+    const licences = await zipLicences(zip).catch(() => ({ licenses: [], licenseDetails: [] }));
+    await storeGoLicences(db, module, version, licences);
   }
-  const zip = new Uint8Array(await res.arrayBuffer());
-  if (zip.length > MAX_ZIP_BYTES) return [UNANALYZED];
   try {
     return await zipCapabilities(zip);
   } catch {
@@ -44,8 +46,8 @@ async function compute(env: Record<string, unknown>, module: string, version: st
 }
 
 /** Computes and keeps the answer of a Go module version (also run by the demo seed); returns its body. */
-export async function storeCapabilities(env: Record<string, unknown>, db: Queryable, module: string, version: string) {
-  const body = JSON.stringify({ capabilities: await compute(env, module, version) });
+export async function storeCapabilities(env: Record<string, unknown>, db: Db, module: string, version: string) {
+  const body = JSON.stringify({ capabilities: await compute(env, db, module, version) });
   await db.query(
     `INSERT INTO insights.go_capabilities (name, version, body) VALUES ($1, $2, $3::json)
     ON CONFLICT (name, version) DO NOTHING`,
@@ -57,7 +59,7 @@ export async function storeCapabilities(env: Record<string, unknown>, db: Querya
 /** The answer (JSON text) for a stored Go version (the caller has checked it exists): kept, else computed and kept. */
 export async function getCapabilities(
   env: Record<string, unknown>,
-  db: Queryable,
+  db: Db,
   module: string,
   version: string,
 ): Promise<string> {

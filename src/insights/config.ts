@@ -35,6 +35,10 @@ export const UPSTREAMS = {
     'https://raw.githubusercontent.com/google/oss-fuzz/master/projects',
     'OSS-Fuzz project files (`/{project}/project.yaml`: `main_repo`)',
   ),
+  SIGSTORE_TUF_URL: upstream(
+    'https://tuf-repo-cdn.sigstore.dev',
+    "Sigstore's TUF repository: the trusted root and npm registry keys attestations are verified against, refreshed by the delivery cron",
+  ),
   OSS_FUZZ_COVERAGE_URL: upstream(
     'https://storage.googleapis.com/oss-fuzz-coverage',
     'OSS-Fuzz coverage reports (`/latest_report_info/{project}.json` and its summary)',
@@ -130,6 +134,12 @@ export const INSIGHTS = {
     default: '30',
     meaning:
       'a failed read of advisories (OSV), attestations, a project or its Scorecard is tried again after this long; answers waiting on it say Retry-After',
+  }),
+  INSIGHTS_TRUST_REFRESH_SECONDS: variable({
+    schema: nonNegative,
+    default: '86400',
+    meaning:
+      'how often the delivery cron reads SIGSTORE_TUF_URL for a newer trusted root and npm keys (0: every run; a failed read is tried again after this long too)',
   }),
   INSIGHTS_OSV_TIMEOUT_MS: variable({
     schema: integer(1),

@@ -33,6 +33,7 @@ import { advisoryFromOsv, isAffected, osvPackages, type Osv } from './ingest/osv
 import type { IngestedProject } from './ingest/projects.ts';
 import type { IngestedPackage, IngestedVersion } from './ingest/types.ts';
 import { storeVersionDetailRows, type DetailsRow } from './queries-version-details.ts';
+import { restoreGoLicences } from './go-licenses.ts';
 import {
   claimPackage,
   replaceVersionRows,
@@ -122,6 +123,7 @@ async function storeInTransaction(tx: Queryable, pkg: IngestedPackage, onlyNew =
   if (onlyNew) versions = await record(versions);
   await replaceVersionRows(tx, system, name, versions);
   await storeVersionDetailRows(tx, system, name, detailRows(versions.map((v) => ({ ...v, version: v.canonical }))));
+  if (system === 'GO') await restoreGoLicences(tx, name); // read from source, kept apart (go-licenses.ts)
   await storeRequirementRows(tx, system, name, versions);
   await storeArtifactRows(tx, system, name, versions);
   await storeProjectRelations(tx, system, name, versions);
@@ -323,6 +325,7 @@ export async function storeVersionDetails(
       canonical.map((v) => ({ ...v, canonical: v.version })),
     );
     await storeVersionDetailRows(tx, system, name, detailRows(canonical));
+    if (system === 'GO') await restoreGoLicences(tx, name);
     await rebuildResolveDoc(tx, system, name);
     await refreshPackageAnswers(tx, system, name); // publishedAt is in the Package answer too (none while partial)
   });

@@ -20,6 +20,8 @@ import { readContext } from './route-context.ts';
 import { packageWarning, versionWarning } from './read-status.ts';
 import { cooldownDays } from './cooldown.ts';
 import { alphaVersionText } from './version-alpha.ts';
+import { ensureGoLicences } from './go-licenses.ts';
+import { joinWarnings } from './warning-header.ts';
 import { chainIdParam, check, purlParam } from './schemas.ts';
 
 export const alphaRoutes = new Hono<AppEnv>();
@@ -41,12 +43,15 @@ alphaRoutes.get('/v3alpha/purl/*', async (c) => {
   const ctx = readContext(c);
   const found = await readThrough(ctx, packages, { system, name }, read);
   if (!found?.value) throw new HttpError(404, `${kind} for purl not found`);
+  // a Go version's licences are read from its source zip the first time it is shown (go-licenses.ts)
+  const go = version !== undefined && system === 'GO' ? await ensureGoLicences(ctx.env, db, name, version) : null;
+  const value = go?.stored ? ((await getVersion(db, system, name, version!, true)).body ?? found.value) : found.value;
   const warning =
     version === undefined
       ? await packageWarning(ctx, [{ system, name }])
-      : await versionWarning(ctx, [{ system, name, version }]);
+      : joinWarnings([go?.warning, await versionWarning(ctx, [{ system, name, version }])]);
   if (warning) c.header('Warning', warning);
-  const body = kind === 'version' ? await alphaVersionText(db, found.value, cooldownDays(c.env)) : found.value;
+  const body = kind === 'version' ? await alphaVersionText(db, value, cooldownDays(c.env)) : value;
   return jsonText(c, `{"${kind}":${body}}`);
 });
 

@@ -16,6 +16,8 @@ import { parseWith } from '../platform/validate.ts';
 import type { System } from '../versions/index.ts';
 import { getDependencies, includeOf } from './dependencies.ts';
 import { getCapabilities } from './capabilities.ts';
+import { ensureGoLicences } from './go-licenses.ts';
+import { joinWarnings } from './warning-header.ts';
 import { getDependents } from './dependents.ts';
 import { cooldownDays } from './findings.ts';
 import { getFindings } from './routes-findings.ts';
@@ -189,18 +191,23 @@ packageRoutes.get('/:api{v3|v3alpha}/systems/*', async (c) => {
     whole = r.whole;
     return r.found;
   };
-  const body = await readNpmPending(
+  // Go's licences come from the module's source zip, read and kept with the stored version (below): a Go
+  // first read waits for the store
+  let body = await readNpmPending(
     ctx,
     t,
     version,
     'attestations',
     (n) => getVersion(db, t.system, n, version, t.alpha),
-    first,
+    t.system === 'GO' ? undefined : first,
   );
   if (body === null) throw new HttpError(404, missing);
   if (whole) return jsonText(c, body); // every source it shows was read: no Warning, v3alpha fields included
+  // Go licences are read from the module's source zip the first time a version is shown (go-licenses.ts)
+  const go = t.system === 'GO' ? await ensureGoLicences(ctx.env, db, t.name, version) : null;
+  if (go?.stored) body = (await getVersion(db, t.system, t.name, version, t.alpha)).body ?? body;
   // advisoryKeys (OSV), attestations and the package's registry data: unknown or stale ones are named (read-status.ts)
-  const warning = await versionWarning(ctx, [key]);
+  const warning = joinWarnings([go?.warning, await versionWarning(ctx, [key])]);
   if (warning) c.header('Warning', warning);
   return jsonText(c, t.alpha ? await alphaVersionText(db, body, days) : body);
 });

@@ -56,8 +56,10 @@ export type Env = {
   readonly INSIGHTS_FEED_FETCH_LIMIT?: string;
   readonly OSS_FUZZ_PROJECTS_URL?: string;
   readonly OSS_FUZZ_COVERAGE_URL?: string;
+  readonly SIGSTORE_TUF_URL?: string;
   readonly INSIGHTS_URL?: string;
   readonly INSIGHTS_READ_THROUGH?: string;
+  readonly INSIGHTS_TRUST_REFRESH_SECONDS?: string;
   readonly INSIGHTS_REFRESH_AFTER_SECONDS?: string;
   readonly INSIGHTS_NPM_TARBALLS?: string;
   readonly INSIGHTS_NPM_ATTESTATIONS?: string;

@@ -1,8 +1,8 @@
 /**
  * Go module proxy adapter (GOPROXY protocol): `{GO_PROXY_URL}/{escaped module}/@v/list`, then per
  * version `.info` ({Version, Time}) and `.mod` (go.mod: `require` lines, `// indirect` marks,
- * `replace`, `exclude`). Module paths are case-escaped (`A` -> `!a`). Licenses stay empty (deps.dev
- * detects them from source, which the proxy's .mod/.info do not carry). A github.com/gitlab.com/
+ * `replace`, `exclude`). Module paths are case-escaped (`A` -> `!a`). Licenses are empty here: deps.dev
+ * detects them from source, which the .mod/.info do not carry (go-licenses.ts reads the zip). A github.com/gitlab.com/
  * bitbucket.org module links its repository as SOURCE_REPO (relation provenance GO_ORIGIN).
  *
  * For a dependency resolution (fetchGoForResolve) the module is read in one request, `@v/list`, every

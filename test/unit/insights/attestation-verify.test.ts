@@ -9,6 +9,7 @@ import { asked, CASES } from '../../fixtures/attestations/cases.ts';
 import { repositoryKey } from '../../../src/insights/attestations/identity.ts';
 import { BUILTIN_TRUST } from '../../../src/insights/attestations/trust.ts';
 import { sigstoreTargets } from '../../../tools/gen-sigstore-trust.ts';
+import { SIGSTORE_TUF_ROOT } from '../../../src/insights/attestations/tuf-refresh.ts';
 
 describe('verification of real and altered bundles', () => {
   it.each(CASES.map((c) => [c.what, c] as const))('%s', async (_, c) => {
@@ -50,7 +51,8 @@ describe('repositoryKey', () => {
 
 describe('trust data', () => {
   it('is what `npm run gen:sigstore-trust` writes from the installed @sigstore/tuf', async () => {
-    const { trustedRoot, npmKeys } = await sigstoreTargets();
+    const { trustedRoot, npmKeys, tufRoot } = await sigstoreTargets();
     expect(BUILTIN_TRUST).toEqual({ trustedRoot, npmKeys });
+    expect(SIGSTORE_TUF_ROOT).toEqual(tufRoot);
   });
 });
