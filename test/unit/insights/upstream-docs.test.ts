@@ -1,13 +1,16 @@
 /**
  * Upstream documents are parsed at the boundary (src/insights/ingest/upstream-doc.ts): a document of
- * each non-npm kind that does not fit its adapter's schema fails with an UpstreamError naming the
- * document and the field; real documents' extra fields and the nulls registries send pass.
+ * each kind that does not fit its adapter's schema fails with an UpstreamError naming the document and
+ * the field; real documents' extra fields and the nulls registries send pass (npm's odd old shapes:
+ * npm-packument.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 import { ApiCrate, IndexLine } from '../../../src/insights/ingest/cargo.ts';
 import { GoInfo } from '../../../src/insights/ingest/go.ts';
+import { NpmPackument } from '../../../src/insights/ingest/npm-manifest.ts';
 import { PageDoc, Registration, ServiceIndex } from '../../../src/insights/ingest/nuget.ts';
+import { OsvQueryAnswer, OsvRecord } from '../../../src/insights/ingest/osv.ts';
 import { PypiDoc } from '../../../src/insights/ingest/pypi.ts';
 import { GemSpec, GemVersion } from '../../../src/insights/ingest/rubygems.ts';
 import { UpstreamError } from '../../../src/insights/ingest/types.ts';
@@ -16,6 +19,9 @@ import { parseUpstream } from '../../../src/insights/ingest/upstream-doc.ts';
 const pypiFile = { filename: 'x-1.0.tar.gz', url: 'https://f/x', upload_time_iso_8601: '2024-01-01T00:00:00Z' };
 const cargoLine = { name: 'serde', vers: '1.0.0', deps: [], cksum: 'ab', features: {}, yanked: false };
 const gemSpec = { name: 'rack', dependencies: { runtime: [{ name: 'x', requirements: '>= 0' }], development: [] } };
+const osv = { id: 'GHSA-x', modified: '2024-01-01T00:00:00Z' };
+const osvPkg = { ecosystem: 'npm', name: 'x' };
+const npmEntry = { name: 'x', version: '1.0.0', dist: { tarball: 'https://r/x.tgz' } };
 const leaf = { catalogEntry: { version: '1.0.0', dependencyGroups: [{ targetFramework: 'net8.0' }] } };
 
 const MALFORMED: [string, z.ZodType, unknown, string][] = [
@@ -50,6 +56,30 @@ const MALFORMED: [string, z.ZodType, unknown, string][] = [
     'items[0].catalogEntry.dependencyGroups[0].dependencies[0].id',
   ],
   ['Go .info: Time a number', GoInfo, { Version: 'v1.0.0', Time: 1700000000 }, 'Time'],
+  ['OSV record: no id', OsvRecord, { summary: 'x' }, 'id'],
+  ['OSV record: aliases a string', OsvRecord, { ...osv, aliases: 'CVE-1' }, 'aliases'],
+  ['OSV record: a severity without score', OsvRecord, { ...osv, severity: [{ type: 'CVSS_V3' }] }, 'severity[0].score'],
+  ['OSV record: affected an object', OsvRecord, { ...osv, affected: { package: osvPkg } }, 'affected'],
+  [
+    'OSV record: a range event a number',
+    OsvRecord,
+    { ...osv, affected: [{ package: osvPkg, ranges: [{ type: 'SEMVER', events: [{ introduced: 0 }] }] }] },
+    'affected[0].ranges[0].events[0].introduced',
+  ],
+  ['OSV query: vulns an object', OsvQueryAnswer, { vulns: { x: osv } }, 'vulns'],
+  ['OSV query: a record without id', OsvQueryAnswer, { vulns: [osv, {}] }, 'vulns[1].id'],
+  ['npm packument: not an object', NpmPackument, 'left-pad', '(the document)'],
+  ['npm packument: name a number', NpmPackument, { name: 7, versions: {} }, 'name'],
+  ['npm packument: versions a list', NpmPackument, { name: 'x', versions: [npmEntry] }, 'versions'],
+  [
+    'npm packument: a version entry null',
+    NpmPackument,
+    { versions: { '1.0.0': npmEntry, '1.0.1': null } },
+    'versions.1.0.1',
+  ],
+  ['npm packument: dist a string', NpmPackument, { versions: { '1.0.0': { dist: 'x.tgz' } } }, 'versions.1.0.0.dist'],
+  ['npm packument: a dist-tag a number', NpmPackument, { 'dist-tags': { latest: 1 } }, 'dist-tags.latest'],
+  ['npm packument: time a string', NpmPackument, { time: '2024-01-01T00:00:00Z' }, 'time'],
 ];
 
 describe('a malformed upstream document fails at the boundary, naming document and field', () => {
@@ -102,6 +132,21 @@ describe('real documents pass: extra fields kept, nulls where registries send th
       { items: [leaf, { catalogEntry: { version: '2.0.0', listed: false, deprecation: { reasons: ['Legacy'] } } }] },
     ],
     ['Go .info', GoInfo, { Version: 'v1.0.0', Time: '2024-01-01T00:00:00Z', Origin: { VCS: 'git' } }],
+    [
+      'OSV record',
+      OsvRecord,
+      {
+        ...osv,
+        schema_version: '1.6.0',
+        summary: null,
+        severity: [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:N' }],
+        affected: [
+          { package: { ...osvPkg, purl: 'pkg:npm/x' }, versions: ['1.0.0'], database_specific: { source: 'x' } },
+          { ranges: [{ type: 'GIT', repo: 'https://r', events: [{ introduced: '0' }, { fixed: 'abc' }] }] },
+        ],
+      },
+    ],
+    ['OSV query', OsvQueryAnswer, { vulns: [osv], next_page_token: 'p2' }],
   ] as [string, z.ZodType, Record<string, unknown>][])('%s', (_what, schema, doc) => {
     expect(parseUpstream(schema, doc, 'https://registry.test/doc.json')).toEqual(doc);
   });
