@@ -2,7 +2,7 @@
  * A malformed upstream document is a 502 that names the upstream document and the field, for every
  * registry adapter: npm's packument, PyPI's JSON API, the crates.io sparse index, RubyGems' versions
  * list, NuGet's registration pages and the Go proxy's `.info`; and for an OSV record read by
- * GetAdvisory. Served by a loopback registry; each is asked for as a client would.
+ * GetAdvisory and a GitHub repository read by GetProject. Served by a loopback registry; each is asked for as a client would.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import insights from '../../../functions/insights.ts';
@@ -14,6 +14,7 @@ let api: ReturnType<typeof workerClient>;
 
 function route(base: string, path: string): string | object | undefined {
   const docs: Record<string, string | object> = {
+    '/repos/o/malformed': { full_name: 'o/malformed', stargazers_count: '5' },
     '/v1/vulns/MALFORMED-OSV-1': { id: 'MALFORMED-OSV-1', affected: [{ package: { ecosystem: 'npm' } }] },
     '/malformed-npm': { name: 'malformed-npm', versions: { '1.0.0': { dist: 'malformed-npm-1.0.0.tgz' } } },
     '/pypi/malformed-pypi/json': { info: { name: 'malformed-pypi' }, releases: { '1.0': [{ yanked: 'no' }] } },
@@ -40,6 +41,7 @@ beforeAll(async () => {
     insights,
     testEnv({
       NPM_REGISTRY_URL: base,
+      GITHUB_API_URL: base,
       PYPI_URL: base,
       CRATES_INDEX_URL: `${base}/index`,
       CRATES_API_URL: base,
@@ -68,6 +70,14 @@ describe('a malformed upstream document is a 502 naming the document and the fie
     expect(body.error).toContain(
       `upstream registry failed: ${registry.url}${document}: malformed document: ${field}: `,
     );
+    expect(res.headers.get('retry-after')).toBe('30');
+  });
+
+  it('a GitHub repository (GetProject)', async () => {
+    const res = await api.get('/v3/projects/github.com%2Fo%2Fmalformed');
+    const body = (await res.json()) as { error: string };
+    expect(res.status).toBe(502);
+    expect(body.error).toContain(`${registry.url}/repos/o/malformed: malformed document: stargazers_count: `);
     expect(res.headers.get('retry-after')).toBe('30');
   });
 

@@ -7,10 +7,20 @@
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 import { ApiCrate, IndexLine } from '../../../src/insights/ingest/cargo.ts';
+import { verifyNpmDocument } from '../../../src/insights/attestations/verify-npm.ts';
+import { verifyPypiProvenance } from '../../../src/insights/attestations/verify-pypi.ts';
+import {
+  NpmAttestationsDoc,
+  npmAttestationsFromDocument,
+  PypiProvenance,
+  pypiAttestationsFromProvenance,
+} from '../../../src/insights/ingest/attestations.ts';
 import { GoInfo } from '../../../src/insights/ingest/go.ts';
 import { NpmPackument } from '../../../src/insights/ingest/npm-manifest.ts';
 import { PageDoc, Registration, ServiceIndex } from '../../../src/insights/ingest/nuget.ts';
 import { OsvQueryAnswer, OsvRecord } from '../../../src/insights/ingest/osv.ts';
+import { CoverageSummary, ReportInfo } from '../../../src/insights/ingest/oss-fuzz.ts';
+import { BitbucketRepo, GithubRepo, GitlabProject, ScorecardDoc } from '../../../src/insights/ingest/projects.ts';
 import { PypiDoc } from '../../../src/insights/ingest/pypi.ts';
 import { GemSpec, GemVersion } from '../../../src/insights/ingest/rubygems.ts';
 import { UpstreamError } from '../../../src/insights/ingest/types.ts';
@@ -68,6 +78,38 @@ const MALFORMED: [string, z.ZodType, unknown, string][] = [
   ],
   ['OSV query: vulns an object', OsvQueryAnswer, { vulns: { x: osv } }, 'vulns'],
   ['OSV query: a record without id', OsvQueryAnswer, { vulns: [osv, {}] }, 'vulns[1].id'],
+  ['npm attestations: attestations an object', NpmAttestationsDoc, { attestations: {} }, 'attestations'],
+  [
+    'npm attestations: a payload a number',
+    NpmAttestationsDoc,
+    { attestations: [{ predicateType: 'https://slsa.dev/provenance/v1', bundle: { dsseEnvelope: { payload: 1 } } }] },
+    'attestations[0].bundle.dsseEnvelope.payload',
+  ],
+  [
+    'PyPI provenance: a publisher a string',
+    PypiProvenance,
+    { attestation_bundles: [{ publisher: 'GitHub', attestations: [] }] },
+    'attestation_bundles[0].publisher',
+  ],
+  [
+    'PyPI provenance: a statement an object',
+    PypiProvenance,
+    { attestation_bundles: [{ attestations: [{ envelope: { statement: {} } }] }] },
+    'attestation_bundles[0].attestations[0].envelope.statement',
+  ],
+  ['GitHub repository: stargazers_count a string', GithubRepo, { stargazers_count: '5' }, 'stargazers_count'],
+  ['GitHub repository: license a string', GithubRepo, { license: 'MIT' }, 'license'],
+  ['GitLab project: star_count a string', GitlabProject, { star_count: '5' }, 'star_count'],
+  ['Bitbucket repository: website a list', BitbucketRepo, { website: ['x'] }, 'website'],
+  ['Scorecard: checks an object', ScorecardDoc, { checks: {} }, 'checks'],
+  ['Scorecard: a check score a string', ScorecardDoc, { checks: [{ name: 'x', score: '10' }] }, 'checks[0].score'],
+  ['OSS-Fuzz report info: report_date a number', ReportInfo, { report_date: 20240101 }, 'report_date'],
+  [
+    'OSS-Fuzz coverage: a line count a string',
+    CoverageSummary,
+    { data: [{ totals: { lines: { count: '10', covered: 5 } } }] },
+    'data[0].totals.lines.count',
+  ],
   ['npm packument: not an object', NpmPackument, 'left-pad', '(the document)'],
   ['npm packument: name a number', NpmPackument, { name: 7, versions: {} }, 'name'],
   ['npm packument: versions a list', NpmPackument, { name: 'x', versions: [npmEntry] }, 'versions'],
@@ -147,7 +189,69 @@ describe('real documents pass: extra fields kept, nulls where registries send th
       },
     ],
     ['OSV query', OsvQueryAnswer, { vulns: [osv], next_page_token: 'p2' }],
+    [
+      'GitHub repository',
+      GithubRepo,
+      { id: 1, stargazers_count: 5, license: null, homepage: null, description: 'd', owner: { login: 'o' } },
+    ],
+    ['GitLab project', GitlabProject, { star_count: 1, forks_count: 0, license: { key: 'mit', nickname: null } }],
+    [
+      'Scorecard',
+      ScorecardDoc,
+      {
+        date: '2024-01-01',
+        repo: { name: 'github.com/o/r', commit: 'c' },
+        checks: [{ name: 'Maintained', score: -1, details: null, documentation: { short: 's', url: 'u' } }],
+        score: 5.5,
+        metadata: null,
+      },
+    ],
+    [
+      'OSS-Fuzz report info',
+      ReportInfo,
+      { report_date: '20240101', report_summary_path: 'gs://x', fuzzer_stats_dir: 'y' },
+    ],
+    [
+      'PyPI provenance',
+      PypiProvenance,
+      {
+        version: 1,
+        attestation_bundles: [
+          {
+            publisher: { kind: 'GitHub', repository: 'o/r', workflow: 'r.yml', environment: null },
+            attestations: [{ version: 1, envelope: { statement: 'e30=', signature: 's' }, verification_material: {} }],
+          },
+        ],
+      },
+    ],
   ] as [string, z.ZodType, Record<string, unknown>][])('%s', (_what, schema, doc) => {
     expect(parseUpstream(schema, doc, 'https://registry.test/doc.json')).toEqual(doc);
+  });
+});
+
+describe('attestation documents: read at the boundary, verified into a verdict naming the field', () => {
+  const url = 'https://registry.test/-/npm/v1/attestations/x@1.0.0';
+  it('reading a malformed npm document or PyPI provenance is an UpstreamError naming it', () => {
+    expect(() => npmAttestationsFromDocument({ attestations: {} }, url)).toThrow(
+      new UpstreamError(`${url}: malformed document: attestations: Invalid input: expected array, received object`),
+    );
+    expect(() => pypiAttestationsFromProvenance({ attestation_bundles: [null] }, url)).toThrow(
+      new UpstreamError(
+        `${url}: malformed document: attestation_bundles[0]: Invalid input: expected object, received null`,
+      ),
+    );
+  });
+  it('verifying one is a verdict, not an exception', async () => {
+    const artifact = { name: 'x', version: '1.0.0', sha512Hex: 'ab'.repeat(64), declaredRepository: null };
+    expect(await verifyNpmDocument({ attestations: [7] }, artifact, async () => false)).toEqual({
+      verified: false,
+      reason:
+        'the attestations document: malformed document: attestations[0]: Invalid input: expected object, received number',
+    });
+    expect(verifyPypiProvenance('x', { filename: 'x.tar.gz', sha256Hex: 'ab'.repeat(32) })).toEqual({
+      verified: false,
+      reason:
+        'the provenance object: malformed document: (the document): Invalid input: expected object, received string',
+    });
   });
 });
