@@ -8,6 +8,10 @@ import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 import { ApiCrate, IndexLine } from '../../../src/insights/ingest/cargo.ts';
 import { verifyNpmDocument } from '../../../src/insights/attestations/verify-npm.ts';
+import { Summary } from '../../../src/insights/feeds/cargo.ts';
+import { IndexEntry } from '../../../src/insights/feeds/go.ts';
+import { ChangesAnswer } from '../../../src/insights/feeds/npm.ts';
+import { CatalogIndex, CatalogPage } from '../../../src/insights/feeds/nuget.ts';
 import { verifyPypiProvenance } from '../../../src/insights/attestations/verify-pypi.ts';
 import {
   NpmAttestationsDoc,
@@ -110,6 +114,22 @@ const MALFORMED: [string, z.ZodType, unknown, string][] = [
     { data: [{ totals: { lines: { count: '10', covered: 5 } } }] },
     'data[0].totals.lines.count',
   ],
+  ['npm changes feed: no results', ChangesAnswer, { last_seq: '5-x' }, 'results'],
+  ['npm changes feed: a result null', ChangesAnswer, { results: [null] }, 'results[0]'],
+  [
+    'NuGet catalog index: a page without @id',
+    CatalogIndex,
+    { commitTimeStamp: 't', items: [{ commitTimeStamp: 't' }] },
+    'items[0].@id',
+  ],
+  [
+    'NuGet catalog page: a leaf without nuget:id',
+    CatalogPage,
+    { items: [{ commitTimeStamp: 't' }] },
+    'items[0].nuget:id',
+  ],
+  ['crates.io summary: no just_updated', Summary, { new_crates: [] }, 'just_updated'],
+  ['Go index line: Timestamp a number', IndexEntry, { Path: 'example.com/m', Timestamp: 1 }, 'Timestamp'],
   ['npm packument: not an object', NpmPackument, 'left-pad', '(the document)'],
   ['npm packument: name a number', NpmPackument, { name: 7, versions: {} }, 'name'],
   ['npm packument: versions a list', NpmPackument, { name: 'x', versions: [npmEntry] }, 'versions'],
@@ -189,6 +209,27 @@ describe('real documents pass: extra fields kept, nulls where registries send th
       },
     ],
     ['OSV query', OsvQueryAnswer, { vulns: [osv], next_page_token: 'p2' }],
+    [
+      'npm changes feed',
+      ChangesAnswer,
+      {
+        results: [
+          { seq: 5, id: 'x', changes: [{ rev: '1-a' }] },
+          { seq: '6-y', id: 'y', deleted: true },
+        ],
+        last_seq: 6,
+      },
+    ],
+    [
+      'NuGet catalog page',
+      CatalogPage,
+      { items: [{ '@type': 'nuget:PackageDetails', 'nuget:id': 'X', commitTimeStamp: 't' }] },
+    ],
+    [
+      'crates.io summary',
+      Summary,
+      { just_updated: [{ name: 'serde', updated_at: '2024-01-01T00:00:00Z', id: 'serde' }] },
+    ],
     [
       'GitHub repository',
       GithubRepo,
