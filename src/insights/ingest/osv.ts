@@ -141,7 +141,7 @@ export async function* osvRecordsFromZip(
     }
     let parsed: Osv;
     try {
-      parsed = parseUpstream(OsvRecord, record, e.name);
+      parsed = parseUpstream(OsvRecord, record, 'the record');
     } catch (err) {
       yield { skipped: e.name, reason: (err as Error).message };
       continue;

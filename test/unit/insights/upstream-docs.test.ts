@@ -22,7 +22,8 @@ import {
 import { GoInfo } from '../../../src/insights/ingest/go.ts';
 import { NpmPackument } from '../../../src/insights/ingest/npm-manifest.ts';
 import { PageDoc, Registration, ServiceIndex } from '../../../src/insights/ingest/nuget.ts';
-import { OsvQueryAnswer, OsvRecord } from '../../../src/insights/ingest/osv.ts';
+import { OsvQueryAnswer, OsvRecord, osvRecordsFromZip } from '../../../src/insights/ingest/osv.ts';
+import { buildZip } from '../../../tools/insights-upstream/zip.ts';
 import { CoverageSummary, ReportInfo } from '../../../src/insights/ingest/oss-fuzz.ts';
 import { BitbucketRepo, GithubRepo, GitlabProject, ScorecardDoc } from '../../../src/insights/ingest/projects.ts';
 import { PypiDoc } from '../../../src/insights/ingest/pypi.ts';
@@ -294,5 +295,22 @@ describe('attestation documents: read at the boundary, verified into a verdict n
       reason:
         'the provenance object: malformed document: (the document): Invalid input: expected object, received string',
     });
+  });
+});
+
+describe('an OSV bulk archive: a malformed record is skipped, naming its entry and field', () => {
+  it('reads the others', async () => {
+    const zip = buildZip([
+      { name: 'GHSA-1.json', content: { ...osv, id: 'GHSA-1' } },
+      { name: 'GHSA-2.json', content: { ...osv, id: 'GHSA-2', affected: [{ package: { ecosystem: 'npm' } }] } },
+      { name: 'GHSA-3.json', content: { summary: 'no id' } },
+    ]);
+    const read = [];
+    for await (const r of osvRecordsFromZip(zip)) read.push('record' in r ? r.record.id : `${r.skipped}: ${r.reason}`);
+    expect(read).toEqual([
+      'GHSA-1',
+      'GHSA-2.json: the record: malformed document: affected[0].package.name: Invalid input: expected string, received undefined',
+      'GHSA-3.json: no OSV id',
+    ]);
   });
 });
