@@ -23,8 +23,32 @@ export const ECOSYSTEMS: Record<System, string> = {
 };
 const SYSTEM_OF = new Map(Object.entries(ECOSYSTEMS).map(([s, e]) => [e, s as System]));
 
-// biome-ignore lint/suspicious/noExplicitAny: an OSV record as published (schema-versioned JSON), read field by field with checks
-export type Osv = Record<string, any>;
+/**
+ * An OSV record as evaluated here: the fields read, all optional (records are parsed at the boundary,
+ * by ingest/osv.ts's schema, which asks for more; tests build partial ones).
+ */
+export interface Osv {
+  id?: string;
+  summary?: string | null;
+  aliases?: readonly string[] | null;
+  modified?: string | null;
+  severity?: readonly OsvSeverity[] | null;
+  affected?: readonly OsvAffected[] | null;
+  [field: string]: unknown;
+}
+export interface OsvSeverity {
+  type?: string;
+  score?: string;
+  [field: string]: unknown;
+}
+/** One `affected[]` entry. */
+export interface OsvAffected {
+  package?: { ecosystem?: string; name?: string; [field: string]: unknown } | null;
+  severity?: readonly OsvSeverity[] | null;
+  versions?: readonly string[] | null;
+  ranges?: readonly { type?: string; events?: unknown; [field: string]: unknown }[] | null;
+  [field: string]: unknown;
+}
 
 export type RangeEventKind = 'introduced' | 'fixed' | 'last_affected' | 'limit';
 export interface RangeEvent {
@@ -69,20 +93,19 @@ export function inRange(system: System, version: string, events: readonly RangeE
 }
 
 /** Does one `affected[]` entry (already known to name the package) affect `version` (canonical)? */
-export function entryAffects(system: System, entry: Osv, version: string): boolean {
-  if ((entry.versions ?? []).some((v: string) => v === version || canon(system, v) === version)) return true;
+export function entryAffects(system: System, entry: OsvAffected, version: string): boolean {
+  if ((entry.versions ?? []).some((v) => v === version || canon(system, v) === version)) return true;
   return (entry.ranges ?? []).some(
-    (r: Osv) =>
-      (r?.type === 'ECOSYSTEM' || r?.type === 'SEMVER') && inRange(system, version, rangeEvents(system, r.events)),
+    (r) => (r?.type === 'ECOSYSTEM' || r?.type === 'SEMVER') && inRange(system, version, rangeEvents(system, r.events)),
   );
 }
 
 /** The `affected[]` entries of a record that name (system, canonical name). */
-function entriesFor(osv: Osv, system: System, name: string): Osv[] {
+function entriesFor(osv: Osv, system: System, name: string): OsvAffected[] {
   return (osv.affected ?? []).filter(
-    (a: Osv) =>
+    (a) =>
       systemOfEcosystem(a?.package?.ecosystem) === system &&
-      canonicalPackageName(system, String(a.package.name ?? '')) === name,
+      canonicalPackageName(system, String(a.package?.name ?? '')) === name,
   );
 }
 
@@ -96,7 +119,7 @@ export function osvPackages(osv: Osv): { system: System; name: string }[] {
   const out: { system: System; name: string }[] = [];
   for (const a of osv.affected ?? []) {
     const system = systemOfEcosystem(a?.package?.ecosystem);
-    if (!system || typeof a.package.name !== 'string') continue;
+    if (!system || typeof a.package?.name !== 'string') continue;
     const name = canonicalPackageName(system, a.package.name);
     if (!out.some((p) => p.system === system && p.name === name)) out.push({ system, name });
   }

@@ -21,7 +21,7 @@
  * the model; the resolver reports them where Maven would fail.
  */
 import { interpolate, type Lookup } from './maven-interpolate.ts';
-import { activeProfiles, type ActivationTarget } from './maven-profiles.ts';
+import { activeProfiles, type ActivationTarget, type PomActivation } from './maven-profiles.ts';
 
 export interface PomDependency {
   name: string;
@@ -35,8 +35,7 @@ export interface PomDependency {
 
 export interface PomProfile {
   id: string;
-  // biome-ignore lint/suspicious/noExplicitAny: a POM <activation> element as parsed XML
-  activation?: Record<string, any>;
+  activation?: PomActivation;
   dependencies: PomDependency[];
   dependencyManagement: PomDependency[];
   properties: { name: string; value: string }[];

@@ -13,9 +13,20 @@ export interface ActivationTarget {
   javaVersion?: string;
 }
 
+/**
+ * A POM `<activation>` as the Maven adapter records it (src/insights/ingest/maven.ts: each value the
+ * element's text), read back from stored JSON: every part optional, read by shape.
+ */
+export interface PomActivation {
+  activeByDefault?: unknown;
+  jdk?: { jdk?: unknown } | null;
+  os?: { name?: unknown; family?: unknown; arch?: unknown; version?: unknown } | null;
+  property?: { property?: { name?: unknown; value?: unknown } | null } | null;
+  file?: { exists?: unknown; missing?: unknown } | null;
+}
+
 interface ProfileLike {
-  // biome-ignore lint/suspicious/noExplicitAny: a POM <activation> element as parsed XML
-  activation?: Record<string, any>;
+  activation?: PomActivation;
 }
 
 const OS = { name: 'linux', family: ['unix'], arch: 'amd64' };
@@ -36,9 +47,9 @@ function jdkMatches(spec: string, java: string): boolean {
   return neg ? !ok : ok;
 }
 
-function osMatches(os: Record<string, string>): boolean {
-  const test = (want: string | undefined, have: (v: string) => boolean) => {
-    if (!want) return true;
+function osMatches(os: NonNullable<PomActivation['os']>): boolean {
+  const test = (want: unknown, have: (v: string) => boolean) => {
+    if (!want || typeof want !== 'string') return true;
     const neg = want.startsWith('!');
     const ok = have((neg ? want.slice(1) : want).toLowerCase());
     return neg ? !ok : ok;
@@ -58,8 +69,7 @@ function systemProperty(name: string, target: ActivationTarget): string | undefi
   return undefined;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a POM <activation> element as parsed XML
-function activatedBy(a: Record<string, any>, target: ActivationTarget): boolean {
+function activatedBy(a: PomActivation, target: ActivationTarget): boolean {
   const conditions: boolean[] = [];
   if (typeof a.jdk?.jdk === 'string' && a.jdk.jdk)
     conditions.push(jdkMatches(a.jdk.jdk, target.javaVersion ?? '17.0.15'));

@@ -7,20 +7,26 @@
  * or the signed provenance's GITHUB_REPOSITORY_ID). A repository deleted and re-created under the old
  * name has a new id and is not the signed one. Only GitHub has such redirects; other hosts never match.
  */
-import { fetchJson, upstreamUrl, type UpstreamEnv } from '../ingest/http.ts';
+import * as z from 'zod';
+import { upstreamUrl, type UpstreamEnv } from '../ingest/http.ts';
 import { UpstreamNotFound } from '../ingest/types.ts';
+import { fetchDoc } from '../ingest/upstream-doc.ts';
 import { repositoryKey, type SignerIdentity } from './identity.ts';
 import type { SameRepository } from './verify-npm.ts';
+
+/** `GET /repos/{owner}/{repo}`: the parts read. */
+const MovedRepo = z.looseObject({ id: z.union([z.number(), z.string()]).nullish(), full_name: z.string().nullish() });
 
 export function githubMoves(env: UpstreamEnv): SameRepository {
   return async (declared: string, signed: SignerIdentity) => {
     const key = repositoryKey(declared);
     if (!key.startsWith('github.com/') || !/^\d+$/.test(signed.repositoryId)) return false;
     const [, owner, repo] = key.split('/');
-    let r: { id?: unknown; full_name?: unknown };
+    let r: z.output<typeof MovedRepo>;
     try {
-      r = await fetchJson(
+      r = await fetchDoc(
         `${upstreamUrl(env, 'GITHUB_API_URL')}/repos/${encodeURIComponent(owner!)}/${encodeURIComponent(repo!)}`,
+        MovedRepo,
         { headers: { 'user-agent': 'insights-service' } },
       );
     } catch (err) {

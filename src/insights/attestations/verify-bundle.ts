@@ -9,6 +9,7 @@
  */
 import { bundleFromJSON } from '@sigstore/bundle';
 import { toSignedEntity, Verifier, type Signer } from '@sigstore/verify';
+import type { Statement } from '../ingest/attestations.ts';
 import { trustMaterial, type TrustData } from './trust.ts';
 
 export interface Subject {
@@ -19,9 +20,9 @@ export interface Subject {
   hex: string;
 }
 
-export type BundleCheck = { ok: true; signer: Signer; statement: Record<string, any> } | { ok: false; reason: string };
+export type BundleCheck = { ok: true; signer: Signer; statement: Statement } | { ok: false; reason: string };
 
-function statementOf(payload: unknown): Record<string, any> | null {
+function statementOf(payload: unknown): Statement | null {
   if (typeof payload !== 'string') return null;
   try {
     const v = JSON.parse(Buffer.from(payload, 'base64').toString('utf8'));
@@ -31,15 +32,20 @@ function statementOf(payload: unknown): Record<string, any> | null {
   }
 }
 
-export function subjectMatches(statement: Record<string, any>, subject: Subject): boolean {
-  const list: any[] = Array.isArray(statement.subject) ? statement.subject : [];
-  return list.some(
-    (s) =>
+/** An in-toto subject, read by shape. */
+type InTotoSubject = { name?: unknown; digest?: Partial<Record<string, unknown>> | null } | null | undefined;
+
+export function subjectMatches(statement: Statement, subject: Subject): boolean {
+  const list: InTotoSubject[] = Array.isArray(statement.subject) ? statement.subject : [];
+  return list.some((s) => {
+    const digest = s?.digest?.[subject.algorithm];
+    return (
       typeof s?.name === 'string' &&
       subject.name(s.name) &&
-      typeof s?.digest?.[subject.algorithm] === 'string' &&
-      s.digest[subject.algorithm].toLowerCase() === subject.hex.toLowerCase(),
-  );
+      typeof digest === 'string' &&
+      digest.toLowerCase() === subject.hex.toLowerCase()
+    );
+  });
 }
 
 /** Verifies one serialized bundle (any media type version) and its statement's subject. */
@@ -49,7 +55,7 @@ export function verifyBundle(json: unknown, subject: Subject, trust?: TrustData)
   try {
     const bundle = bundleFromJSON(json);
     signer = new Verifier(trustMaterial(trust)).verify(toSignedEntity(bundle));
-    payload = (json as any)?.dsseEnvelope?.payload;
+    payload = (json as { dsseEnvelope?: { payload?: unknown } | null } | null)?.dsseEnvelope?.payload;
   } catch (err) {
     const e = err as { code?: string; message?: string };
     return { ok: false, reason: `${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}` };

@@ -11,11 +11,13 @@
  *    signing time, for the same subject and digest. A document without it is not verified.
  * Otherwise false, with the first reason found.
  */
+import type * as z from 'zod';
 import { PUBLISH_V01 } from './kinds.ts';
 import { GITHUB_ISSUER, GITLAB_ISSUER, repositoryKey, signerIdentity, type SignerIdentity } from './identity.ts';
 import { verifyBundle, type Subject } from './verify-bundle.ts';
 import type { TrustData } from './trust.ts';
-import { SLSA_TYPES, slsaSource } from '../ingest/attestations.ts';
+import { NpmAttestationsDoc, predicateOf, SLSA_TYPES, slsaSource, type Statement } from '../ingest/attestations.ts';
+import { parseUpstream } from '../ingest/upstream-doc.ts';
 
 export interface NpmArtifact {
   name: string;
@@ -36,8 +38,8 @@ export type SameRepository = (declared: string, signed: SignerIdentity) => Promi
 const CI_ISSUERS = [GITHUB_ISSUER, GITLAB_ISSUER];
 
 /** The repository id the signed statement records (GitHub), '' when it records none. */
-function statementRepositoryId(statement: Record<string, any>): string {
-  const p = statement.predicate ?? {};
+function statementRepositoryId(statement: Statement): string {
+  const p = predicateOf(statement);
   const id =
     p.invocation?.environment?.GITHUB_REPOSITORY_ID ?? p.buildDefinition?.internalParameters?.github?.repository_id;
   return typeof id === 'string' || typeof id === 'number' ? String(id) : '';
@@ -57,7 +59,7 @@ function npmSubject(a: NpmArtifact): Subject {
 
 async function checkIdentity(
   identity: SignerIdentity,
-  statement: Record<string, any>,
+  statement: Statement,
   a: NpmArtifact,
   sameRepository: SameRepository,
 ): Promise<string | null> {
@@ -74,15 +76,33 @@ async function checkIdentity(
   return `signed by ${signed}, which is not the declared repository ${declared}`;
 }
 
+/**
+ * `doc` as `schema` reads it, or the verdict naming the field that does not fit (parseUpstream's
+ * message): a malformed document is not verified, and the check that read it is done.
+ */
+export function readDocument<S extends z.ZodType>(
+  schema: S,
+  doc: unknown,
+  what: string,
+): { doc: z.output<S> } | { verdict: Verdict } {
+  try {
+    return { doc: parseUpstream(schema, doc, what) };
+  } catch (err) {
+    return { verdict: { verified: false, reason: (err as Error).message } };
+  }
+}
+
 export async function verifyNpmDocument(
   doc: unknown,
   a: NpmArtifact,
   sameRepository: SameRepository,
   trust?: TrustData,
 ): Promise<Verdict> {
-  const list: any[] = Array.isArray((doc as any)?.attestations) ? (doc as any).attestations : [];
-  const slsa = list.find((x) => SLSA_TYPES.includes(x?.predicateType));
-  const publish = list.find((x) => x?.predicateType === PUBLISH_V01);
+  const read = readDocument(NpmAttestationsDoc, doc, 'the attestations document');
+  if ('verdict' in read) return read.verdict;
+  const list = read.doc.attestations ?? [];
+  const slsa = list.find((x) => SLSA_TYPES.includes(x.predicateType ?? ''));
+  const publish = list.find((x) => x.predicateType === PUBLISH_V01);
   if (!slsa) return { verified: false, reason: 'no SLSA provenance bundle' };
   if (!/^[0-9a-f]{128}$/i.test(a.sha512Hex)) return { verified: false, reason: 'no sha512 of the tarball is known' };
   const subject = npmSubject(a);

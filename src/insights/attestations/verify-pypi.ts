@@ -15,7 +15,8 @@ import { GITHUB_ISSUER, GITLAB_ISSUER, GOOGLE_ISSUER, repositoryKey, signerIdent
 import type { SignerIdentity } from './identity.ts';
 import { verifyBundle } from './verify-bundle.ts';
 import type { TrustData } from './trust.ts';
-import type { Verdict } from './verify-npm.ts';
+import { readDocument, type Verdict } from './verify-npm.ts';
+import { type Pep740Attestation, type Publisher, PypiProvenance } from '../ingest/attestations.ts';
 
 export interface PypiFile {
   filename: string;
@@ -23,7 +24,7 @@ export interface PypiFile {
 }
 
 /** A PEP 740 attestation as the Sigstore bundle it is. */
-export function pep740Bundle(att: any): unknown {
+export function pep740Bundle(att: Pep740Attestation): unknown {
   const vm = att?.verification_material ?? {};
   return {
     mediaType: 'application/vnd.dev.sigstore.bundle.v0.3+json',
@@ -41,7 +42,7 @@ function str(x: unknown): string {
 }
 
 /** null when the signer is the publisher, else why not. */
-export function publisherMismatch(publisher: any, id: SignerIdentity): string | null {
+export function publisherMismatch(publisher: Publisher | null | undefined, id: SignerIdentity): string | null {
   const kind = str(publisher?.kind).toLowerCase();
   const repo = str(publisher?.repository);
   if (kind === 'github') {
@@ -63,7 +64,7 @@ export function publisherMismatch(publisher: any, id: SignerIdentity): string | 
   }
   if (kind === 'google') {
     if (id.issuer !== GOOGLE_ISSUER) return `issuer ${id.issuer} is not Google's`;
-    return str(publisher?.email) && id.san === publisher.email
+    return str(publisher?.email) && id.san === publisher?.email
       ? null
       : `signed by ${id.san}, the publisher is ${publisher?.email}`;
   }
@@ -71,16 +72,18 @@ export function publisherMismatch(publisher: any, id: SignerIdentity): string | 
 }
 
 export function verifyPypiProvenance(doc: unknown, file: PypiFile, trust?: TrustData): Verdict {
-  const bundles: any[] = Array.isArray((doc as any)?.attestation_bundles) ? (doc as any).attestation_bundles : [];
+  const read = readDocument(PypiProvenance, doc, 'the provenance object');
+  if ('verdict' in read) return read.verdict;
+  const bundles = read.doc.attestation_bundles ?? [];
   if (!/^[0-9a-f]{64}$/i.test(file.sha256Hex)) return { verified: false, reason: 'no sha256 of the file is known' };
   const subject = { name: (n: string) => n === file.filename, algorithm: 'sha256' as const, hex: file.sha256Hex };
   let seen = 0;
   for (const b of bundles) {
-    for (const att of Array.isArray(b?.attestations) ? b.attestations : []) {
+    for (const att of b.attestations ?? []) {
       seen++;
       const r = verifyBundle(pep740Bundle(att), subject, trust);
       if (!r.ok) return { verified: false, reason: r.reason };
-      const wrong = publisherMismatch(b?.publisher, signerIdentity(r.signer));
+      const wrong = publisherMismatch(b.publisher, signerIdentity(r.signer));
       if (wrong) return { verified: false, reason: wrong };
     }
   }

@@ -6,24 +6,22 @@
  * cursor is the newest `updated_at` read; entries at or before it are not changes. A yank moves a
  * crate's `updated_at` and comes through here like a publication (the refresh stores the yanked flag).
  */
-import { fetchJson } from '../ingest/http.ts';
+import * as z from 'zod';
 import { UpstreamError } from '../ingest/types.ts';
+import { fetchDoc } from '../ingest/upstream-doc.ts';
 import { insightsConfig } from '../config.ts';
 import type { Feed, FeedChange } from './types.ts';
 
-interface Summary {
-  just_updated?: { name?: unknown; updated_at?: unknown }[];
-  new_crates?: { name?: unknown; updated_at?: unknown }[];
-}
+const Entry = z.looseObject({ name: z.string(), updated_at: z.string() });
+export const Summary = z.looseObject({ just_updated: z.array(Entry), new_crates: z.array(Entry).nullish() });
 
 async function entries(env: Record<string, unknown>): Promise<{ name: string; at: number }[]> {
   const url = `${insightsConfig(env).CRATES_API_URL}/api/v1/summary`;
-  const doc = await fetchJson<Summary>(url);
-  if (!Array.isArray(doc.just_updated)) throw new UpstreamError(`${url}: no just_updated list`);
+  const doc = await fetchDoc(url, Summary);
   const out: { name: string; at: number }[] = [];
   for (const e of [...doc.just_updated, ...(doc.new_crates ?? [])]) {
-    const at = typeof e.updated_at === 'string' ? Date.parse(e.updated_at) : Number.NaN;
-    if (typeof e.name !== 'string' || Number.isNaN(at)) throw new UpstreamError(`${url}: malformed entry`);
+    const at = Date.parse(e.updated_at);
+    if (Number.isNaN(at)) throw new UpstreamError(`${url}: malformed document: updated_at ${e.updated_at} is no time`);
     out.push({ name: e.name, at });
   }
   return out.sort((a, b) => a.at - b.at);

@@ -7,10 +7,14 @@
  * follower starts at the clock's now.
  * The index has no deletions: a retraction is a new version whose go.mod says so.
  */
-import { fetchText } from '../ingest/http.ts';
+import * as z from 'zod';
 import { UpstreamError } from '../ingest/types.ts';
+import { fetchJsonLines } from '../ingest/upstream-doc.ts';
 import { insightsConfig } from '../config.ts';
 import type { Feed, FeedChange } from './types.ts';
+
+/** One line of the index: the parts read. */
+export const IndexEntry = z.looseObject({ Path: z.string(), Timestamp: z.string() });
 
 /** RFC 3339 UTC with 9 fraction digits (Go trims trailing zeros), so text order is time order. */
 function nanoTime(t: string, url: string): string {
@@ -27,19 +31,11 @@ export const goFeed: Feed = {
   },
   async read(env, cursor, limit) {
     const url = `${insightsConfig(env).GO_INDEX_URL}/index?since=${encodeURIComponent(cursor)}&limit=${limit}`;
-    const lines = (await fetchText(url)).split('\n').filter((l) => l.trim() !== '');
+    const lines = await fetchJsonLines(url, IndexEntry);
     const changes: FeedChange[] = [];
     const after = nanoTime(cursor, url);
     let next = cursor;
-    for (const line of lines) {
-      let e: { Path?: unknown; Timestamp?: unknown };
-      try {
-        e = JSON.parse(line);
-      } catch {
-        throw new UpstreamError(`${url}: a line is not JSON`);
-      }
-      if (typeof e.Path !== 'string' || typeof e.Timestamp !== 'string')
-        throw new UpstreamError(`${url}: malformed entry`);
+    for (const e of lines) {
       if (nanoTime(e.Timestamp, url) <= after) continue;
       changes.push({ name: e.Path });
       next = e.Timestamp;

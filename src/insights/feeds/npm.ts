@@ -5,15 +5,21 @@
  * longer served). `id` is the package name; `deleted: true` means the package document was removed
  * (unpublished). Sequence numbers are kept as text: the feed's own spelling is what `since` takes.
  */
-import { fetchJson, type UpstreamEnv } from '../ingest/http.ts';
+import * as z from 'zod';
+import type { UpstreamEnv } from '../ingest/http.ts';
 import { UpstreamError } from '../ingest/types.ts';
+import { fetchDoc } from '../ingest/upstream-doc.ts';
 import { insightsConfig } from '../config.ts';
 import type { Feed, FeedChange } from './types.ts';
 
-interface ChangesAnswer {
-  results?: { seq?: unknown; id?: unknown; deleted?: unknown }[];
-  last_seq?: unknown;
-}
+/** A sequence as the feed spells it: a number (older CouchDB) or an opaque text. */
+const Seq = z.union([z.number(), z.string()]);
+const DbInfo = z.looseObject({ update_seq: Seq });
+/** `_changes`: an entry's id that is not a name (a design document, or none) is skipped, as before. */
+export const ChangesAnswer = z.looseObject({
+  results: z.array(z.looseObject({ seq: Seq.nullish(), id: z.unknown().optional(), deleted: z.unknown().optional() })),
+  last_seq: Seq.nullish(),
+});
 
 const base = (env: UpstreamEnv) => `${insightsConfig(env).NPM_REPLICATE_URL}/registry`;
 
@@ -27,12 +33,11 @@ export const npmFeed: Feed = {
   system: 'NPM',
   async start(env) {
     const url = `${base(env)}/`;
-    return seqText((await fetchJson<{ update_seq?: unknown }>(url)).update_seq, url);
+    return seqText((await fetchDoc(url, DbInfo)).update_seq, url);
   },
   async read(env, cursor, limit) {
     const url = `${base(env)}/_changes?since=${encodeURIComponent(cursor)}&limit=${limit}`;
-    const doc = await fetchJson<ChangesAnswer>(url);
-    if (!Array.isArray(doc.results)) throw new UpstreamError(`${url}: no results in the answer`);
+    const doc = await fetchDoc(url, ChangesAnswer);
     const changes: FeedChange[] = [];
     for (const r of doc.results) {
       // design documents (`_design/...`) are the database's, not packages

@@ -9,18 +9,22 @@
  * when the registry has none of it left).
  */
 import { normalizeNugetId } from '../../versions/names/index.ts';
-import { fetchJson } from '../ingest/http.ts';
+import * as z from 'zod';
 import { UpstreamError } from '../ingest/types.ts';
+import { fetchDoc } from '../ingest/upstream-doc.ts';
 import { insightsConfig } from '../config.ts';
 import type { Feed, FeedChange } from './types.ts';
 
-interface CatalogIndex {
-  commitTimeStamp?: unknown;
-  items?: { '@id'?: unknown; commitTimeStamp?: unknown }[];
-}
-interface CatalogPage {
-  items?: { '@type'?: unknown; 'nuget:id'?: unknown; commitTimeStamp?: unknown }[];
-}
+/** The catalog index and a page: the parts read (a timestamp's spelling is checked by commitTime). */
+export const CatalogIndex = z.looseObject({
+  commitTimeStamp: z.string(),
+  items: z.array(z.looseObject({ '@id': z.string(), commitTimeStamp: z.string() })).nullish(),
+});
+export const CatalogPage = z.looseObject({
+  items: z
+    .array(z.looseObject({ '@type': z.string().nullish(), 'nuget:id': z.string(), commitTimeStamp: z.string() }))
+    .nullish(),
+});
 
 /** A commit timestamp in one spelling (7 fraction digits, `Z`), so text order is time order. */
 export function commitTime(t: unknown): string {
@@ -33,23 +37,22 @@ export const nugetFeed: Feed = {
   registry: 'nuget',
   system: 'NUGET',
   async start(env) {
-    return commitTime((await fetchJson<CatalogIndex>(insightsConfig(env).NUGET_CATALOG_URL)).commitTimeStamp);
+    return commitTime((await fetchDoc(insightsConfig(env).NUGET_CATALOG_URL, CatalogIndex)).commitTimeStamp);
   },
   async read(env, cursor) {
-    const index = await fetchJson<CatalogIndex>(insightsConfig(env).NUGET_CATALOG_URL);
+    const index = await fetchDoc(insightsConfig(env).NUGET_CATALOG_URL, CatalogIndex);
     const pages = (index.items ?? [])
-      .map((p) => ({ url: String(p['@id']), at: commitTime(p.commitTimeStamp) }))
+      .map((p) => ({ url: p['@id'], at: commitTime(p.commitTimeStamp) }))
       .filter((p) => p.at > cursor)
       .sort((a, b) => (a.at < b.at ? -1 : 1));
     if (pages.length === 0) return { changes: [], cursor, more: false };
-    const page = await fetchJson<CatalogPage>(pages[0]!.url);
+    const page = await fetchDoc(pages[0]!.url, CatalogPage);
     const leaves = (page.items ?? [])
       .map((l) => ({ id: l['nuget:id'], type: l['@type'], at: commitTime(l.commitTimeStamp) }))
       .filter((l) => l.at > cursor)
       .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
     const changes: FeedChange[] = [];
     for (const l of leaves) {
-      if (typeof l.id !== 'string') throw new UpstreamError('catalog: a leaf without nuget:id');
       const name = normalizeNugetId(l.id);
       changes.push(l.type === 'nuget:PackageDelete' ? { name, deleted: true } : { name });
     }

@@ -109,7 +109,7 @@ export async function fetchUpstream(url: string, init: RequestInit = {}): Promis
   return res;
 }
 
-export async function fetchJson<T = any>(url: string, init: RequestInit = {}): Promise<T> {
+export async function fetchJson<T = unknown>(url: string, init: RequestInit = {}): Promise<T> {
   const res = await fetchUpstream(url, { ...init, headers: { accept: 'application/json', ...(init.headers ?? {}) } });
   try {
     return (await res.json()) as T;

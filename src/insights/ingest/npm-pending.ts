@@ -9,6 +9,7 @@
  */
 import type { UpstreamEnv } from './http.ts';
 import { fetchJson } from './http.ts';
+import type { NpmManifest, NpmPackument } from './npm-manifest.ts';
 import { type Bundle, fetchBundled, tarballUrl, tarballsEnabled } from './npm-tarball.ts';
 import { npmAttestationsEnabled, npmAttestationsFromDocument, type ReadAttestations } from './attestations.ts';
 import type { IngestedVersion } from './types.ts';
@@ -19,7 +20,7 @@ export const NPM_TARBALL = 'npmTarball';
 export const NPM_ATTESTATIONS = 'npmAttestations';
 
 /** Whether the packument entry declares something bundled (npm packs node_modules only then). */
-export function declaresBundle(m: Record<string, any> | undefined): boolean {
+export function declaresBundle(m: NpmManifest | undefined): boolean {
   const bundle = m?.bundleDependencies ?? m?.bundledDependencies;
   return bundle === true
     ? !!m?.dependencies && Object.keys(m.dependencies).length > 0
@@ -27,14 +28,14 @@ export function declaresBundle(m: Record<string, any> | undefined): boolean {
 }
 
 /** Marks, in each version's meta, the tarball and attestations document still to read. */
-export function markNpmPending(env: UpstreamEnv, packument: Record<string, any>, versions: IngestedVersion[]): void {
+export function markNpmPending(env: UpstreamEnv, packument: NpmPackument, versions: IngestedVersion[]): void {
   const tarballs = tarballsEnabled(env);
   const attestations = npmAttestationsEnabled(env);
   for (const v of versions) {
     const m = packument.versions?.[v.version];
     const tarball = m?.dist?.tarball;
     if (tarballs && declaresBundle(m) && typeof tarball === 'string' && tarball) v.meta[NPM_TARBALL] = tarball;
-    const doc = m?.dist?.attestations?.url;
+    const doc = (m?.dist?.attestations as { url?: unknown } | null | undefined)?.url;
     if (attestations && typeof doc === 'string' && doc) v.meta[NPM_ATTESTATIONS] = doc;
   }
 }

@@ -199,13 +199,14 @@ export async function bundledFromTarball(
   );
   const out: Bundle[] = [];
   for await (const f of readTar(tar, (p) => bundledFolder(p) !== null, Number.POSITIVE_INFINITY, maxKept)) {
-    let m: Record<string, any>;
+    let parsed: unknown;
     try {
-      m = JSON.parse(decoder.decode(f.data));
+      parsed = JSON.parse(decoder.decode(f.data));
     } catch {
       continue;
     }
-    if (!m || typeof m !== 'object' || Array.isArray(m)) continue;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) continue;
+    const m = parsed as Partial<Record<string, unknown>>; // read by shape, as a packument's version entry
     out.push({
       path: bundledFolder(f.path)!,
       name: typeof m.name === 'string' ? m.name : '',

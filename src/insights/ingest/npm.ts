@@ -11,41 +11,40 @@
  * here: the versions that have them are marked pending (npm-pending.ts) and read when an answer
  * needs them or in the background, so reading a package costs one fetch.
  */
-import { fetchJson, hexToBase64, isoTime, registryOf, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { hexToBase64, isoTime, registryOf, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { licenseFields } from './licenses.ts';
-import { npmDependencies } from './npm-manifest.ts';
+import { npmDependencies, NpmPackument, type NpmManifest } from './npm-manifest.ts';
 import { markNpmPending } from './npm-pending.ts';
 import type { Artifact, IngestedPackage, IngestedVersion, Link } from './types.ts';
+import { fetchDoc } from './upstream-doc.ts';
 
 export const NPM_REGISTRY = 'https://registry.npmjs.org/';
-
-type Manifest = Record<string, any>;
 
 export function npmPackagePath(name: string): string {
   return name.startsWith('@') ? `@${encodeURIComponent(name.slice(1))}` : encodeURIComponent(name);
 }
 
 export async function fetchNpm(env: UpstreamEnv, name: string): Promise<IngestedPackage> {
-  const doc = await fetchJson(`${upstreamUrl(env, 'NPM_REGISTRY_URL')}/${npmPackagePath(name)}`);
+  const doc = await fetchDoc(`${upstreamUrl(env, 'NPM_REGISTRY_URL')}/${npmPackagePath(name)}`, NpmPackument);
   const pkg = npmFromPackument(doc, name, registryOf(env, 'NPM'));
   markNpmPending(env, doc, pkg.versions); // tarballs and attestations: read on demand (npm-pending.ts)
   return pkg;
 }
 
 /** `registry`: where the packument was read (`registries` and the ORIGIN link), default the public one. */
-export function npmFromPackument(doc: Manifest, requested: string, registry = NPM_REGISTRY): IngestedPackage {
-  const name = typeof doc.name === 'string' ? doc.name : requested;
-  const time: Record<string, string> = doc.time ?? {};
-  const versions: IngestedVersion[] = Object.entries<Manifest>(doc.versions ?? {}).map(([v, m]) =>
+export function npmFromPackument(doc: NpmPackument, requested: string, registry = NPM_REGISTRY): IngestedPackage {
+  const name = doc.name ?? requested;
+  const time = doc.time ?? {};
+  const versions: IngestedVersion[] = Object.entries(doc.versions ?? {}).map(([v, m]) =>
     npmVersion(name, v, m, time[v], registry),
   );
-  const distTags: Record<string, string> = doc['dist-tags'] ?? {};
+  const distTags = doc['dist-tags'] ?? {};
   return { system: 'NPM', name, versions, defaultVersion: distTags.latest, distTags };
 }
 
-/** The declared repository URL (a string or `{url}`), as the manifest has it. */
-function repoUrl(repository: unknown): string | null {
-  const raw = typeof repository === 'string' ? repository : (repository as { url?: unknown } | null)?.url;
+/** A declared URL (`repository` or `bugs`: a string or `{url}`), as the manifest has it. */
+function declaredUrl(declared: unknown): string | null {
+  const raw = typeof declared === 'string' ? declared : (declared as { url?: unknown } | null | undefined)?.url;
   return typeof raw === 'string' && raw ? raw : null;
 }
 
@@ -53,16 +52,24 @@ function strings(x: unknown): string[] {
   return Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : [];
 }
 
+/** `license` (or the old `licenses`): a string, `{type}`, or a list of either. */
+function licenseTexts(license: unknown): unknown[] {
+  const typeOf = (l: unknown) => (l as { type?: unknown } | null | undefined)?.type;
+  if (typeof license === 'string') return [license];
+  if (Array.isArray(license)) return license.map((l: unknown) => (typeof l === 'string' ? l : typeOf(l)));
+  const type = typeOf(license);
+  return typeof type === 'string' ? [type] : [];
+}
+
 function npmVersion(
   name: string,
   version: string,
-  m: Manifest,
-  published: string | undefined,
+  m: NpmManifest,
+  published: unknown,
   registry: string,
 ): IngestedVersion {
-  const repo = repoUrl(m.repository);
-  const bugs =
-    typeof m.bugs === 'string' && m.bugs ? m.bugs : typeof m.bugs?.url === 'string' && m.bugs.url ? m.bugs.url : null;
+  const repo = declaredUrl(m.repository);
+  const bugs = declaredUrl(m.bugs);
   const homepage = typeof m.homepage === 'string' && m.homepage ? m.homepage : null;
   const links: Link[] = [];
   if (homepage) links.push({ label: 'HOMEPAGE', url: homepage });
@@ -70,33 +77,23 @@ function npmVersion(
   links.push({ label: 'ORIGIN', url: `${registry}${name.replace('/', '%2F')}/${version}` });
   if (repo) links.push({ label: 'SOURCE_REPO', url: repo });
 
-  const license = m.license ?? m.licenses;
-  const licenseTexts =
-    typeof license === 'string'
-      ? [license]
-      : Array.isArray(license)
-        ? license.map((l: any) => (typeof l === 'string' ? l : l?.type))
-        : typeof license?.type === 'string'
-          ? [license.type]
-          : [];
-
+  const { shasum, integrity, tarball } = m.dist ?? {};
   const artifacts: Artifact[] = [];
-  const dist = m.dist ?? {};
   const hashes = [];
-  if (typeof dist.shasum === 'string' && /^[0-9a-f]{40}$/i.test(dist.shasum))
-    hashes.push({ type: 'SHA1', value: hexToBase64(dist.shasum) });
-  for (const part of typeof dist.integrity === 'string' ? dist.integrity.split(/\s+/) : []) {
+  if (typeof shasum === 'string' && /^[0-9a-f]{40}$/i.test(shasum))
+    hashes.push({ type: 'SHA1', value: hexToBase64(shasum) });
+  for (const part of typeof integrity === 'string' ? integrity.split(/\s+/) : []) {
     const i = /^sha(512|256)-(.+)$/.exec(part);
     if (i) hashes.push({ type: `SHA${i[1]}`, value: i[2]! });
   }
-  if (hashes.length) artifacts.push({ url: typeof dist.tarball === 'string' ? dist.tarball : '', hashes });
+  if (hashes.length) artifacts.push({ url: typeof tarball === 'string' ? tarball : '', hashes });
 
   const deprecated = typeof m.deprecated === 'string' ? m.deprecated : m.deprecated === true ? '' : null;
   return {
     version,
     publishedAt: isoTime(published),
     deprecated,
-    ...licenseFields(licenseTexts),
+    ...licenseFields(licenseTexts(m.license ?? m.licenses)),
     upstreamIdentifiers: [{ packageName: name, versionString: version, source: 'NPM_NPMJS_ORG' }],
     links,
     registries: [registry],

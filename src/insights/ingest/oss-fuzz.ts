@@ -11,8 +11,10 @@
  * (no ossFuzz), as is one without a coverage report. Upstream failures other than 404 are thrown.
  */
 import { repositoryKey } from '../attestations/identity.ts';
-import { fetchJson, fetchText, upstreamUrl, type UpstreamEnv } from './http.ts';
+import * as z from 'zod';
+import { fetchText, upstreamUrl, type UpstreamEnv } from './http.ts';
 import { UpstreamNotFound } from './types.ts';
+import { fetchDoc } from './upstream-doc.ts';
 
 export interface OssFuzzDetails {
   lineCount: number;
@@ -23,6 +25,16 @@ export interface OssFuzzDetails {
 
 export const OSS_FUZZ_CONFIG = 'https://github.com/google/oss-fuzz/tree/master/projects/';
 const COVERAGE_BUCKET = 'gs://oss-fuzz-coverage/';
+
+/** `latest_report_info/<project>.json` and the coverage summary it names: the parts read. */
+export const ReportInfo = z.looseObject({
+  report_summary_path: z.string().nullish(),
+  report_date: z.string().nullish(),
+});
+const lineTotals = z.looseObject({ count: z.number().nullish(), covered: z.number().nullish() });
+export const CoverageSummary = z.looseObject({
+  data: z.array(z.looseObject({ totals: z.looseObject({ lines: lineTotals.nullish() }).nullish() })).nullish(),
+});
 
 /** `main_repo` of a project.yaml (a top-level scalar, quoted or not), '' when it has none. */
 export function mainRepo(yaml: string): string {
@@ -62,14 +74,14 @@ function reportDate(d: unknown): string | null {
 /** The coverage details of an OSS-Fuzz project, null when it has no (readable) latest report. */
 export async function ossFuzzCoverage(env: UpstreamEnv, project: string): Promise<OssFuzzDetails | null> {
   const base = upstreamUrl(env, 'OSS_FUZZ_COVERAGE_URL');
-  const info = await orNull(fetchJson(`${base}/latest_report_info/${encodeURIComponent(project)}.json`));
-  const path = typeof info?.report_summary_path === 'string' ? info.report_summary_path : '';
+  const info = await orNull(fetchDoc(`${base}/latest_report_info/${encodeURIComponent(project)}.json`, ReportInfo));
+  const path = info?.report_summary_path ?? '';
   const date = reportDate(info?.report_date);
   if (!path.startsWith(COVERAGE_BUCKET) || !date) return null;
-  const summary = await orNull(fetchJson(`${base}/${path.slice(COVERAGE_BUCKET.length)}`));
-  const lines = summary?.data?.[0]?.totals?.lines;
-  if (!Number.isInteger(lines?.count) || !Number.isInteger(lines?.covered)) return null;
-  return { lineCount: lines.count, lineCoverCount: lines.covered, date, configUrl: OSS_FUZZ_CONFIG + project };
+  const summary = await orNull(fetchDoc(`${base}/${path.slice(COVERAGE_BUCKET.length)}`, CoverageSummary));
+  const { count, covered } = summary?.data?.[0]?.totals?.lines ?? {};
+  if (!Number.isInteger(count) || !Number.isInteger(covered)) return null;
+  return { lineCount: count!, lineCoverCount: covered!, date, configUrl: OSS_FUZZ_CONFIG + project };
 }
 
 /** OSS-Fuzz details of a repository (`host/owner/name`), null when OSS-Fuzz does not test it. */

@@ -6,11 +6,13 @@
  * title = summary, aliases, cvss3Vector = the CVSS_V3 severity verbatim, cvss3Score = its base
  * score (0 and "" without one). Which versions a record affects is decided by osv-affected.ts (pure).
  */
+import * as z from 'zod';
 import type { System } from '../../versions/index.ts';
 import { ECOSYSTEMS, type Osv } from '../osv-affected.ts';
 import { insightsConfig } from '../config.ts';
 import { cvss3BaseScore } from './cvss.ts';
-import { fetchJson, fetchUpstream, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { fetchUpstream, upstreamUrl, type UpstreamEnv } from './http.ts';
+import { fetchDoc, parseUpstream } from './upstream-doc.ts';
 import { readZipEntry, zipEntries } from './zip.ts';
 
 // The evaluation of a record lives in osv-affected.ts (pure); these names stay importable from here.
@@ -27,11 +29,42 @@ export interface AdvisoryRow {
   osv: Osv;
 }
 
+/**
+ * An OSV record: the parts read (osv-affected.ts, advisoryFromOsv), as the OSV schema requires them
+ * (an id; a severity's type and score, a range's type and events, a package's ecosystem and name are
+ * strings); loose objects, since the record is stored whole; null where a field is absent.
+ */
+const text = z.string().nullish();
+const Severity = z.array(z.looseObject({ type: z.string(), score: z.string() })).nullish();
+const Affected = z.looseObject({
+  package: z.looseObject({ ecosystem: z.string(), name: z.string() }).nullish(),
+  severity: Severity,
+  versions: z.array(z.string()).nullish(),
+  ranges: z
+    .array(
+      z.looseObject({
+        type: z.string(),
+        events: z.array(z.looseObject({ introduced: text, fixed: text, last_affected: text, limit: text })),
+      }),
+    )
+    .nullish(),
+});
+export const OsvRecord = z.looseObject({
+  id: z.string(),
+  summary: text,
+  modified: text,
+  aliases: z.array(z.string()).nullish(),
+  severity: Severity,
+  affected: z.array(Affected).nullish(),
+});
+/** `POST /v1/query`: a page of records. */
+export const OsvQueryAnswer = z.looseObject({ vulns: z.array(OsvRecord).nullish(), next_page_token: text });
+
 /** Each OSV request's own deadline (INSIGHTS_OSV_TIMEOUT_MS). */
 const osvSignal = (env: UpstreamEnv) => AbortSignal.timeout(insightsConfig(env).INSIGHTS_OSV_TIMEOUT_MS);
 
 export async function fetchOsv(env: UpstreamEnv, id: string): Promise<Osv> {
-  return fetchJson(`${upstreamUrl(env, 'OSV_API_URL')}/v1/vulns/${encodeURIComponent(id)}`, {
+  return fetchDoc(`${upstreamUrl(env, 'OSV_API_URL')}/v1/vulns/${encodeURIComponent(id)}`, OsvRecord, {
     signal: osvSignal(env),
   });
 }
@@ -41,22 +74,22 @@ export async function fetchOsvForPackage(env: UpstreamEnv, system: System, name:
   let pageToken: string | undefined;
   for (let page = 0; page < 20; page++) {
     const body = { package: { name, ecosystem: ECOSYSTEMS[system] }, ...(pageToken ? { page_token: pageToken } : {}) };
-    const res = await fetchJson(`${upstreamUrl(env, 'OSV_API_URL')}/v1/query`, {
+    const res = await fetchDoc(`${upstreamUrl(env, 'OSV_API_URL')}/v1/query`, OsvQueryAnswer, {
       method: 'POST',
       body: JSON.stringify(body),
       headers: { 'content-type': 'application/json' },
       signal: osvSignal(env),
     });
     out.push(...(res.vulns ?? []));
-    pageToken = res.next_page_token;
+    pageToken = res.next_page_token ?? undefined;
     if (!pageToken) break;
   }
   return out;
 }
 
 export function advisoryFromOsv(osv: Osv): AdvisoryRow {
-  const sev = [...(osv.severity ?? []), ...(osv.affected ?? []).flatMap((a: any) => a.severity ?? [])];
-  const v3 = sev.find((s: any) => s?.type === 'CVSS_V3' && typeof s.score === 'string');
+  const sev = [...(osv.severity ?? []), ...(osv.affected ?? []).flatMap((a) => a.severity ?? [])];
+  const v3 = sev.find((s) => s?.type === 'CVSS_V3' && typeof s.score === 'string');
   const vector = v3 ? String(v3.score) : '';
   return {
     id: String(osv.id),
@@ -84,7 +117,7 @@ export async function fetchOsvBulk(env: UpstreamEnv, ecosystem: string): Promise
   return new Uint8Array(await res.arrayBuffer());
 }
 
-/** The records of an all.zip, in archive order; entries that are not `.json` OSV objects with an id are reported as skipped. */
+/** The records of an all.zip, in archive order; entries that are not `.json` OSV records (OsvRecord) are reported as skipped. */
 export async function* osvRecordsFromZip(
   zip: Uint8Array,
 ): AsyncGenerator<{ record: Osv } | { skipped: string; reason: string }> {
@@ -102,8 +135,17 @@ export async function* osvRecordsFromZip(
       yield { skipped: e.name, reason: (err as Error).message };
       continue;
     }
-    if (!record || typeof record !== 'object' || typeof (record as Osv).id !== 'string')
+    if (!record || typeof record !== 'object' || typeof (record as Osv).id !== 'string') {
       yield { skipped: e.name, reason: 'no OSV id' };
-    else yield { record: record as Osv };
+      continue;
+    }
+    let parsed: Osv;
+    try {
+      parsed = parseUpstream(OsvRecord, record, 'the record');
+    } catch (err) {
+      yield { skipped: e.name, reason: (err as Error).message };
+      continue;
+    }
+    yield { record: parsed };
   }
 }

@@ -7,10 +7,52 @@
  * Scorecard dates become midnight-UTC RFC 3339 timestamps. OSS-Fuzz details: oss-fuzz.ts (a failure to
  * read them is logged and leaves them out).
  */
-import { fetchJson, upstreamUrl, type UpstreamEnv } from './http.ts';
+import * as z from 'zod';
+import { upstreamUrl, type UpstreamEnv } from './http.ts';
 import { fetchOssFuzz, type OssFuzzDetails } from './oss-fuzz.ts';
 import { UpstreamNotFound } from './types.ts';
+import { fetchDoc } from './upstream-doc.ts';
 import { failureOf, isUpstreamFailure, warnUpstream } from './upstream-log.ts';
+
+/** The host APIs' and Scorecard's parts read here; null where the APIs send it (no license, no homepage). */
+const text = z.string().nullish();
+const count = z.number().nullish();
+export const GithubRepo = z.looseObject({
+  open_issues_count: count,
+  stargazers_count: count,
+  forks_count: count,
+  license: z.looseObject({ spdx_id: text }).nullish(),
+  description: text,
+  homepage: text,
+});
+export const GitlabProject = z.looseObject({
+  open_issues_count: count,
+  star_count: count,
+  forks_count: count,
+  license: z.looseObject({ nickname: text, key: text }).nullish(),
+  description: text,
+});
+export const BitbucketRepo = z.looseObject({ description: text, website: text });
+/** `details` and `metadata` are lists of strings; other entries are kept as their String(), as before. */
+export const ScorecardDoc = z.looseObject({
+  date: text,
+  repo: z.looseObject({ name: text, commit: text }).nullish(),
+  scorecard: z.looseObject({ version: text, commit: text }).nullish(),
+  checks: z
+    .array(
+      z.looseObject({
+        name: text,
+        documentation: z.looseObject({ short: text, shortDescription: text, url: text }).nullish(),
+        score: count,
+        reason: text,
+        details: z.array(z.unknown()).nullish(),
+      }),
+    )
+    .nullish(),
+  score: count,
+  metadata: z.array(z.unknown()).nullish(),
+});
+type ScorecardDoc = z.output<typeof ScorecardDoc>;
 
 export interface IngestedProject {
   id: string;
@@ -37,8 +79,9 @@ export async function fetchProject(env: UpstreamEnv, id: string): Promise<Ingest
   const key = `${p.host}/${p.owner}/${p.repo}`.toLowerCase();
   let base: Omit<IngestedProject, 'scorecard' | 'ossFuzz' | 'id'>;
   if (p.host === 'github.com') {
-    const r = await fetchJson(
+    const r = await fetchDoc(
       `${upstreamUrl(env, 'GITHUB_API_URL')}/repos/${encodeURIComponent(p.owner)}/${encodeURIComponent(p.repo)}`,
+      GithubRepo,
       { headers: { 'user-agent': 'insights-service' } },
     );
     base = {
@@ -50,8 +93,9 @@ export async function fetchProject(env: UpstreamEnv, id: string): Promise<Ingest
       homepage: str(r.homepage),
     };
   } else if (p.host === 'gitlab.com') {
-    const r = await fetchJson(
+    const r = await fetchDoc(
       `${upstreamUrl(env, 'GITLAB_API_URL')}/api/v4/projects/${encodeURIComponent(`${p.owner}/${p.repo}`)}?license=true`,
+      GitlabProject,
     );
     base = {
       openIssuesCount: num(r.open_issues_count),
@@ -62,8 +106,9 @@ export async function fetchProject(env: UpstreamEnv, id: string): Promise<Ingest
       homepage: '',
     };
   } else {
-    const r = await fetchJson(
+    const r = await fetchDoc(
       `${upstreamUrl(env, 'BITBUCKET_API_URL')}/2.0/repositories/${encodeURIComponent(p.owner)}/${encodeURIComponent(p.repo)}`,
+      BitbucketRepo,
     );
     base = {
       openIssuesCount: 0,
@@ -78,8 +123,9 @@ export async function fetchProject(env: UpstreamEnv, id: string): Promise<Ingest
   let scorecardError: string | undefined;
   try {
     scorecard = scorecardFromApi(
-      await fetchJson(
+      await fetchDoc(
         `${upstreamUrl(env, 'SCORECARD_API_URL')}/projects/${p.host}/${encodeURIComponent(p.owner)}/${encodeURIComponent(p.repo)}`,
+        ScorecardDoc,
       ),
     );
   } catch (err) {
@@ -107,13 +153,13 @@ function str(x: unknown): string {
   return typeof x === 'string' && x !== 'NOASSERTION' ? x : '';
 }
 
-export function scorecardFromApi(s: any): Record<string, unknown> {
+export function scorecardFromApi(s: ScorecardDoc): Record<string, unknown> {
   const date = typeof s.date === 'string' ? `${s.date.slice(0, 10)}T00:00:00Z` : undefined;
   return {
     ...(date ? { date } : {}),
     repository: { name: str(s.repo?.name), commit: str(s.repo?.commit) },
     scorecard: { version: str(s.scorecard?.version), commit: str(s.scorecard?.commit) },
-    checks: (s.checks ?? []).map((c: any) => ({
+    checks: (s.checks ?? []).map((c) => ({
       name: str(c.name),
       documentation: {
         shortDescription: str(c.documentation?.short ?? c.documentation?.shortDescription),
@@ -121,9 +167,9 @@ export function scorecardFromApi(s: any): Record<string, unknown> {
       },
       score: num(c.score),
       reason: str(c.reason),
-      details: Array.isArray(c.details) ? c.details.map(String) : [],
+      details: (c.details ?? []).map(String),
     })),
     overallScore: typeof s.score === 'number' ? s.score : 0,
-    metadata: Array.isArray(s.metadata) ? s.metadata.map(String) : [],
+    metadata: (s.metadata ?? []).map(String),
   };
 }
