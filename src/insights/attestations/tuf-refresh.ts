@@ -50,7 +50,24 @@ interface TrustRow {
 
 class TufFailure extends Error {}
 
-type Json = Record<string, any>;
+/** A JSON object as @tufjs/models reads it. */
+type Json = Parameters<typeof Metadata.fromJSON>[1];
+/** The parts of a trusted root (Sigstore's TrustedRoot JSON) the merge reads. */
+interface RootEntries {
+  tlogs?: LogEntry[];
+  ctlogs?: LogEntry[];
+  certificateAuthorities?: AuthorityEntry[];
+  timestampAuthorities?: AuthorityEntry[];
+}
+interface LogEntry {
+  logId?: { keyId?: string };
+}
+interface AuthorityEntry {
+  uri?: string;
+  subject?: unknown;
+  validFor?: { start?: string };
+}
+type AnyMetadata = Parameters<Metadata<Root>['verifyDelegate']>[1];
 
 async function readRow(db: Queryable): Promise<TrustRow | null> {
   const rows = await db.query<TrustRow>(
@@ -90,7 +107,7 @@ function check(ok: boolean, why: string): void {
 }
 
 /** `delegator` must sign `m` with its `role` threshold (a ValueError/UnsignedMetadataError becomes a TufFailure). */
-function verifyRole(delegator: Metadata<Root>, role: string, m: Metadata<any>, what: string): void {
+function verifyRole(delegator: Metadata<Root>, role: string, m: AnyMetadata, what: string): void {
   try {
     delegator.verifyDelegate(role, m);
   } catch (err) {
@@ -98,9 +115,10 @@ function verifyRole(delegator: Metadata<Root>, role: string, m: Metadata<any>, w
   }
 }
 
-function parseMeta<K extends MetadataKind>(kind: K, json: Json, what: string) {
+/** Metadata read by @tufjs/models; what it refuses is a TufFailure naming `what`. */
+function parseMeta<T>(read: () => T, what: string): T {
   try {
-    return Metadata.fromJSON(kind as any, json) as Metadata<any>;
+    return read();
   } catch (err) {
     throw new TufFailure(`${what}: ${(err as Error).message}`);
   }
@@ -128,10 +146,9 @@ async function checkFile(
 async function update(base: string, row: TrustRow | null, now: Date) {
   installEcVerifyShim(); // @tufjs/models passes `{key, hashAlgorithm}`, which workerd's verify does not take
   let root = parseMeta(
-    MetadataKind.Root,
-    (row?.tuf_root ?? SIGSTORE_TUF_ROOT) as Json,
+    () => Metadata.fromJSON(MetadataKind.Root, (row?.tuf_root ?? SIGSTORE_TUF_ROOT) as Json),
     'trusted root',
-  ) as Metadata<Root>;
+  );
   let rootJson = (row?.tuf_root ?? SIGSTORE_TUF_ROOT) as Json;
   for (let step = 0; step < MAX_ROOT_STEPS; step++) {
     const n = root.signed.version + 1;
@@ -143,7 +160,7 @@ async function update(base: string, row: TrustRow | null, now: Date) {
       throw err;
     }
     const json = parse(bytes, `${n}.root.json`);
-    const next = parseMeta(MetadataKind.Root, json, `${n}.root.json`) as Metadata<Root>;
+    const next = parseMeta(() => Metadata.fromJSON(MetadataKind.Root, json), `${n}.root.json`);
     verifyRole(root, MetadataKind.Root, next, `${n}.root.json (by root ${root.signed.version})`);
     verifyRole(next, MetadataKind.Root, next, `${n}.root.json (by itself)`);
     check(next.signed.version === n, `${n}.root.json has version ${next.signed.version}`);
@@ -153,11 +170,8 @@ async function update(base: string, row: TrustRow | null, now: Date) {
   check(!root.signed.isExpired(now), `root ${root.signed.version} expired at ${root.signed.expires}`);
   const consistent = root.signed.consistentSnapshot;
 
-  const timestamp = parseMeta(
-    MetadataKind.Timestamp,
-    parse(await fetchBytes(`${base}/timestamp.json`), 'timestamp.json'),
-    'timestamp.json',
-  );
+  const timestampJson = parse(await fetchBytes(`${base}/timestamp.json`), 'timestamp.json');
+  const timestamp = parseMeta(() => Metadata.fromJSON(MetadataKind.Timestamp, timestampJson), 'timestamp.json');
   verifyRole(root, MetadataKind.Timestamp, timestamp, 'timestamp.json');
   check(!timestamp.signed.isExpired(now), `timestamp.json expired at ${timestamp.signed.expires}`);
   check(timestamp.signed.version >= (row?.timestamp_version ?? 0), 'timestamp.json is older than the one seen before');
@@ -166,7 +180,7 @@ async function update(base: string, row: TrustRow | null, now: Date) {
   const snapName = consistent ? `${snapMeta.version}.snapshot.json` : 'snapshot.json';
   const snapBytes = await fetchBytes(`${base}/${snapName}`);
   await checkFile(snapBytes, snapMeta, snapName);
-  const snapshot = parseMeta(MetadataKind.Snapshot, parse(snapBytes, snapName), snapName);
+  const snapshot = parseMeta(() => Metadata.fromJSON(MetadataKind.Snapshot, parse(snapBytes, snapName)), snapName);
   verifyRole(root, MetadataKind.Snapshot, snapshot, snapName);
   check(snapshot.signed.version === snapMeta.version, `${snapName} has version ${snapshot.signed.version}`);
   check(!snapshot.signed.isExpired(now), `${snapName} expired at ${snapshot.signed.expires}`);
@@ -177,7 +191,10 @@ async function update(base: string, row: TrustRow | null, now: Date) {
   const targetsName = consistent ? `${targetsMeta.version}.targets.json` : 'targets.json';
   const targetsBytes = await fetchBytes(`${base}/${targetsName}`);
   await checkFile(targetsBytes, targetsMeta, targetsName);
-  const targets = parseMeta(MetadataKind.Targets, parse(targetsBytes, targetsName), targetsName);
+  const targets = parseMeta(
+    () => Metadata.fromJSON(MetadataKind.Targets, parse(targetsBytes, targetsName)),
+    targetsName,
+  );
   verifyRole(root, MetadataKind.Targets, targets, targetsName);
   check(targets.signed.version === targetsMeta.version, `${targetsName} has version ${targets.signed.version}`);
   check(!targets.signed.isExpired(now), `${targetsName} expired at ${targets.signed.expires}`);
@@ -205,7 +222,7 @@ async function update(base: string, row: TrustRow | null, now: Date) {
     rootJson,
     versions: [timestamp.signed.version, snapshot.signed.version, targets.signed.version] as const,
     trustedRoot,
-    npmKeys: npmKeys as { keys: RegistryKey[] },
+    npmKeys: npmKeys as unknown as { keys: RegistryKey[] }, // its keys were checked to be a list above
   };
 }
 
@@ -217,10 +234,10 @@ function union<T>(held: T[] | undefined, next: T[] | undefined, key: (x: T) => s
 
 /** The refreshed trust data with every key and authority held before that it does not carry. */
 export function mergeTrust(held: TrustData, next: TrustData): TrustData {
-  const h = held.trustedRoot as Json;
-  const n = next.trustedRoot as Json;
-  const log = (x: Json) => `${x.logId?.keyId}`;
-  const authority = (x: Json) => `${x.uri} ${JSON.stringify(x.subject ?? {})} ${x.validFor?.start ?? ''}`;
+  const h = held.trustedRoot as RootEntries;
+  const n = next.trustedRoot as RootEntries;
+  const log = (x: LogEntry) => `${x.logId?.keyId}`;
+  const authority = (x: AuthorityEntry) => `${x.uri} ${JSON.stringify(x.subject ?? {})} ${x.validFor?.start ?? ''}`;
   return {
     trustedRoot: {
       ...n,
@@ -277,7 +294,7 @@ export async function refreshSigstoreTrust(
       JSON.stringify(merged.npmKeys),
     ],
   );
-  const detail = `root ${(next.rootJson as Json).signed?.version}, targets ${next.versions[2]}`;
+  const detail = `root ${(next.rootJson as { signed?: { version?: number } }).signed?.version}, targets ${next.versions[2]}`;
   return { status: changed ? 'updated' : 'unchanged', detail };
 }
 
