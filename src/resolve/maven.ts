@@ -22,7 +22,9 @@
  *    those of its effective model (maven-model.ts: parents, profiles, interpolation, imported BOMs,
  *    managed versions); the root's model errors are the graph's error, another POM's are errors of
  *    its node; a version whose POM relocates it is replaced by the relocation target, which is then
- *    processed as that dependency (exclusions and management of the new coordinates), at most 5 hops;
+ *    processed as that dependency (exclusions and management of the new coordinates, but no version
+ *    management when the target is the same artifact: maven-resolver's disableVersionManagement), at
+ *    most 5 hops;
  *    the root's managed exclusions are added to those of any dependency below the direct ones.
  *    Without `pom` (the conformance vectors), `requirements` are taken as effective already.
  */
@@ -301,9 +303,13 @@ async function resolveOnce(
       if (!first && (has(imp.attrs, 'test') || has(imp.attrs, 'opt') || imp.attrs.scope === 'provided')) continue;
       let dep: Dependency = imp;
       const aliases: string[] = []; // package keys relocated away from on the way to this dependency
+      let managed = true;
       for (let hop = 0; dep; hop++) {
-        const next = await place(w, at, dep, hop, aliases);
+        const next = await place(w, at, dep, { hop, managed }, aliases);
         if (next === 'incompatible') return 'incompatible';
+        // a relocation to another version of the same artifact is not version-managed again
+        // (maven-resolver's DefaultDependencyCollector: disableVersionManagement)
+        managed = next?.name !== dep.name;
         dep = next!;
       }
     }
@@ -316,7 +322,7 @@ async function place(
   w: Walk,
   at: Placing,
   imp: Dependency,
-  hop: number,
+  { hop, managed: manageVersion }: { hop: number; managed: boolean },
   aliases: string[],
 ): Promise<Dependency | null | 'incompatible'> {
   const { g } = w;
@@ -333,7 +339,7 @@ async function place(
     for (const a of aliases) if (!w.resolvedPackages.has(a) && !w.relocatedTo.has(a)) w.relocatedTo.set(a, id);
   };
   const managed = w.mgt.get(pkey);
-  const d: Dependency = !first && managed !== undefined ? { ...imp, requirement: managed } : imp;
+  const d: Dependency = !first && manageVersion && managed !== undefined ? { ...imp, requirement: managed } : imp;
   const chosen = await chooseVersion(w, at, pkey, d);
   if (chosen === null) return null;
   const { match, reqs, added } = chosen;

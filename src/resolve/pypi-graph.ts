@@ -4,10 +4,10 @@
  * (parent, child, requirement, attrs) of the criteria whose parent is the version pinned in the end
  * (resolvelib finds a parent among the final pins by identity: what an earlier pin of a re-pinned
  * project asked for stays in the criteria but draws no edge), a `name[e]` parent standing for the
- * node `name`; explicit requirements make no edge.
+ * node `name`; explicit requirements and the base halves of split ones (WITHOUT_EXTRAS) make no edge.
  */
 import { addEdge, addNode, newGraph } from './graph.ts';
-import { isExplicit, pinKey, projectOf, splitPinKey } from './pypi-identify.ts';
+import { isExplicit, pinKey, projectOf, splitPinKey, WITHOUT_EXTRAS } from './pypi-identify.ts';
 import type { State } from './pypi-resolution.ts';
 import type { Graph } from './types.ts';
 
@@ -55,7 +55,7 @@ export function buildPypiGraph(rootName: string, rootVersion: string, s: State):
       if (crit.parents[i] !== rootKey && s.mapping.get(parentId) !== parentVersion) return;
       const from = ids.get(projectOf(parentId));
       const k = JSON.stringify([from, to, r.requirement, r.attrs]);
-      if (from === undefined || isExplicit(r) || seen.has(k)) return;
+      if (from === undefined || isExplicit(r) || r.attrs[WITHOUT_EXTRAS] || seen.has(k)) return;
       seen.add(k);
       addEdge(g, from, to, r.requirement, { ...r.attrs });
     });

@@ -10,6 +10,19 @@ export const EXPLICIT = '\u0000explicit';
 
 export const isExplicit = (d: Dependency): boolean => d.attrs[EXPLICIT] !== undefined;
 
+/** Marks the base half of a requirement with extras and a specifier, as pip >= 23.3 splits it (no edge of its own). */
+export const WITHOUT_EXTRAS = '\u0000without-extras';
+
+/**
+ * pip >= 23.3's requirements for one dependency: `a[x]>=1` is `a>=1` (SpecifierWithoutExtrasRequirement)
+ * and then `a[x]>=1`; a bare `a[x]` stays one requirement.
+ */
+export function splitExtras(d: Dependency): Dependency[] {
+  if (isExplicit(d) || extrasOf(d).length === 0 || d.requirement.trim() === '') return [d];
+  const { enableddependencies: _, ...attrs } = d.attrs;
+  return [{ name: d.name, requirement: d.requirement, attrs: { ...attrs, [WITHOUT_EXTRAS]: '1' } }, d];
+}
+
 export function extrasOf(d: Dependency): string[] {
   const asked = (d.attrs.enableddependencies ?? '').split(',').map((e) => e.trim().toLowerCase());
   return [...new Set(asked.filter(Boolean))].sort();
@@ -36,6 +49,10 @@ export function splitPinKey(k: string): [id: string, version: string] {
 
 /** Requirements on one identifier that no candidate satisfies (or no candidates at all). */
 export class Conflict extends Error {
+  /** the parents of the requirements in conflict (identifier\0version), when a criterion's merge failed */
+  parents: string[] = [];
+  /** the identifier of those requirements */
+  id = '';
   constructor(name: string, reqs: Dependency[], none: boolean) {
     const list = JSON.stringify(reqs.map((r) => r.requirement).join(','));
     super(none ? `no candidates at all for: ${name} ${list}` : `requirements conflict: ${name}: ${list}`);

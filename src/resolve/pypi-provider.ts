@@ -8,12 +8,13 @@
  *    extras identifiers, or of the project) that every requirement contains, or the finder's
  *    versions that meet every specifier, with pip's prerelease and yanked rules applied;
  *  - `dependencies`: a version's requirements whose PEP 508 markers hold for the identifier's
- *    extras, plus, for an extras identifier, the explicit requirement on the project itself.
+ *    extras, plus, for an extras identifier, the explicit requirement on the project itself; with
+ *    `split` (pip >= 23.3), `a[x]>=1` is preceded by `a>=1`.
  */
 import { compare, isPrerelease, parseRequirement } from '../versions/index.ts';
 import { parseSpecifierSet } from '../versions/pypi.ts';
 import { evaluateMarker, type PythonEnv } from './pypi-markers.ts';
-import { Conflict, EXPLICIT, explicitRequirement, isExplicit, projectOf } from './pypi-identify.ts';
+import { Conflict, EXPLICIT, explicitRequirement, isExplicit, projectOf, splitExtras } from './pypi-identify.ts';
 import type { Client, Dependency } from './types.ts';
 import { has } from './types.ts';
 
@@ -59,8 +60,12 @@ export class PypiProvider {
   private readonly yanked = new Map<string, Set<string>>();
   private readonly matchCache = new Map<string, Set<string>>();
 
-  constructor(client: Client, root: { name: string; version: string }, env: PythonEnv) {
+  /** pip >= 23.3 splits a requirement with extras and a specifier in two (splitExtras) */
+  private readonly split: boolean;
+
+  constructor(client: Client, root: { name: string; version: string }, env: PythonEnv, split = false) {
     this.client = client;
+    this.split = split;
     this.rootName = root.name;
     this.rootVersion = root.version;
     this.env = env;
@@ -97,6 +102,11 @@ export class PypiProvider {
       this.matchCache.set(ck, hit);
     }
     return hit;
+  }
+
+  /** pip's is_satisfied_by for a specifier requirement: the specifier contains the version, prereleases included. */
+  async contains(d: Dependency, version: string): Promise<boolean> {
+    return (await this.matching(d)).has(version);
   }
 
   /**
@@ -141,7 +151,7 @@ export class PypiProvider {
   async dependencies(name: string, version: string, extras: Set<string>): Promise<Dependency[]> {
     const deps = (await this.client.requirements(name, version)) ?? [];
     const applies = (marker: string | undefined) => marker === undefined || evaluateMarker(marker, extras, this.env);
-    const own = deps.filter((d) => applies(d.attrs.environment));
+    const own = deps.filter((d) => applies(d.attrs.environment)).flatMap((d) => (this.split ? splitExtras(d) : [d]));
     return extras.size === 0 ? own : [explicitRequirement(name, version), ...own];
   }
 }

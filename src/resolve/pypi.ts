@@ -45,7 +45,8 @@ export interface PypiOptions {
   /**
    * How a candidate's requirements on one identifier combine. '0.7' (default; resolvelib 0.7 in
    * pip 21.1.3, which deps.dev's vectors record): each replaces the previous one, the last counts.
-   * '1.0' (resolvelib 1.0.1, pip 23.2 and 24.2): all count.
+   * '1.0' (resolvelib 1.0.1 with pip 23.2's preference, as `pip install root==v` runs on this
+   * machine): all count, and the rounds, preference and backjumping are pip 23.2's (see Resolution).
    */
   resolvelib?: '0.7' | '1.0';
 }
@@ -69,11 +70,12 @@ export async function resolvePypi(
   rootVersion: string,
   opts: PypiOptions = {},
 ): Promise<Graph> {
-  const provider = new PypiProvider(client, { name: rootName, version: rootVersion }, opts.env ?? PYTHON_ENV);
+  const root = { name: rootName, version: rootVersion };
+  const provider = new PypiProvider(client, root, opts.env ?? PYTHON_ENV, opts.resolvelib === '1.0');
   const rootError = await rootPythonError(client, provider, rootName, rootVersion);
   if (rootError) return failedGraph(rootName, rootVersion, rootError);
   const rootDeps = await provider.dependencies(rootName, rootVersion, new Set());
-  const resolution = new Resolution(provider, userRequestedOrder(rootDeps), opts.resolvelib === '1.0');
+  const resolution = new Resolution(provider, userRequestedOrder(rootDeps), opts.resolvelib === '1.0', rootName);
   const outcome = await resolution.resolve(rootDeps, pinKey(rootName, rootVersion), opts.maxRounds ?? 200_000);
   if ('error' in outcome) return failedGraph(rootName, rootVersion, outcome.error);
   return buildPypiGraph(rootName, rootVersion, outcome.state);

@@ -697,6 +697,25 @@ export const MAVEN_HAND: readonly MavenUniverse[] = [
       { g: G, a: 'ranged', v: '9.0', unlisted: true },
     ],
   ),
+  hand(
+    12,
+    'a managed version that relocates to another version of itself (the target is not managed back)',
+    ['relocation to version under management'],
+    (G) => [
+      {
+        g: G,
+        a: 'root',
+        v: ROOT_VERSION,
+        managed: [dep(G, 'lib', '1.0.1')],
+        deps: [dep(G, 'user', '1.0')],
+      },
+      { g: G, a: 'user', v: '1.0', deps: [dep(G, 'lib', '2.0')] },
+      { g: G, a: 'lib', v: '1.0.1', relocation: { v: '1.0' } },
+      { g: G, a: 'lib', v: '1.0', deps: [dep(G, 'x', '1.0')] },
+      ...leaf(G, 'lib', '2.0'),
+      ...leaf(G, 'x', '1.0'),
+    ],
+  ),
 ];
 
 // ---------------------------------------------------------------------------------------------

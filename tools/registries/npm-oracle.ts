@@ -17,7 +17,13 @@ import { lockResolve, type LockEntry } from '../universes/npm-corpus.ts';
 
 const run = promisify(execFile);
 
-export type NpmAnswer = { ok: true; lock: Record<string, LockEntry> } | { ok: false; error: string };
+export type NpmAnswer =
+  | { ok: true; lock: Record<string, LockEntry> }
+  | {
+      ok: false;
+      error: string /** npm itself broke: it threw a JavaScript error or did not finish */;
+      crashed: boolean;
+    };
 
 /** npm's lockfile for `root@version` in an empty project, with `registry` serving the packuments. */
 export async function npmInstallLock(registry: string, root: string, version: string): Promise<NpmAnswer> {
@@ -32,8 +38,10 @@ export async function npmInstallLock(registry: string, root: string, version: st
     try {
       await run('npm', args, { cwd: dir, timeout: 300_000 });
     } catch (e) {
-      const err = e as { stderr?: string; message: string };
-      return { ok: false, error: (err.stderr || err.message).split('\n').slice(0, 3).join(' ') };
+      const err = e as { stderr?: string; message: string; killed?: boolean };
+      const error = (err.stderr || err.message).split('\n').slice(0, 3).join(' ');
+      const crashed = err.killed === true || /TypeError|Cannot read properties|Maximum call stack/.test(error);
+      return { ok: false, error: err.killed ? `npm did not finish in 300 s: ${error}` : error, crashed };
     }
     const lock = JSON.parse(await readFile(join(dir, 'package-lock.json'), 'utf8')) as {
       packages: Record<string, LockEntry>;
@@ -63,4 +71,26 @@ export async function lockSets(
     }
   }
   return { nodes: [...nodes].sort(), edges: [...edges].sort() };
+}
+
+/**
+ * The dependencies npm's lockfile leaves unmet: a regular (not optional, not peer) dependency of a
+ * locked package that node's lookup finds nowhere, or the project's own on `root`. Such a lockfile is
+ * not a tree npm could install (`npm ls` reports it missing).
+ */
+export async function lockMissing(
+  packuments: Readonly<Record<string, Packument>>,
+  lock: Record<string, LockEntry>,
+  root: string,
+): Promise<string[]> {
+  const client = new MemoryClient();
+  for (const p of Object.values(packuments)) for (const r of packumentRows(p)) client.addVersion(r.info, r.deps);
+  const missing = lock[`node_modules/${root}`] ? [] : [`the project's ${root}`];
+  for (const p of Object.keys(lock)) {
+    const name = lock[p]!.name ?? p.slice(p.lastIndexOf('node_modules/') + 13);
+    for (const e of buildEdges((await client.requirements(name, lock[p]!.version)) ?? []).values()) {
+      if (e.type === 'prod' && !lockResolve(lock, p, e.name)) missing.push(`${name}@${lock[p]!.version}'s ${e.name}`);
+    }
+  }
+  return missing;
 }
