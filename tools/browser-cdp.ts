@@ -69,7 +69,8 @@ export async function startChromiumCdp(port = 0, args: string[] = []): Promise<L
       process.off('exit', killOnExit);
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
-      rmSync(profile, { recursive: true, force: true });
+      // Chromium's helper processes may still be writing the profile after the browser exits (ENOTEMPTY): retried
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }
