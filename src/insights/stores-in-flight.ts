@@ -9,6 +9,8 @@
  * As in graph-flight.ts, joiners poll the flight's plain fields rather than awaiting the owner's promises
  * (a Worker must not carry I/O from one request's context into another's).
  */
+import type { Osv } from './ingest/osv.ts';
+
 export interface Flight<P> {
   /** The fetched package; null when the registry has none. */
   pkg: P | null;
@@ -20,7 +22,7 @@ export interface Flight<P> {
 
 /** An OSV read under way, as plain fields a joiner may poll (`records` or `failed` once it has ended). */
 export interface AdvisoryRead {
-  records?: readonly unknown[];
+  records?: readonly Osv[];
   failed?: boolean;
 }
 
@@ -86,7 +88,7 @@ async function rowsOf(shared: Shared<unknown>): Promise<void> {
 }
 
 /** The records of an OSV read once it has ended; null when it failed. */
-export async function advisoriesOf(read: AdvisoryRead): Promise<readonly unknown[] | null> {
+export async function advisoriesOf(read: AdvisoryRead): Promise<readonly Osv[] | null> {
   while (!read.records && !read.failed) await sleep(POLL_MS);
   return read.records ?? null;
 }

@@ -13,7 +13,6 @@ import { warnLimited } from '../platform/log-limit.ts';
 import type { System } from '../versions/index.ts';
 import { ATTESTATIONS_ERROR } from './ingest/attestations.ts';
 import { NPM_ATTESTATIONS, readAttestations } from './ingest/npm-pending.ts';
-import type { Osv } from './ingest/osv.ts';
 import { isUpstreamFailure } from './ingest/upstream-log.ts';
 import { keepAttestations } from './npm-pending.ts';
 import { prepareVersions } from './queries-write.ts';
@@ -70,6 +69,6 @@ export async function firstVersionRead(
       return fromStore(); // read again there, recorded and named in the answer's Warning
     }
   }
-  const text = versionAnswer(pkg.system, pkg.name, shown, records as readonly Osv[], alpha, cooldownDays);
+  const text = versionAnswer(pkg.system, pkg.name, shown, records, alpha, cooldownDays);
   return { found: { value: text }, whole: true };
 }
