@@ -37,11 +37,19 @@ export async function startChromiumCdp(port = 0, args: string[] = []): Promise<L
       ...args,
       'about:blank',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    // its own process group, so close() ends the helper processes (crashpad, zygote) that write the profile too
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
+  const killGroup = () => {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      child.kill('SIGTERM');
+    }
+  };
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   // A parent that exits without close() (npm start on a signal) takes its browser with it.
-  const killOnExit = () => child.kill('SIGTERM');
+  const killOnExit = killGroup;
   process.once('exit', killOnExit);
   const wsUrl = await new Promise<string>((resolve, reject) => {
     let seen = '';
@@ -67,10 +75,15 @@ export async function startChromiumCdp(port = 0, args: string[] = []): Promise<L
     httpUrl: `http://${new URL(wsUrl).host}`,
     close: async () => {
       process.off('exit', killOnExit);
-      if (child.exitCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null) killGroup();
       await exited;
-      // Chromium's helper processes may still be writing the profile after the browser exits (ENOTEMPTY): retried
-      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      // A helper process may still be writing the profile for a moment after the browser exits (ENOTEMPTY):
+      // removal is retried, and a temporary directory that outlives that is reported, not a failed close.
+      try {
+        rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 200 });
+      } catch (e) {
+        console.warn(`browser-cdp: Chromium profile ${profile} left behind: ${(e as Error).message}`);
+      }
     },
   };
 }
