@@ -329,17 +329,18 @@ async function place(
   const { cur, curId, first } = at;
   if (isExcluded(cur.exclusions, imp.name)) return null;
   const pkey = packageKey(imp);
+  const managed = w.mgt.get(pkey);
+  const d: Dependency = !first && manageVersion && managed !== undefined ? { ...imp, requirement: managed } : imp;
   const relocated = w.relocatedTo.get(pkey);
   if (relocated !== undefined) {
     // the package was relocated nearer the root: its conflict group is the target's (Maven's ConflictMarker)
+    if (rejectsRelocated(w, pkey, d, g.nodes[relocated]!.version)) return 'incompatible';
     addEdge(g, curId, relocated, imp.requirement, { ...imp.attrs });
     return null;
   }
   const mark = (id: number) => {
     for (const a of aliases) if (!w.resolvedPackages.has(a) && !w.relocatedTo.has(a)) w.relocatedTo.set(a, id);
   };
-  const managed = w.mgt.get(pkey);
-  const d: Dependency = !first && manageVersion && managed !== undefined ? { ...imp, requirement: managed } : imp;
   const chosen = await chooseVersion(w, at, pkey, d);
   if (chosen === null) return null;
   const { match, reqs, added } = chosen;
@@ -390,6 +391,24 @@ async function place(
   w.resolvedPackages.add(pkey);
   w.todo.push(nextTodo(w, at, pkey, d, match));
   return null;
+}
+
+/**
+ * Whether a hard range met for a package that was relocated nearer the root rejects the target's
+ * version: the relocation target and the package are one conflict group in Maven (ConflictMarker keys a
+ * node by its relocations too), and NearestVersionSelector skips a candidate outside the group's ranges,
+ * so the range's own version of the package wins instead. The range is recorded for the package and
+ * the walk restarts with it known (once per range, so a target the range never admits cannot loop).
+ */
+function rejectsRelocated(w: Walk, pkey: string, d: Dependency, targetVersion: string): boolean {
+  if (isSoftRequirement(d.requirement)) return false;
+  const p = parseRequirement('MAVEN', d.requirement);
+  if (!p.ok || p.requirement.matches(targetVersion)) return false;
+  const reqs = w.requirements.get(pkey) ?? [];
+  if (reqs.some((r) => r.name === d.name && r.requirement === d.requirement)) return false;
+  reqs.push(d);
+  w.requirements.set(pkey, reqs);
+  return true;
 }
 
 /**

@@ -716,6 +716,32 @@ export const MAVEN_HAND: readonly MavenUniverse[] = [
       ...leaf(G, 'x', '1.0'),
     ],
   ),
+  hand(
+    13,
+    'a deeper range on a package relocated nearer the root: the range version of the old coordinates wins',
+    ['range on a relocated package'],
+    (G, G2) => [
+      { g: G, a: 'root', v: ROOT_VERSION, deps: [dep(G, 'a', '1.0'), dep(G, 'lib', '4.0.0')] },
+      { g: G, a: 'a', v: '1.0', deps: [dep(G, 'b', '1.0')] },
+      { g: G, a: 'b', v: '1.0', deps: [dep(G, 'lib', '[1.0,3.0.0)')] },
+      ...leaf(G, 'lib', '1.2.0'),
+      { g: G, a: 'lib', v: '4.0.0', relocation: { g: G2, a: 'lib-moved' } },
+      ...leaf(G2, 'lib-moved', '4.0.0'),
+    ],
+  ),
+  hand(
+    14,
+    'a deeper range on a relocated package that only the target satisfies (Maven fails)',
+    ['unsatisfiable range on a relocated package'],
+    (G, G2) => [
+      { g: G, a: 'root', v: ROOT_VERSION, deps: [dep(G, 'a', '1.0'), dep(G, 'lib', '4.0.0')] },
+      { g: G, a: 'a', v: '1.0', deps: [dep(G, 'lib', '[7.0,8.0)')] },
+      ...leaf(G, 'lib', '1.0'),
+      { g: G, a: 'lib', v: '4.0.0', relocation: { g: G2, a: 'lib-moved' } },
+      ...leaf(G2, 'lib-moved', '4.0.0'),
+    ],
+    true,
+  ),
 ];
 
 // ---------------------------------------------------------------------------------------------
