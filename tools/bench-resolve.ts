@@ -425,6 +425,14 @@ try {
       ].join('\t'),
     );
   }
+  const geomean = (xs: number[]) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
+  for (const system of [...new Set(rows.map((r) => r.system))]) {
+    const of = rows.filter((r) => r.system === system);
+    console.log(
+      `${system}: geometric mean over ${of.length} roots: tool cold / our cold ${geomean(of.map((r) => r.toolCold / r.cold)).toFixed(2)}, ` +
+        `tool warm / our cold ${geomean(of.map((r) => r.toolWarm / r.cold)).toFixed(2)} (target >= 1: a cold graph at least as fast as the tool on a warm cache)`,
+    );
+  }
   console.log(
     'cold: new isolate, empty store; warm: new isolate, packages stored, graph deleted; isolate: the isolate that ' +
       'answered cold asked again, graph deleted (Go: go.mod files from its memory); cached: new isolate, graph stored',

@@ -134,7 +134,8 @@ const POOL = ['0.1.0', '0.1.3', '0.2.0', '1.0.0', '1.1.0', '1.2.5', '2.0.0', '2.
 /**
  * A random acyclic universe (cargo rejects cycles of normal/build dependencies): crates c0..cN
  * where ci depends only on cj (j > i), with random requirement forms, build/dev/optional kinds,
- * renames, target filters, features (`dep:`, `x/feat`, `x?/feat`, implicit), links and yanks.
+ * renames, target filters, features (`dep:`, `x/feat`, `x?/feat`, implicit), links and yanks; the
+ * root's own dependencies have kinds too (dev, build, optional enabled by default or not, renamed).
  */
 export function randomUniverse(seed: number): CargoUniverse {
   const r = seededRandom(seed);
@@ -205,9 +206,26 @@ export function randomUniverse(seed: number): CargoUniverse {
     u[name] = Object.fromEntries(versions.get(name)!.map((v) => [v, mkVersion(i)]));
   });
   const rootDeps = names.filter(() => r() < 0.5).slice(0, 4);
-  const rootReqs: CargoDepSpec[] = (rootDeps.length ? rootDeps : [names[0]!]).map(
-    (t): CargoDepSpec => [t, req(t), r() < 0.2 ? { features: 'fast' } : {}],
-  );
-  u.root = { '1.0.0': { deps: rootReqs, features: { default: [] } } };
+  const rootFeatures: Record<string, string[]> = { default: [] };
+  const rootReqs: CargoDepSpec[] = (rootDeps.length ? rootDeps : [names[0]!]).map((t): CargoDepSpec => {
+    const attrs: Record<string, string> = r() < 0.2 ? { features: 'fast' } : {};
+    // the root's own kinds: a dev-dependency (not part of a dependent's lockfile), a build one, an
+    // optional one (enabled by the root's default feature or not), a renamed one
+    if (r() < 0.1) attrs.knownas = `${t}_root`;
+    const kind = r();
+    if (kind < 0.1) attrs.scope = 'dev';
+    else if (kind < 0.2) attrs.scope = 'build';
+    else if (kind < 0.35) {
+      attrs.opt = '';
+      if (r() < 0.5) rootFeatures.default!.push(attrs.knownas ?? t);
+    }
+    return [t, req(t), attrs];
+  });
+  // a crate the root reaches both directly (as a dev-dependency or not) and through another crate
+  if (r() < 0.3) {
+    const again = pick(names.slice(1));
+    if (!rootReqs.some(([n]) => n === again)) rootReqs.push([again, req(again), r() < 0.5 ? { scope: 'dev' } : {}]);
+  }
+  u.root = { '1.0.0': { deps: rootReqs, features: rootFeatures } };
   return u;
 }
