@@ -6,31 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { interpolate } from '../../../src/resolve/maven-interpolate.ts';
 import { MavenModels, type PomDependency, type RawPom } from '../../../src/resolve/maven-model.ts';
+import { dep, pom } from './maven-poms.ts';
 import { activeProfiles } from '../../../src/resolve/maven-profiles.ts';
-
-const dep = (name: string, version = '', more: Partial<PomDependency> = {}): PomDependency => ({
-  name,
-  version,
-  classifier: '',
-  type: 'jar',
-  scope: '',
-  optional: '',
-  exclusions: [],
-  ...more,
-});
-
-function pom(name: string, version: string, more: Partial<RawPom> = {}): RawPom {
-  return {
-    name,
-    version,
-    packaging: 'jar',
-    dependencies: [],
-    dependencyManagement: [],
-    properties: [],
-    profiles: [],
-    ...more,
-  };
-}
 
 function models(...poms: RawPom[]): MavenModels {
   const byKey = new Map(poms.map((p) => [`${p.name}:${p.version}`, p]));

@@ -7,29 +7,9 @@
  */
 import { describe, expect, test } from 'vitest';
 import { resolveMaven } from '../../../src/resolve/maven.ts';
-import type { PomDependency, RawPom } from '../../../src/resolve/maven-model.ts';
+import type { RawPom } from '../../../src/resolve/maven-model.ts';
+import { dep, pom } from './maven-poms.ts';
 import type { Client, Graph } from '../../../src/resolve/types.ts';
-
-const dep = (name: string, version: string): PomDependency => ({
-  name,
-  version,
-  classifier: '',
-  type: 'jar',
-  scope: '',
-  optional: '',
-  exclusions: [],
-});
-
-const pom = (name: string, version: string, more: Partial<RawPom> = {}): RawPom => ({
-  name,
-  version,
-  packaging: 'jar',
-  dependencies: [],
-  dependencyManagement: [],
-  properties: [],
-  profiles: [],
-  ...more,
-});
 
 function client(...poms: RawPom[]): Client {
   const byKey = new Map(poms.map((p) => [`${p.name}:${p.version}`, p]));
