@@ -30,7 +30,6 @@ export interface Candidate {
   version: string; // as the client knows it
   v: GemVersion;
   platform: string; // chosen gem: 'x86_64-linux' or 'ruby'
-  groups: number; // Bundler spec groups for this version (ruby group + platform group)
   linuxDeps: Dependency[] | null;
   requiredRuby: string;
 }
@@ -47,11 +46,13 @@ export const meets = (cons: readonly GemConstraint[], v: GemVersion) => cons.eve
 
 export const gemId = (c: Candidate): string => `${c.name}\u0000${c.version}`;
 
-/** Bundler's spec groups of these candidates (two per version with a ruby gem: the ruby group and the platform group). */
+/**
+ * Bundler's spec groups of these candidates: two per usable version (Bundler 2.3's search_for), the ruby
+ * group and the platform group; an x86_64-linux gem alone makes both, as it matches `ruby` too
+ * (MatchPlatform: GemHelpers.generic maps linux platforms to ruby).
+ */
 export function groupCount(cands: readonly Candidate[]): number {
-  const seen = new Map<string, number>();
-  for (const c of cands) seen.set(c.version, c.groups);
-  return [...seen.values()].reduce((a, b) => a + b, 0);
+  return 2 * new Set(cands.map((c) => c.version)).size;
 }
 
 function linuxDeps(json: string): Dependency[] {
@@ -84,7 +85,7 @@ function versionSpecs(name: string, x: VersionInfo, ruby: GemVersion): { specs: 
     const rr = parseGemRequirement(x.attrs.requiredruby);
     if (typeof rr !== 'string' && !meets(rr, ruby)) return { specs, cands: [] };
   }
-  const base = { name, version: x.version, v, groups: rubyGem ? 2 : 1, requiredRuby: x.attrs.requiredruby ?? '' };
+  const base = { name, version: x.version, v, requiredRuby: x.attrs.requiredruby ?? '' };
   const cands: Candidate[] = [];
   if (linux) {
     const own = x.attrs.linuxdependencies ? linuxDeps(x.attrs.linuxdependencies) : null;

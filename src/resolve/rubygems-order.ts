@@ -6,7 +6,7 @@
  *  3. amount constrained, memoised per gem on its first use: its candidates minus all its specs,
  *     or all - 1e6 when the gem has at most one spec (prereleases not counted, except for a
  *     prerelease root),
- *  4. candidate count (spec groups),
+ *  4. candidate count (spec groups: two per usable version, a linux-only one included),
  * ties in their current order; the first one is taken.
  */
 import { parseGemVersion } from '../versions/rubygems.ts';

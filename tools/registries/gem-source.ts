@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MemoryClient } from '../../src/resolve/memory-client.ts';
 import { seededRandom } from '../seeded-random.ts';
 
 export type GemDeps = readonly (readonly [string, string])[];
@@ -30,6 +31,23 @@ const platformsOf = (s: GemSpec) => [
   ...(s.java ? ['java'] : []),
 ];
 const depsFor = (s: GemSpec, p: string) => (p === 'ruby' ? s.deps : p === 'java' ? s.java : s.linux) ?? [];
+/** The universe in the resolver's client vocabulary (src/resolve/rubygems.ts), for resolving it in memory. */
+export function gemClient(u: GemUniverse): MemoryClient {
+  const c = new MemoryClient();
+  for (const [name, versions] of Object.entries(u)) {
+    for (const [version, s] of Object.entries(versions)) {
+      const attrs: Record<string, string> = { spelling: version, platforms: platformsOf(s).join(',') };
+      if (s.linux)
+        attrs.linuxdependencies = JSON.stringify(s.linux.map(([n, requirement]) => ({ name: n, requirement })));
+      const own = s.deps ?? s.linux ?? s.java ?? [];
+      c.addVersion(
+        { name, version, attrs },
+        own.map(([n, requirement]) => ({ name: n, requirement, attrs: {} })),
+      );
+    }
+  }
+  return c;
+}
 const md5 = (t: string) => createHash('md5').update(t).digest('hex');
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 

@@ -102,6 +102,23 @@ const HAND: { label: string; u: GemUniverse }[] = [
     },
   },
   { label: 'no version matches', u: { root: { '1.0.0': { deps: [['a', '>= 5']] } }, a: { '1.0.0': { deps: [] } } } },
+  {
+    // amount constrained counts two spec groups for a linux-only version too, so `rb` is resolved first
+    label: 'a linux-only version counts as two spec groups in the resolution order',
+    u: {
+      root: {
+        '1.0.0': {
+          deps: [
+            ['lin', '>= 0'],
+            ['rb', '>= 0'],
+          ],
+        },
+      },
+      lin: { '1.0': { deps: [] }, '2.0': { linux: [] }, '3.0': { linux: [['c', '= 1.0']] } },
+      rb: { '1.0': { deps: [] }, '2.0': { deps: [['c', '= 2.0']] } },
+      c: { '1.0': { deps: [] }, '2.0': { deps: [] } },
+    },
+  },
 ];
 const { seeds, withHand } = differentialSeeds(2000, 40);
 const UNIVERSES = [
