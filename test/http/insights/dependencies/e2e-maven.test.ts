@@ -75,12 +75,20 @@ describe.runIf(HAS_MVN)(
       await emptyInsights(testDb()); // generated artifacts: leave no trace for other suites
     });
 
-    test('Maven resolves exactly the universes meant to resolve', () => {
-      const unexpected = UNIVERSES.flatMap((u, i) => {
+    test('Maven resolves exactly the hand universes meant to resolve, and nearly every random one', () => {
+      const hand = UNIVERSES.flatMap((u, i) => {
         const o = oracle.outcomes[i]!;
+        if (!u.label.startsWith('hand ')) return [];
         return o.ok === !u.expectFailure ? [] : [`${u.label}: ${o.ok ? 'resolved' : o.error}`];
       });
-      expect(unexpected).toEqual([]);
+      expect(hand).toEqual([]);
+      // A random universe can hold two ranges on one artifact that no version meets together (Maven:
+      // "Could not resolve version conflict"); the answer must then fail too (the universe's own test).
+      // More than 5% of them failing would mean the generator no longer makes universes worth comparing.
+      const random = UNIVERSES.flatMap((u, i) => (u.label.startsWith('hand ') ? [] : [oracle.outcomes[i]!]));
+      const failing = random.filter((o) => !o.ok).length;
+      if (failing) console.log(`maven end to end: Maven failed on ${failing} of ${random.length} random universes`);
+      expect(failing).toBeLessThanOrEqual(Math.max(1, Math.floor(random.length * 0.05)));
     });
 
     test.each(UNIVERSES.map((u, i) => [u.label, i] as const))('%s', async (_l, i) => {
