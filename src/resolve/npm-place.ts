@@ -13,6 +13,7 @@
 import {
   cmpVersion,
   deepestNestingTarget,
+  depth,
   inBundle,
   isPeerEdge,
   nodePath,
@@ -27,6 +28,13 @@ import {
 export class NpmTreeError extends Error {}
 
 const MAX_PLACEMENTS_PER_PATH = 25;
+/**
+ * A copy nested this many folders deep means placement is nesting ever deeper instead of settling
+ * (peer sets that shadow each other at each level, differential seed 30163): each further level costs
+ * more than the last, so without this bound such a request spins until the node limit. npm's trees nest
+ * a handful of levels (the deepest in the recorded corpus of 37 real roots is far below it).
+ */
+const MAX_NESTING_DEPTH = 40;
 
 interface Spot {
   target: TreeNode;
@@ -218,6 +226,8 @@ export class Placer {
     const times = (this.placements.get(at) ?? 0) + 1;
     this.placements.set(at, times);
     if (times > MAX_PLACEMENTS_PER_PATH) throw new NpmTreeError(`placement of ${at} does not converge`);
+    if (depth(dep) > MAX_NESTING_DEPTH)
+      throw new NpmTreeError(`placement nests deeper than ${MAX_NESTING_DEPTH} folders and does not converge`);
     this.enqueue(dep);
     this.placedNow.push({ dep, edge });
   }

@@ -93,3 +93,14 @@ describe('npm: the root installed in an empty project gives the tree npm 11 lock
     expect(edge('u4013-root@1.0.0', 'u4013-p0@3.0.0')).toBe(false);
   });
 });
+
+describe('npm: a placement that keeps nesting ends', () => {
+  // differential seed 30163: peer sets that shadow each other at each level nested copies ever deeper,
+  // each level slower than the last, so the request ran on (npm itself settles this universe; ours does
+  // not yet, docs/resolve.md). The resolution must end with an answer or an error, not run on.
+  test('seed 30163 ends with an error that says placement does not converge', async () => {
+    const { u, client } = universe(30163);
+    const g = await resolveNpm(client, u.root, u.version);
+    expect(g.error === '' || /does not converge/.test(g.error)).toBe(true);
+  }, 20_000);
+});
