@@ -165,6 +165,11 @@ class IdealTree {
    * `npm install` saves; an optional peer met by a copy it does not accept included).
    */
   private requeueInvalidated(): void {
+    for (const n of this.placer.needEvaluation.splice(0)) {
+      if (n.removed) continue;
+      this.seen.delete(n);
+      this.queue.push(n);
+    }
     for (const { dep, edge } of this.placer.placedNow.splice(0)) {
       if (dep.removed) continue;
       for (const d of this.b.dependents(dep)) {

@@ -23,6 +23,7 @@ import {
   type TreeEdge,
   type TreeNode,
 } from './npm-tree.ts';
+import { peerEntrySets } from './npm-peer-entry-sets.ts';
 
 /** A tree npm itself would not settle on (npm reports ERESOLVE); becomes the graph's error. */
 export class NpmTreeError extends Error {}
@@ -74,6 +75,8 @@ function duplicatesBelow(target: TreeNode, dep: TreeNode): TreeNode[] {
 export class Placer {
   /** what the current task placed (the dependency, then its peers), for the re-evaluation after it */
   readonly placedNow: { dep: TreeNode; edge: TreeEdge }[] = [];
+  /** dependents of pruned peer sets, to evaluate again (seen or not: PlaceDep.needEvaluation) */
+  readonly needEvaluation: TreeNode[] = [];
   placed = 0;
   private readonly b: TreeBuilder;
   private readonly root: TreeNode;
@@ -99,14 +102,20 @@ export class Placer {
       return;
     }
     let oldDeps: TreeNode[] = [];
+    let peerSets: TreeNode[] = [];
     if (decision === 'REPLACE') {
-      const retired = this.retire(target.children.get(dep.name)!, dep);
+      const old = target.children.get(dep.name)!;
+      peerSets = this.unmetPeerSets(old, dep, target);
+      const retired = this.retire(old, dep);
       if (!retired) return;
       oldDeps = retired;
     }
     target.children.set(dep.name, dep);
     dep.parent = target;
-    if (decision === 'REPLACE') this.pruneForReplacement(dep, oldDeps);
+    if (decision === 'REPLACE') {
+      this.pruneForReplacement(dep, oldDeps);
+      this.prunePeerSets(peerSets);
+    }
     this.count(dep, edge);
     this.pruneDedupable(dep, target);
     this.placePeers(dep, start, peers, mine);
@@ -194,6 +203,32 @@ export class Placer {
       if (c.bundle === null && !dep.edges.has(c.name) && this.b.dependents(c).length === 0) prune(c);
     }
     return oldDeps;
+  }
+
+  /**
+   * The peer sets at `target` whose peer edge on `old` the replacement `dep` leaves unmet, each with
+   * what only it needs (PlaceDep.replaceOldDep's prunePeerSets): they are removed and re-placed from
+   * their dependents, unless the project itself brings the set in (npm then warns and keeps it).
+   */
+  private unmetPeerSets(old: TreeNode, dep: TreeNode, target: TreeNode): TreeNode[] {
+    const out: TreeNode[] = [];
+    for (const d of this.b.dependents(old)) {
+      if (satisfiesEdge(dep, d.edge) || !isPeerEdge(d.edge) || d.from.parent !== target || d.edge.conflicted) continue;
+      for (const entry of peerEntrySets(this.b, d.from)) {
+        if (entry.from === this.root) continue;
+        out.push(...this.b.depSet([entry.to], (_f, e, t) => t !== entry.to && !e.conflicted));
+      }
+    }
+    return out;
+  }
+
+  /** Removes the peer sets `unmetPeerSets` found; whatever depended on them is evaluated again. */
+  private prunePeerSets(sets: TreeNode[]): void {
+    for (const x of sets) {
+      if (x.removed) continue;
+      for (const d of this.b.dependents(x)) this.needEvaluation.push(d.from);
+      dropSubtree(x);
+    }
   }
 
   /**

@@ -14,6 +14,9 @@ import { randomNpmUniverse } from '../../../tools/universes/npm-random.ts';
 // version held the top, and a peer-set member that was overridden while its set was loaded conflicted
 // with the same version already placed (arborist keeps it: CanPlaceDep's edgeOverride). 4388 holds
 // PlaceDep.pruneDedupable's second pass: a copy the replacing version adopted goes when one above serves.
+// 30136, 30301 and 30443 did not converge before PlaceDep.replaceOldDep's prunePeerSets: a replacement
+// that leaves a peer set at its level unmet removes that set (npm-peer-entry-sets.ts) and evaluates its
+// dependents again, instead of letting the set put the old version back (p1@2 peering on p0@2, p0@1 in).
 const NPM: Record<number, Record<string, string>> = {
   4013: {
     'u4013-p0': '3.0.0',
@@ -43,6 +46,40 @@ const NPM: Record<number, Record<string, string>> = {
     'u4388-p5': '3.0.0',
     'u4388-p6': '2.0.0',
     'u4388-root': '1.0.0',
+  },
+  30136: {
+    'u30136-p0': '1.0.0',
+    'u30136-p1': '1.0.0',
+    'u30136-p2': '1.1.0',
+    'u30136-root': '1.0.0',
+    'u30136-root/u30136-p0': '2.0.0',
+  },
+  30301: {
+    'u30301-p0': '1.2.0',
+    'u30301-p0/u30301-p2': '1.1.0',
+    'u30301-p1': '3.0.0',
+    'u30301-p2': '1.2.0',
+    'u30301-root': '1.0.0',
+    'u30301-root/u30301-p0': '3.0.0',
+    'u30301-root/u30301-p1': '1.2.0',
+  },
+  30443: {
+    'u30443-p1': '1.0.0',
+    'u30443-p2': '1.2.0',
+    'u30443-p2/u30443-p6': '1.1.0',
+    'u30443-p3': '2.1.0',
+    'u30443-p4': '3.0.0',
+    'u30443-p5': '2.0.0',
+    'u30443-p5/u30443-p6': '1.1.0',
+    'u30443-p6': '3.0.0',
+    'u30443-root': '1.0.0',
+    'u30443-root/u30443-p0': '3.0.0',
+    'u30443-root/u30443-p0/u30443-p6': '1.1.0',
+    'u30443-root/u30443-p2': '1.1.0',
+    'u30443-root/u30443-p2/u30443-p3': '2.1.0',
+    'u30443-root/u30443-p3': '1.0.0',
+    'u30443-root/u30443-p3/u30443-p6': '1.0.0',
+    'u30443-root/u30443-p4': '1.0.0',
   },
 };
 
