@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { resolveRubygems } from '../../../src/resolve/rubygems.ts';
 import { gemClient, randomGemUniverse, type GemUniverse } from '../../../tools/registries/gem-source.ts';
+import { LINUX_ONLY_ORDER } from './rubygems-cases.ts';
 
 async function nodes(u: GemUniverse): Promise<string[]> {
   const g = await resolveRubygems(gemClient(u), 'root', '1.0.0');
@@ -15,20 +16,7 @@ async function nodes(u: GemUniverse): Promise<string[]> {
 describe('rubygems resolution order', () => {
   test('a linux-only version counts as two spec groups, so the gem it constrains less is resolved later', async () => {
     // lin: 3 versions, 3 specs -> 6 groups - 3 = 3; rb: 2 versions -> 4 - 2 = 2: rb first, then lin 3.0 conflicts
-    const u: GemUniverse = {
-      root: {
-        '1.0.0': {
-          deps: [
-            ['lin', '>= 0'],
-            ['rb', '>= 0'],
-          ],
-        },
-      },
-      lin: { '1.0': { deps: [] }, '2.0': { linux: [] }, '3.0': { linux: [['c', '= 1.0']] } },
-      rb: { '1.0': { deps: [] }, '2.0': { deps: [['c', '= 2.0']] } },
-      c: { '1.0': { deps: [] }, '2.0': { deps: [] } },
-    };
-    expect(await nodes(u)).toEqual(['c@2.0', 'lin@2.0', 'rb@2.0', 'root@1.0.0']);
+    expect(await nodes(LINUX_ONLY_ORDER)).toEqual(['c@2.0', 'lin@2.0', 'rb@2.0', 'root@1.0.0']);
   });
 
   test('differential seed 30038 gives the lockfile Bundler 2.3.15 wrote', async () => {

@@ -20,6 +20,7 @@ import {
   type GemUniverse,
 } from '../../../../tools/registries/gem-source.ts';
 import { emptyInsights, graphSets } from '../../../../tools/universes/graphs.ts';
+import { LINUX_ONLY_ORDER } from '../../../unit/resolve/rubygems-cases.ts';
 
 const HAND: { label: string; u: GemUniverse }[] = [
   {
@@ -105,19 +106,7 @@ const HAND: { label: string; u: GemUniverse }[] = [
   {
     // amount constrained counts two spec groups for a linux-only version too, so `rb` is resolved first
     label: 'a linux-only version counts as two spec groups in the resolution order',
-    u: {
-      root: {
-        '1.0.0': {
-          deps: [
-            ['lin', '>= 0'],
-            ['rb', '>= 0'],
-          ],
-        },
-      },
-      lin: { '1.0': { deps: [] }, '2.0': { linux: [] }, '3.0': { linux: [['c', '= 1.0']] } },
-      rb: { '1.0': { deps: [] }, '2.0': { deps: [['c', '= 2.0']] } },
-      c: { '1.0': { deps: [] }, '2.0': { deps: [] } },
-    },
+    u: LINUX_ONLY_ORDER,
   },
 ];
 const { seeds, withHand } = differentialSeeds(2000, 40);
