@@ -1,7 +1,7 @@
 /**
  * GetVersion of a package the store lacks is answered from the fetched document (version-first-read.ts; Go
  * excepted, whose licences are read from the module zip and kept with the stored version),
- * before the package is stored, and that text is byte for byte the answer the store gives afterwards
+ * without waiting for the package to be stored, and that text is byte for byte the answer the store gives afterwards
  * (stored answers) and builds on read: every system, v3 and v3alpha, with advisories, links and related
  * projects, deprecations, licence details and npm attestations (fixture upstream). The first read fetches
  * the document and the OSV records once each; a failing OSV makes the first read wait for the store,
@@ -57,7 +57,7 @@ afterAll(() => upstream.close());
 describe('the first GetVersion of a package', () => {
   for (const [system, name, version] of CASES)
     for (const api of ['v3', 'v3alpha'])
-      it(`${api} ${system} ${name}@${version}: answered before the store, the text the store answers after it`, async () => {
+      it(`${api} ${system} ${name}@${version}: answered from the document, the text the store answers after it`, async () => {
         await forget(system, name);
         const { ctx, settle } = executionContext();
         const first = await insights.fetch(
@@ -67,10 +67,10 @@ describe('the first GetVersion of a package', () => {
         );
         const text = await first.text();
         expect({ status: first.status, warning: first.headers.get('warning') }).toEqual({ status: 200, warning: null });
-        // answered from the document, before the store behind it ended (with an attestations document to read
-        // too, the store may end first: that case's first read is shown below by its upstream reads). Go's
-        // licences come from the module zip, kept with the stored version: a Go first read waits for the store.
-        if (name !== 'gundam-visor' && system !== 'GO') expect(await versionsStored(system, name)).toBe(0);
+        // Answered from the document: the store runs beside the OSV read this answer waits for, so whether its
+        // rows are in when the answer arrives depends on timing alone (CI once saw them in first) and is not
+        // asserted here; `npm run bench:cold` measures first reads, and the OSV-failure case below shows the
+        // other path (waiting for the store, named in the Warning header).
         await settle();
         expect(await versionsStored(system, name)).toBeGreaterThan(0);
         const api2 = workerClient(insights, env);
