@@ -133,7 +133,11 @@ describe('the documented examples (docs/insights.md) parse strictly', () => {
   const examples = documentedExamples();
   it('are found', () => expect(examples.length).toBeGreaterThan(20));
   it.each(examples)('%s %s', async (method, path, body) => {
-    const res = method === 'GET' ? await api.get(path) : await api.post(path, body);
+    const ask = () => (method === 'GET' ? api.get(path) : api.post(path, body));
+    let res = await ask();
+    // a graph not ready within the early-answer budget (a loaded machine) is a 503 with Retry-After, as
+    // documented; a client asks again, and by then the background resolution has ended (callWorker settles it)
+    if (res.status === 503 && res.headers.get('retry-after')) res = await ask();
     const text = await res.text();
     const answer = JSON.parse(text);
     expect({ path, status: res.status }).toEqual({ path, status: 200 });
