@@ -404,11 +404,16 @@ function rejectsRelocated(w: Walk, pkey: string, d: Dependency, targetVersion: s
   if (isSoftRequirement(d.requirement)) return false;
   const p = parseRequirement('MAVEN', d.requirement);
   if (!p.ok || p.requirement.matches(targetVersion)) return false;
+  return noteRequirement(w, pkey, d).added;
+}
+
+/** The requirements seen for the package, `d`'s recorded among them once (`added` when it was new). */
+function noteRequirement(w: Walk, pkey: string, d: Dependency): { reqs: Dependency[]; added: boolean } {
   const reqs = w.requirements.get(pkey) ?? [];
-  if (reqs.some((r) => r.name === d.name && r.requirement === d.requirement)) return false;
-  reqs.push(d);
+  const added = !reqs.some((r) => r.name === d.name && r.requirement === d.requirement);
+  if (added) reqs.push(d);
   w.requirements.set(pkey, reqs);
-  return true;
+  return { reqs, added };
 }
 
 /**
@@ -421,10 +426,7 @@ async function chooseVersion(
   pkey: string,
   d: Dependency,
 ): Promise<{ match: VersionInfo; reqs: Dependency[]; added: boolean } | null> {
-  const reqs = w.requirements.get(pkey) ?? [];
-  const added = !reqs.some((r) => r.name === d.name && r.requirement === d.requirement);
-  if (added) reqs.push(d);
-  w.requirements.set(pkey, reqs);
+  const { reqs, added } = noteRequirement(w, pkey, d);
   const match = await findMatch(w.client, d.name, reqs);
   if (match === 'nomatch') {
     const list = reqs.map((r) => r.requirement).sort();
