@@ -25,14 +25,17 @@ function peersOut(n: TreeNode): TreeNode[] {
 }
 
 export function peerEntrySets(b: TreeBuilder, node: TreeNode): PeerEntry[] {
+  // each member's dependents (a walk of the tree) are read once, for the union and for its entries
+  const dependents = new Map<TreeNode, ReturnType<TreeBuilder['dependents']>>();
+  const into = (n: TreeNode) => dependents.get(n) ?? dependents.set(n, b.dependents(n)).get(n)!;
   const union = new Set([node]);
   for (const n of union) {
     for (const to of peersOut(n)) union.add(to);
-    for (const d of b.dependents(n)) if (isPeerEdge(d.edge) && satisfiesEdge(n, d.edge)) union.add(d.from);
+    for (const d of into(n)) if (isPeerEdge(d.edge) && satisfiesEdge(n, d.edge)) union.add(d.from);
   }
   const entries: PeerEntry[] = [];
   for (const peer of union) {
-    for (const d of b.dependents(peer)) {
+    for (const d of into(peer)) {
       if (!satisfiesEdge(peer, d.edge)) continue; // previously conflicted, or the one being replaced
       if (isPeerEdge(d.edge) && d.from.parent !== null) continue;
       const sub = new Set([peer]);
