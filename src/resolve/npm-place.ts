@@ -7,7 +7,9 @@
  *     the root's own edges: npm fails there, the copy goes where the walk started);
  *  2. KEEP leaves the existing copy; REPLACE retires the old copy (it hands over its children, and
  *     what only it needed is pruned, PlaceDep.replaceOldDep / pruneForReplacement);
- *  3. after the placement, deeper duplicates the new copy can serve are pruned (pruneDedupable);
+ *  3. a package that a folder at or above the target already holds as this very version is linked to
+ *     that folder instead (a nesting loop); otherwise, after the placement, deeper duplicates the new
+ *     copy can serve are pruned (pruneDedupable);
  *  4. then each peer of the set that the new copy's peer edges still need is placed the same way.
  */
 import {
@@ -30,10 +32,11 @@ export class NpmTreeError extends Error {}
 
 const MAX_PLACEMENTS_PER_PATH = 25;
 /**
- * A copy nested this many folders deep means placement is nesting ever deeper instead of settling
- * (peer sets that shadow each other at each level, differential seed 30163): each further level costs
- * more than the last, so without this bound such a request spins until the node limit. npm's trees nest
- * a handful of levels (the deepest in the recorded corpus of 37 real roots is far below it).
+ * A copy nested this many folders deep means placement is nesting ever deeper instead of settling:
+ * each further level costs more than the last, so without this bound such a request spins until the
+ * node limit. npm's own loops end in a link (linkToAncestor; differential seed 30163 nested without end
+ * before that rule); this bound is the guard for any loop that rule does not catch. npm's trees nest a
+ * handful of levels (the deepest in the recorded corpus of 37 real roots is far below it).
  */
 const MAX_NESTING_DEPTH = 40;
 
@@ -101,6 +104,7 @@ export class Placer {
       if (isPeerEdge(edge) && !satisfiesEdge(kept, edge)) edge.conflicted = true;
       return;
     }
+    if (this.linkToAncestor(dep, target)) return;
     let oldDeps: TreeNode[] = [];
     let peerSets: TreeNode[] = [];
     if (decision === 'REPLACE') {
@@ -119,6 +123,25 @@ export class Placer {
     this.count(dep, edge);
     this.pruneDedupable(dep, target);
     this.placePeers(dep, start, peers, mine);
+  }
+
+  /**
+   * PlaceDep's nesting loop (a1 -> b1 -> a2 -> b2 -> a1 ...): when the target or a folder above it
+   * holds this very package (same folder name and version, not the project), a symbolic link to that
+   * folder is placed instead of a copy, so the loop ends; the link has no dependencies of its own,
+   * its peers are not placed and nothing is pruned for it (npm locks it as `link: true`).
+   */
+  private linkToAncestor(dep: TreeNode, target: TreeNode): boolean {
+    let to: TreeNode | null = target;
+    while (to?.parent && !(to.name === dep.name && to.pkg === dep.pkg && to.version === dep.version && !to.link))
+      to = to.parent;
+    if (!to?.parent) return false;
+    const old = target.children.get(dep.name);
+    if (old) prune(old);
+    const link: TreeNode = { ...dep, parent: target, children: new Map(), edges: new Map(), errors: [], link: to };
+    target.children.set(dep.name, link);
+    this.placed++;
+    return true;
   }
 
   /**

@@ -69,6 +69,11 @@ export interface TreeNode {
   pinned?: boolean;
   /** the root: installed as `npm install root@version` installs it, in the top folder of its own name */
   top?: boolean;
+  /**
+   * a symbolic link to this ancestor folder, placed instead of a copy that would nest a package
+   * inside itself without end (PlaceDep's nesting-loop rule, npm-place.ts): no edges, no children
+   */
+  link?: TreeNode;
 }
 
 const collator = new Intl.Collator('en');
@@ -95,7 +100,7 @@ export function nodePath(n: TreeNode): string {
 export function resolveName(from: TreeNode, name: string): TreeNode | null {
   for (let p: TreeNode | null = from; p; p = p.parent) {
     const c = p.children.get(name);
-    if (c && !c.removed) return c;
+    if (c && !c.removed) return c.link ?? c;
     if (p.top && p.name === name) return p;
   }
   return null;

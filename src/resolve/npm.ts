@@ -24,12 +24,12 @@ export interface NpmOptions extends Partial<NpmEnv> {
   maxNodes?: number;
 }
 
-/** Every installed copy, by lockfile path (`node_modules/a/node_modules/b`). */
+/** Every installed copy, by lockfile path (`node_modules/a/node_modules/b`); links are not copies. */
 export function treeInventory(root: TreeNode): TreeNode[] {
   const out: TreeNode[] = [];
   const walk = (n: TreeNode) => {
     for (const c of [...n.children.values()].sort((a, b) => localeCompare(a.name, b.name))) {
-      if (c.removed) continue;
+      if (c.removed || c.link) continue;
       out.push(c);
       walk(c);
     }
@@ -99,7 +99,7 @@ export async function resolveNpm(client: Client, name: string, version: string, 
   const ids = new Map<TreeNode, number>([[root, 0]]);
   const add = (n: TreeNode) => {
     for (const c of [...n.children.values()].sort((x, y) => localeCompare(x.name, y.name))) {
-      if (c.removed || dropped.has(c)) continue;
+      if (c.removed || c.link || dropped.has(c)) continue;
       if (c.bundle !== null && !reached.has(c)) {
         unused.push(`unused bundled version ${c.pkg} ${c.version}`);
         continue;

@@ -62,9 +62,10 @@ export async function lockSets(
   for (const p of Object.values(packuments)) for (const r of packumentRows(p)) client.addVersion(r.info, r.deps);
   const name = (p: string) => lock[p]!.name ?? p.slice(p.lastIndexOf('node_modules/') + 13);
   const id = (p: string) => `${name(p)}@${lock[p]!.version}`;
-  const nodes = new Set(Object.keys(lock).map(id));
+  const copies = Object.keys(lock).filter((p) => !lock[p]!.link); // a link is the folder it points to
+  const nodes = new Set(copies.map(id));
   const edges = new Set<string>();
-  for (const p of Object.keys(lock)) {
+  for (const p of copies) {
     for (const e of buildEdges((await client.requirements(name(p), lock[p]!.version)) ?? []).values()) {
       const t = lockResolve(lock, p, e.name);
       if (t) edges.add(`${id(p)} -> ${id(t)}`);
@@ -87,6 +88,7 @@ export async function lockMissing(
   for (const p of Object.values(packuments)) for (const r of packumentRows(p)) client.addVersion(r.info, r.deps);
   const missing = lock[`node_modules/${root}`] ? [] : [`the project's ${root}`];
   for (const p of Object.keys(lock)) {
+    if (lock[p]!.link) continue;
     const name = lock[p]!.name ?? p.slice(p.lastIndexOf('node_modules/') + 13);
     for (const e of buildEdges((await client.requirements(name, lock[p]!.version)) ?? []).values()) {
       if (e.type === 'prod' && !lockResolve(lock, p, e.name)) missing.push(`${name}@${lock[p]!.version}'s ${e.name}`);

@@ -24,6 +24,9 @@ export interface LockEntry {
   cpu?: string[];
   libc?: string[];
   engines?: Record<string, string>;
+  /** a symbolic link npm placed to end a nesting loop: `resolved` is the folder it points to */
+  link?: boolean;
+  resolved?: string;
 }
 
 export function loadCorpus() {
@@ -60,11 +63,14 @@ function rootAsInstalled(lock: Record<string, LockEntry>, name: string, version:
 
 const folder = (p: string) => p.slice(p.lastIndexOf('node_modules/') + 13);
 
-/** The lockfile path a dependency `dep` of the package at `from` resolves to (node's lookup upwards), or null. */
+/**
+ * The lockfile path a dependency `dep` of the package at `from` resolves to (node's lookup upwards;
+ * a link, the folder it points to), or null.
+ */
 export function lockResolve(lock: Record<string, LockEntry>, from: string, dep: string): string | null {
   for (let base = from; ; base = base.slice(0, Math.max(0, base.lastIndexOf('/node_modules/')))) {
     const at = `${base ? `${base}/` : ''}node_modules/${dep}`;
-    if (lock[at] && !lock[at]!.inBundle) return at;
+    if (lock[at] && !lock[at]!.inBundle) return lock[at]!.link ? lock[at]!.resolved! : at;
     if (!base) return null;
   }
 }
@@ -123,7 +129,9 @@ export async function lockInstalled(
 ) {
   const dropped = new Set(await lockDropped(client, env, lock, name, version, root));
   const id = (p: string) => (p === '' ? `${name}@${version}` : `${info(p, lock[p]!).name}@${lock[p]!.version}`);
-  const others = Object.keys(lock).filter((p) => p !== '' && p !== root && !lock[p]!.inBundle && !dropped.has(p));
+  const others = Object.keys(lock).filter(
+    (p) => p !== '' && p !== root && !lock[p]!.inBundle && !lock[p]!.link && !dropped.has(p),
+  );
   const paths = [root, ...others];
   const nodes = new Set(paths.map(id));
   const edges = new Set<string>();
@@ -168,6 +176,6 @@ export async function lockDropped(
     }
   }
   return Object.keys(lock)
-    .filter((p) => p !== '' && !lock[p]!.inBundle && !reached.has(p))
+    .filter((p) => p !== '' && !lock[p]!.inBundle && !lock[p]!.link && !reached.has(p))
     .sort();
 }
