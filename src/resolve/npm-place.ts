@@ -256,7 +256,10 @@ export class Placer {
 
   /**
    * Copies only the replaced one needed, and those the new one's invalid edges reach that nothing
-   * else needs, are removed (PlaceDep.pruneForReplacement).
+   * else needs, are removed (PlaceDep.pruneForReplacement). Edges from or to the new copy do not hold
+   * anything in place, so when the replaced copy's own set reaches the new one (the old copy peered on
+   * the installed root, whose set is then the whole tree: differential seed 50178), the new copy goes
+   * too, with what only it brought, as arborist removes it; its dependents meet the name again later.
    */
   private pruneForReplacement(dep: TreeNode, oldDeps: TreeNode[]): void {
     const junk = new Set<TreeNode>();
@@ -273,7 +276,7 @@ export class Placer {
       [...junk].filter((x) => !x.removed),
       valid,
     )) {
-      if (x !== dep && !x.removed && !inBundle(x) && !this.b.isDescendantOf(dep, x)) dropSubtree(x);
+      if (!x.removed && !inBundle(x)) dropSubtree(x);
     }
   }
 
@@ -319,9 +322,8 @@ export class Placer {
     const other = resolveName(n.parent.parent, n.name);
     if (!other) return false;
     if (other.pkg === n.pkg && other.version === n.version) return true;
-    const deps = this.b.dependents(n);
-    if (deps.length === 0) return true;
-    return deps.every((d) => satisfiesEdge(other, d.edge)) && cmpVersion(other.version, n.version) >= 0;
+    if (this.b.dependents(n).length === 0) return true;
+    return this.b.canReplace(n, other) && cmpVersion(other.version, n.version) >= 0;
   }
 
   /**
@@ -330,6 +332,7 @@ export class Placer {
    */
   private placePeers(dep: TreeNode, start: TreeNode, peers: TreeNode[], mine: boolean): void {
     for (const p of peers) {
+      if (dep.removed) return; // pruned by a placement of its own set: arborist places the rest out of the tree
       const pe = dep.edges.get(p.name);
       if (!isPeerEdge(pe) || !satisfiesEdge(p, pe)) continue;
       const cur = resolveName(dep, p.name);

@@ -223,6 +223,24 @@ export class TreeBuilder {
     return out;
   }
 
+  /**
+   * Node.canReplaceWith: `dep` can take `current`'s place when it satisfies every edge into `current`,
+   * except the edges from what only `current` brings in (its own dependency set, which goes with it:
+   * a peer of `current` that depends back on it does not hold it in place) and, for a peer-set
+   * replacement, the peer edges of the set members beside it (`ignorePeers`, by name).
+   */
+  canReplace(current: TreeNode, dep: TreeNode, ignorePeers: ReadonlySet<string> = new Set()): boolean {
+    if (current.pkg !== dep.pkg) return false;
+    const held = this.dependents(current).filter(
+      (d) =>
+        !(current.parent && d.from.parent === current.parent && isPeerEdge(d.edge) && ignorePeers.has(d.from.name)) &&
+        !satisfiesEdge(dep, d.edge),
+    );
+    if (held.length === 0) return true;
+    const own = this.depSet([current], (_f, e, t) => t !== current && satisfiesEdge(t, e));
+    return held.every((d) => own.has(d.from));
+  }
+
   isDescendantOf(n: TreeNode, anc: TreeNode): boolean {
     for (let p: TreeNode | null = n; p; p = p.parent) if (p === anc) return true;
     return false;
@@ -318,8 +336,7 @@ export class TreeBuilder {
       // it was already overridden while the set was loaded (CanPlaceDep's edgeOverride)
       if (current.pkg === dep.pkg && current.version === dep.version) return 'KEEP';
       const tryReplace = current.pkg === dep.pkg && cmpVersion(dep.version, current.version) >= 0;
-      const canReplace = () =>
-        current.pkg === dep.pkg && this.dependents(current).every((d) => satisfiesEdge(dep, d.edge));
+      const canReplace = () => this.canReplace(current, dep);
       if (tryReplace && canReplace()) {
         const r = withPeers('REPLACE');
         if (r !== 'CONFLICT') return r;
@@ -365,14 +382,7 @@ export class TreeBuilder {
       const rep = members.get(entryNode.name);
       if (rep) {
         // the set's own copy can take the entry node's place (peers within the set aside)
-        const ok =
-          rep.pkg === entryNode.pkg &&
-          this.dependents(entryNode).every(
-            (d) =>
-              (isPeerEdge(d.edge) && d.from.parent === entryNode.parent && members.has(d.from.name)) ||
-              satisfiesEdge(rep, d.edge),
-          );
-        if (ok) continue;
+        if (this.canReplace(entryNode, rep, new Set(members.keys()))) continue;
       } else {
         let clobber = true;
         const walk = new Set([entryNode]);

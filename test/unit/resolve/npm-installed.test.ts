@@ -17,6 +17,10 @@ import { randomNpmUniverse } from '../../../tools/universes/npm-random.ts';
 // 30136, 30301 and 30443 did not converge before PlaceDep.replaceOldDep's prunePeerSets: a replacement
 // that leaves a peer set at its level unmet removes that set (npm-peer-entry-sets.ts) and evaluates its
 // dependents again, instead of letting the set put the old version back (p1@2 peering on p0@2, p0@1 in).
+// 50156 and 50493 hold Node.canReplaceWith: edges into a copy from what only that copy brings in (its peer
+// p0@2.0.0 depending back on p3 >=2.1.0) do not keep an older peer from replacing it. 50178 holds
+// pruneForReplacement removing the replacing copy itself: the replaced p1@3.0.0 peered on the installed
+// root, so its set was the whole tree and only edges into the new p1@2.1.0 were left to hold it.
 const NPM: Record<number, Record<string, string>> = {
   4013: {
     'u4013-p0': '3.0.0',
@@ -80,6 +84,38 @@ const NPM: Record<number, Record<string, string>> = {
     'u30443-root/u30443-p3': '1.0.0',
     'u30443-root/u30443-p3/u30443-p6': '1.0.0',
     'u30443-root/u30443-p4': '1.0.0',
+  },
+  50156: {
+    'u50156-p0': '1.1.0',
+    'u50156-p2': '1.2.0',
+    'u50156-p2/u50156-p3': '1.1.0',
+    'u50156-p3': '2.0.0',
+    'u50156-p4': '2.0.0',
+    'u50156-root': '1.0.0',
+  },
+  50178: {
+    'u50178-p0': '2.1.0',
+    'u50178-p0/u50178-p1': '1.2.0',
+    'u50178-p0/u50178-p6': '1.1.0',
+    'u50178-p2': '1.2.0',
+    'u50178-p3': '3.0.0',
+    'u50178-p4': '3.0.0',
+    'u50178-p5': '1.2.0',
+    'u50178-p6': '2.1.0',
+    'u50178-root': '1.0.0',
+  },
+  50493: {
+    'u50493-p0': '2.0.0',
+    'u50493-p0/u50493-p0': '1.2.0',
+    'u50493-p0/u50493-p2': '2.0.0',
+    'u50493-p0/u50493-p3': '2.1.0',
+    'u50493-p1': '2.1.0',
+    'u50493-p2': '1.0.0',
+    'u50493-p3': '1.1.0',
+    'u50493-p4': '1.2.0',
+    'u50493-p5': '2.0.0',
+    'u50493-root': '1.0.0',
+    'u50493-root/u50493-p2': '2.0.0',
   },
   30163: {
     'u30163-p0': '2.0.0',
