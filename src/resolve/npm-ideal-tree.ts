@@ -10,6 +10,7 @@
  */
 import { pickVersion, specSatisfied, type NpmEnv } from './npm-pick.ts';
 import { NpmTreeError, Placer } from './npm-place.ts';
+import { peerCanReplace } from './npm-virtual-root.ts';
 import {
   deepestNestingTarget,
   depth,
@@ -124,18 +125,33 @@ class IdealTree {
    * that name picks the version; the peer's range only when the dependent's edge accepts that pick
    * too (#nodeFromEdge with a second edge); else the dependent's pick joins the set as a conflicted
    * member (npm warns "overriding peer dependency"), except for the root's own edges (npm fails
-   * there; the peer's pick is taken).
+   * there; the peer's pick is taken). A peer edge (optional ones too) that meets a member it is not
+   * satisfied by replaces that member with its own pick when the pick can take its place in the set
+   * (npm-virtual-root.ts), and the pick's peers are loaded; otherwise the member stays.
    */
-  private async loadPeers(dep: TreeNode, from: TreeNode, acc: TreeNode[]): Promise<void> {
+  private async loadPeers(dep: TreeNode, from: TreeNode, acc: TreeNode[], top: TreeNode = dep): Promise<void> {
     const peerEdges = [...dep.edges.values()].filter(isPeerEdge).sort((x, y) => localeCompare(x.name, y.name));
     for (const pe of peerEdges) {
-      if (acc.some((p) => p.name === pe.name)) continue;
+      const present = acc.find((p) => p.name === pe.name);
+      if (present) {
+        if (!satisfiesEdge(present, pe)) await this.replacePeer(present, pe, from, acc, top);
+        continue;
+      }
       const info = await this.pickPeer(pe, from);
       if (!info) continue;
       const p = await this.b.makeNode(pe.name, info);
       acc.push(p);
-      await this.loadPeers(p, from, acc);
+      await this.loadPeers(p, from, acc, top);
     }
+  }
+
+  /** #loadPeerSet's "something present already, and we're not happy about it" (seeds 70200, 70446). */
+  private async replacePeer(present: TreeNode, pe: TreeEdge, from: TreeNode, acc: TreeNode[], top: TreeNode) {
+    const info = await this.pick(pe);
+    if (!info || !peerCanReplace(present, info.version, from, [top, ...acc])) return;
+    const p = await this.b.makeNode(pe.name, info);
+    acc[acc.indexOf(present)] = p;
+    await this.loadPeers(p, from, acc, top);
   }
 
   private async pickPeer(pe: TreeEdge, from: TreeNode) {

@@ -21,6 +21,8 @@ import { randomNpmUniverse } from '../../../tools/universes/npm-random.ts';
 // p0@2.0.0 depending back on p3 >=2.1.0) do not keep an older peer from replacing it. 50178 holds
 // pruneForReplacement removing the replacing copy itself: the replaced p1@3.0.0 peered on the installed
 // root, so its set was the whole tree and only edges into the new p1@2.1.0 were left to hold it.
+// 70200 and 70446 hold #loadPeerSet replacing a loaded member: p1@1.0.0's optional peer `p3 1.2.0` meets
+// the p3@3.0.0 that p0's `p3 *` loaded, and 1.2.0 takes its place in the set (npm-virtual-root.ts).
 const NPM: Record<number, Record<string, string>> = {
   4013: {
     'u4013-p0': '3.0.0',
@@ -116,6 +118,27 @@ const NPM: Record<number, Record<string, string>> = {
     'u50493-p5': '2.0.0',
     'u50493-root': '1.0.0',
     'u50493-root/u50493-p2': '2.0.0',
+  },
+  70200: {
+    'u70200-p0': '1.0.0',
+    'u70200-p0/u70200-p5': '1.1.0',
+    'u70200-p1': '3.0.0',
+    'u70200-p2': '2.0.0',
+    'u70200-p2/u70200-p5': '1.1.0',
+    'u70200-p3': '1.1.0',
+    'u70200-p3/u70200-p4': '1.0.0',
+    'u70200-p4': '1.1.0',
+    'u70200-p5': '2.1.0',
+    'u70200-root': '1.0.0',
+  },
+  70446: {
+    'u70446-p0': '1.2.0',
+    'u70446-p0/u70446-p3': '3.0.0',
+    'u70446-p1': '1.0.0',
+    'u70446-p2': '2.0.0',
+    'u70446-p2/u70446-p3': '3.0.0',
+    'u70446-p3': '1.2.0',
+    'u70446-root': '1.0.0',
   },
   30163: {
     'u30163-p0': '2.0.0',

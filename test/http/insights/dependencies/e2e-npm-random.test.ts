@@ -20,10 +20,11 @@ import { differentialSeeds, toolFailure } from '../../../../tools/universes/diff
 // 4013 (a root dependency nested in the root's folder), 4041 (an overridden set member kept), 4388
 // (pruneDedupable's second pass), 30136, 30301, 30443 (a replacement prunes the peer sets it leaves unmet),
 // 30163 (a nesting loop ends in a link to the folder above), 50156, 50493 (a copy's own set does not hold
-// it in place), 50178 (a replacement prunes the replacing copy itself)
+// it in place), 50178 (a replacement prunes the replacing copy itself), 70200, 70446 (a peer edge replaces
+// a member of the set being loaded)
 const { seeds, withHand } = differentialSeeds(3000, 12);
 const UNIVERSES = (
-  withHand ? [...seeds, 4013, 4041, 4388, 30136, 30163, 30301, 30443, 50156, 50178, 50493] : seeds
+  withHand ? [...seeds, 4013, 4041, 4388, 30136, 30163, 30301, 30443, 50156, 50178, 50493, 70200, 70446] : seeds
 ).map(randomNpmUniverse);
 const PACKUMENTS = Object.assign({}, ...UNIVERSES.map((u) => u.packuments));
 const answers = new Map<number, NpmAnswer>();
