@@ -133,8 +133,7 @@ export class Placer {
    */
   private linkToAncestor(dep: TreeNode, target: TreeNode): boolean {
     let to: TreeNode | null = target;
-    while (to?.parent && !(to.name === dep.name && to.pkg === dep.pkg && to.version === dep.version && !to.link))
-      to = to.parent;
+    while (to?.parent && !(to.name === dep.name && to.pkg === dep.pkg && to.version === dep.version)) to = to.parent;
     if (!to?.parent) return false;
     const old = target.children.get(dep.name);
     if (old) prune(old);

@@ -37,6 +37,7 @@
  *    other (npm 6 / deps.dev; npm 7+ leaves them missing); an unused one is reported by npm.ts.
  */
 import { bundleFolder, bundledVersionOf, isMangled } from './npm-bundle.ts';
+import { gatherDepSet } from './npm-dep-set.ts';
 import { specSatisfied, type NpmEnv } from './npm-pick.ts';
 import type { Client, Dependency, VersionInfo } from './types.ts';
 import { has } from './types.ts';
@@ -246,29 +247,13 @@ export class TreeBuilder {
     return false;
   }
 
-  /**
-   * `set` and everything it depends on through edges `follow` accepts, less every node that such an
-   * edge from outside the set reaches (repeated until nothing changes): what only `set` needs
-   * (arborist's gatherDepSet).
-   */
+  /** What only `set` needs in the tree, through edges `follow` accepts (npm-dep-set.ts). */
   depSet(set: Iterable<TreeNode>, follow: (from: TreeNode, e: TreeEdge, to: TreeNode) => boolean): Set<TreeNode> {
-    const deps = new Set(set);
-    for (const n of deps) {
-      for (const e of n.edges.values()) {
-        const to = resolveName(n, e.name);
-        if (to && follow(n, e, to)) deps.add(to);
-      }
-    }
-    for (let changed = true; changed && deps.size > 0; ) {
-      changed = false;
-      for (const d of deps) {
-        if (this.dependents(d).some((x) => !deps.has(x.from) && follow(x.from, x.edge, d))) {
-          deps.delete(d);
-          changed = true;
-        }
-      }
-    }
-    return deps;
+    const model = {
+      resolve: (n: TreeNode, e: TreeEdge) => resolveName(n, e.name),
+      into: (n: TreeNode) => this.dependents(n),
+    };
+    return gatherDepSet(set, model, (f, e, t) => f !== null && follow(f, e, t));
   }
 
   /**

@@ -6,6 +6,8 @@
  * the set): every edge into the member must accept the pick, except the edges from what only the
  * member brings in.
  */
+import { gatherDepSet } from './npm-dep-set.ts';
+import { specSatisfied } from './npm-pick.ts';
 import { satisfiesEdge, type TreeEdge, type TreeNode } from './npm-tree.ts';
 
 /** The edges into `node` inside the set: the dependent's own and each other member's (any type). */
@@ -20,32 +22,6 @@ function edgesInto(node: TreeNode, from: TreeNode, members: readonly TreeNode[])
   return out;
 }
 
-/** What only `node` brings into the set (arborist's gatherDepSet over valid edges not back into it). */
-function ownSet(node: TreeNode, from: TreeNode, members: readonly TreeNode[]): Set<TreeNode> {
-  const byName = new Map(members.map((m) => [m.name, m] as const));
-  const set = new Set([node]);
-  for (const n of set) {
-    for (const e of n.edges.values()) {
-      const t = byName.get(e.name);
-      if (t && t !== node && satisfiesEdge(t, e)) set.add(t);
-    }
-  }
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const d of set) {
-      if (d === node) continue;
-      const held = edgesInto(d, from, members).some(
-        (x) => (x.from === null || !set.has(x.from)) && satisfiesEdge(d, x.edge),
-      );
-      if (held) {
-        set.delete(d);
-        changed = true;
-      }
-    }
-  }
-  return set;
-}
-
 /** Whether `version` can take the place of `current` in the set `members` loaded for `from`. */
 export function peerCanReplace(
   current: TreeNode,
@@ -53,9 +29,13 @@ export function peerCanReplace(
   from: TreeNode,
   members: readonly TreeNode[],
 ): boolean {
-  const pick = { version } as TreeNode;
-  const into = edgesInto(current, from, members).filter((x) => !satisfiesEdge(pick, x.edge));
-  if (into.length === 0) return true;
-  const own = ownSet(current, from, members);
-  return into.every((x) => x.from !== null && own.has(x.from));
+  const held = edgesInto(current, from, members).filter((x) => !specSatisfied(x.edge.spec, version));
+  if (held.length === 0) return true;
+  const byName = new Map(members.map((m) => [m.name, m] as const));
+  const model = {
+    resolve: (_n: TreeNode, e: TreeEdge) => byName.get(e.name) ?? null,
+    into: (n: TreeNode) => edgesInto(n, from, members),
+  };
+  const own = gatherDepSet([current], model, (_f, e, t) => t !== current && satisfiesEdge(t, e));
+  return held.every((x) => x.from !== null && own.has(x.from));
 }
