@@ -5,20 +5,19 @@
  * lookup; the peer set being loaded (npm-virtual-root.ts) by name among its members, where an edge
  * of the dependent itself comes from outside every set (`from` null).
  */
-import type { TreeEdge, TreeNode } from './npm-tree.ts';
-
-export interface EdgeModel {
+// generic over the node and edge types, so that npm-tree.ts can use it without an import circle
+export interface EdgeModel<N, E> {
   /** where `n`'s edge `e` leads, or null */
-  resolve(n: TreeNode, e: TreeEdge): TreeNode | null;
+  resolve(n: N, e: E): N | null;
   /** the edges leading into `n` */
-  into(n: TreeNode): Iterable<{ from: TreeNode | null; edge: TreeEdge }>;
+  into(n: N): Iterable<{ from: N | null; edge: E }>;
 }
 
-export function gatherDepSet(
-  set: Iterable<TreeNode>,
-  model: EdgeModel,
-  follow: (from: TreeNode | null, e: TreeEdge, to: TreeNode) => boolean,
-): Set<TreeNode> {
+export function gatherDepSet<N extends { edges: ReadonlyMap<string, E> }, E>(
+  set: Iterable<N>,
+  model: EdgeModel<N, E>,
+  follow: (from: N | null, e: E, to: N) => boolean,
+): Set<N> {
   const deps = new Set(set);
   for (const n of deps) {
     for (const e of n.edges.values()) {
